@@ -1,0 +1,130 @@
+# Luma build. `make` builds everything into build/; see README.md.
+# Targets: all run test check bench install clean.  `make -j2` is safe.
+
+CC      ?= cc
+BUILD   ?= build
+PREFIX  ?= /usr/local
+DESTDIR ?=
+LUA     ?= lua5.4
+
+PKGS      := lua5.4 openblas libedit
+PKG_CFLAGS = $(shell pkg-config --cflags lua5.4 openblas 2>/dev/null)
+BLAS_LIBS  = $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
+LUA_LIBS   = $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
+EDIT_LIBS  = $(shell pkg-config --libs libedit 2>/dev/null || echo -ledit)
+
+OPT      ?= -O2
+SANITIZE ?=
+CFLAGS_BASE = -std=c11 $(OPT) -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+	-D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=hidden \
+	-Isrc/vm -Isrc/ml -I$(BUILD)/gen $(PKG_CFLAGS) $(SANITIZE)
+LDFLAGS_BASE = $(SANITIZE)
+# OpenBLAS's runtime path is not a default linker path on Debian.
+RPATH = -Wl,-rpath,$(patsubst -L%,%,$(filter -L%,$(BLAS_LIBS)))
+
+VERSION := $(shell sed -n 's/^#define LUMA_VERSION "\(.*\)"/\1/p' src/vm/luma.h)
+
+LIB_SRCS  := $(wildcard src/vm/*.c src/ml/*.c)
+LIB_SRCS  := $(filter-out src/vm/main.c src/vm/repl.c,$(LIB_SRCS))
+LUA_SRCS  := $(sort $(wildcard lua/luma/*.lua))
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded_lua.o
+BIN_OBJS  := $(BUILD)/obj/src/vm/main.o $(BUILD)/obj/src/vm/repl.o
+TOOL_BINS := $(BUILD)/test_embed $(BUILD)/embed_host $(BUILD)/ptydrive $(BUILD)/benchtool
+
+.PHONY: all run test check bench install uninstall clean deps lint
+all: $(BUILD)/luma $(BUILD)/libluma.a $(BUILD)/libluma.so $(BUILD)/luma.so $(BUILD)/luma.pc $(TOOL_BINS)
+
+deps:
+	@scripts/setup-deps
+
+$(BUILD)/obj/%.o: %.c src/vm/luma.h $(wildcard src/vm/*.h src/ml/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -c $< -o $@
+
+$(BUILD)/gen/embedded_lua.c: scripts/gen-embedded.lua $(LUA_SRCS)
+	@mkdir -p $(dir $@)
+	$(LUA) scripts/gen-embedded.lua $@ $(LUA_SRCS)
+
+$(BUILD)/obj/gen/embedded_lua.o: $(BUILD)/gen/embedded_lua.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -c $< -o $@
+
+$(BUILD)/libluma.a: $(LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+# The shared library for embedding hosts links Lua; the C module for stock
+# Lua must not (its host already has Lua), so the same objects link twice.
+$(BUILD)/libluma.so: $(LIB_OBJS)
+	$(CC) -shared -Wl,-soname,libluma.so.0 $(LDFLAGS_BASE) -o $@ $^ $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lm
+
+$(BUILD)/luma.so: $(LIB_OBJS)
+	$(CC) -shared $(LDFLAGS_BASE) -o $@ $^ $(BLAS_LIBS) $(RPATH) -lm
+
+$(BUILD)/luma: $(BIN_OBJS) $(BUILD)/libluma.a
+	$(CC) $(LDFLAGS_BASE) -o $@ $(BIN_OBJS) $(BUILD)/libluma.a $(LUA_LIBS) $(EDIT_LIBS) $(BLAS_LIBS) $(RPATH) -lm
+
+$(BUILD)/test_embed: tests/c/test_embed.c $(BUILD)/libluma.a
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lm -lpthread
+
+$(BUILD)/embed_host: scripts/embed_host.c $(BUILD)/libluma.a
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lm
+
+$(BUILD)/ptydrive: tests/c/ptydrive.c
+	$(CC) $(CFLAGS_BASE) -o $@ $< -lutil
+
+$(BUILD)/benchtool: scripts/bench/benchtool.c
+	$(CC) $(CFLAGS_BASE) -o $@ $< -lutil
+
+$(BUILD)/luma.pc: scripts/luma.pc.in src/vm/luma.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/luma scripts/demo.lua
+
+test: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) scripts/run-tests
+
+# AddressSanitizer + UBSan (LeakSanitizer on) over the whole suite, the
+# example host under valgrind, and a clang -Werror build.
+check: deps
+	@$(MAKE) --no-print-directory all BUILD=build-asan OPT=-O1 CC=clang \
+		SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+	@BUILD=build-asan LUMA_SANITIZED=1 scripts/run-tests
+	@$(MAKE) --no-print-directory all BUILD=build-clang CC=clang
+	@$(MAKE) --no-print-directory all
+	valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+		--show-leak-kinds=definite -q $(BUILD)/embed_host > /dev/null
+	@echo "make check: clean"
+
+bench: deps
+	@scripts/setup-deps --bench
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/luma scripts/bench/run.lua $(BENCH)
+
+LIBDIR  = $(PREFIX)/lib
+CMODDIR = $(PREFIX)/lib/lua/5.4
+LMODDIR = $(PREFIX)/share/lua/5.4
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(CMODDIR) $(DESTDIR)$(LMODDIR)/luma
+	install -m 755 $(BUILD)/luma $(DESTDIR)$(PREFIX)/bin/luma
+	install -m 644 $(BUILD)/libluma.a $(DESTDIR)$(LIBDIR)/libluma.a
+	install -m 755 $(BUILD)/libluma.so $(DESTDIR)$(LIBDIR)/libluma.so.$(VERSION)
+	ln -sf libluma.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libluma.so.0
+	ln -sf libluma.so.0 $(DESTDIR)$(LIBDIR)/libluma.so
+	install -m 644 src/vm/luma.h $(DESTDIR)$(PREFIX)/include/luma.h
+	install -m 644 $(BUILD)/luma.pc $(DESTDIR)$(LIBDIR)/pkgconfig/luma.pc
+	install -m 755 $(BUILD)/luma.so $(DESTDIR)$(CMODDIR)/luma.so
+	install -m 644 $(LUA_SRCS) $(DESTDIR)$(LMODDIR)/luma/
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then ldconfig; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/luma $(DESTDIR)$(LIBDIR)/libluma.* $(DESTDIR)$(PREFIX)/include/luma.h \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/luma.pc $(DESTDIR)$(CMODDIR)/luma.so
+	rm -rf $(DESTDIR)$(LMODDIR)/luma
+
+clean:
+	rm -rf build build-asan build-clang

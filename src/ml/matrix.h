@@ -1,0 +1,46 @@
+/*
+ * matrix.h - the dense float64 matrix kernel (no Lua).
+ *
+ * A luma_Mat describes elements somewhere in memory: element (i, j),
+ * 0-based, is data[i*rs + j*cs].  Owned storage, views and host buffers
+ * all look the same here; who owns the memory is the binding's business.
+ */
+#ifndef LUMA_ML_MATRIX_H
+#define LUMA_ML_MATRIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct luma_Mat {
+  double *data;
+  int64_t rows, cols;
+  int64_t rs, cs; /* strides between rows and between columns, in elements */
+} luma_Mat;
+
+#define LUMA_AT(m, i, j) ((m)->data[(i) * (m)->rs + (j) * (m)->cs])
+
+/* The largest element count a matrix may have: keeps byte sizes and
+ * index arithmetic far from overflow. */
+#define LUMA_MAX_ELEMENTS (((int64_t)1) << 40)
+
+/* Number of elements, or -1 if rows*cols is negative or above the maximum. */
+int64_t luma_mat_checked_size(int64_t rows, int64_t cols);
+
+/* Nonzero when elements are row-major and contiguous (rs == cols, cs == 1,
+ * allowing any stride along a dimension of length 1). */
+int luma_mat_is_contiguous(const luma_Mat *m);
+
+/* A row-major contiguous description of `data` with the given shape. */
+luma_Mat luma_mat_dense(double *data, int64_t rows, int64_t cols);
+
+/* Views: no copying, the result points into m. Indices are 0-based and
+ * must be in range (the binding checks them). */
+luma_Mat luma_mat_transpose(const luma_Mat *m);
+luma_Mat luma_mat_block(const luma_Mat *m, int64_t r0, int64_t c0, int64_t rows, int64_t cols);
+
+void luma_mat_fill(luma_Mat *m, double value);
+void luma_mat_set_identity(luma_Mat *m);
+/* dst and src must have the same shape; they may not overlap unless equal. */
+void luma_mat_copy(luma_Mat *dst, const luma_Mat *src);
+
+#endif

@@ -1,0 +1,182 @@
+/*
+ * lib.c - the `luma` module table: version, configuration, clock, the doc
+ * registry, native submodules, and the Lua-side modules loaded on first use.
+ */
+#include <string.h>
+#include <time.h>
+
+#include <cblas.h>
+
+#include "core.h"
+
+double luma_monotonic_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ------------------------------------------------- embedded Lua modules */
+
+static int load_embedded(lua_State *L) {
+  const luma_EmbeddedModule *m = lua_touserdata(L, lua_upvalueindex(1));
+  if (luaL_loadbufferx(L, (const char *)m->code, m->size, m->chunkname, "t") != LUA_OK)
+    return lua_error(L);
+  lua_pushstring(L, m->name);
+  lua_call(L, 1, 1);
+  return 1;
+}
+
+void luma_preload_lua_modules(lua_State *L) {
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+  for (const luma_EmbeddedModule *m = luma_embedded_modules; m->name; m++) {
+    lua_pushlightuserdata(L, (void *)m);
+    lua_pushcclosure(L, load_embedded, 1);
+    lua_setfield(L, -2, m->name);
+  }
+  lua_pop(L, 1);
+}
+
+/* __index of the luma table: `luma.foo` requires the Lua module luma.foo
+ * the first time it is used, so startup loads none of them. */
+static int lazy_submodule(lua_State *L) {
+  const char *key = lua_tostring(L, 2);
+  if (key == NULL || lua_type(L, 2) != LUA_TSTRING) return 0;
+  for (const luma_EmbeddedModule *m = luma_embedded_modules; m->name; m++) {
+    if (strcmp(m->name + sizeof "luma." - 1, key) != 0) continue;
+    lua_getglobal(L, "require");
+    if (lua_isnil(L, -1)) { /* a host without package: load it directly */
+      lua_pop(L, 1);
+      lua_pushlightuserdata(L, (void *)m);
+      lua_pushcclosure(L, load_embedded, 1);
+      lua_call(L, 0, 1);
+    } else {
+      lua_pushstring(L, m->name);
+      lua_call(L, 1, 1);
+    }
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, 1);
+    return 1;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------- functions */
+
+static int luma_config(lua_State *L) {
+  lua_createtable(L, 0, 8);
+  lua_pushliteral(L, LUMA_VERSION);
+  lua_setfield(L, -2, "version");
+  lua_pushliteral(L, LUA_RELEASE);
+  lua_setfield(L, -2, "lua");
+  lua_pushliteral(L, "OpenBLAS");
+  lua_setfield(L, -2, "blas");
+  lua_pushliteral(L, "OpenBLAS (bundled LAPACK)");
+  lua_setfield(L, -2, "lapack");
+  lua_pushstring(L, openblas_get_config());
+  lua_setfield(L, -2, "blas_config");
+  lua_pushinteger(L, openblas_get_num_threads());
+  lua_setfield(L, -2, "blas_threads");
+  lua_pushliteral(L, "C compiler " __VERSION__);
+  lua_setfield(L, -2, "compiler");
+#if defined(__OPTIMIZE__)
+  lua_pushboolean(L, 1);
+#else
+  lua_pushboolean(L, 0);
+#endif
+  lua_setfield(L, -2, "optimized");
+#if defined(__SANITIZE_ADDRESS__)
+  lua_pushboolean(L, 1);
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  lua_pushboolean(L, 1);
+#else
+  lua_pushboolean(L, 0);
+#endif
+#else
+  lua_pushboolean(L, 0);
+#endif
+  lua_setfield(L, -2, "sanitized");
+  lua_pushboolean(L, luma_is_sandboxed(L));
+  lua_setfield(L, -2, "sandboxed");
+  return 1;
+}
+
+static int luma_now(lua_State *L) {
+  lua_pushnumber(L, luma_monotonic_seconds());
+  return 1;
+}
+
+static int luma_help(lua_State *L) {
+  luaL_checkany(L, 1);
+  lua_settop(L, 1);
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "luma.repl");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, "help_text");
+  lua_pushvalue(L, 1);
+  lua_call(L, 1, 1);
+  return 1;
+}
+
+static const luma_Func luma_funcs[] = {
+    {"config", luma_config, "config()",
+     "Returns a table describing this build: version, lua, blas, lapack, blas_config, "
+     "blas_threads, compiler, optimized, sanitized, sandboxed."},
+    {"now", luma_now, "now()",
+     "Returns a monotonic clock reading in seconds (for timing; not wall-clock time)."},
+    {"help", luma_help, "help(x)",
+     "Returns the help text of x (a function, module, object or qualified name) as a string."},
+    {NULL, NULL, NULL, NULL}};
+
+/* Names of luma.matrix that are also reachable directly from luma. */
+static const char *const matrix_shortcuts[] = {"matrix", "ismatrix", "zeros", "ones",
+                                               "eye", "full", NULL};
+
+int luaopen_luma(lua_State *L) {
+  luma_preload_lua_modules(L);
+  lua_newtable(L);
+  int luma = lua_gettop(L);
+  luma_register_funcs(L, luma, "luma", luma_funcs);
+  luma_open_doc(L, luma);
+  lua_pushliteral(L, LUMA_VERSION);
+  lua_setfield(L, luma, "VERSION");
+
+  luma_open_matrix(L);
+  for (const char *const *name = matrix_shortcuts; *name; name++) {
+    if (strcmp(*name, "matrix") == 0)
+      lua_pushvalue(L, -1);
+    else
+      lua_getfield(L, -1, *name);
+    lua_setfield(L, luma, *name);
+  }
+  lua_pop(L, 1);
+
+  lua_createtable(L, 0, 2);
+  lua_pushcfunction(L, lazy_submodule);
+  lua_setfield(L, -2, "__index");
+  lua_newtable(L); /* __lazy: the names __index can load, for completion */
+  lua_Integer n = 0;
+  for (const luma_EmbeddedModule *m = luma_embedded_modules; m->name; m++) {
+    lua_pushstring(L, m->name + sizeof "luma." - 1);
+    lua_rawseti(L, -2, ++n);
+  }
+  lua_setfield(L, -2, "__lazy");
+  lua_setmetatable(L, luma);
+  luma_doc_set(L, luma, "luma",
+               NULL,
+               "Luma: machine learning in Lua. Submodules: luma.matrix (dense matrices), "
+               "luma.doc (documentation registry), luma.repl (REPL helpers). "
+               "Try help(luma.matrix).");
+  return 1;
+}
+
+static int open_into_globals(lua_State *L) {
+  luaL_requiref(L, "luma", luaopen_luma, 1);
+  return 0;
+}
+
+int luma_openlibs(lua_State *L) {
+  lua_pushcfunction(L, open_into_globals);
+  return lua_pcall(L, 0, 0, 0);
+}

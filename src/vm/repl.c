@@ -1,0 +1,260 @@
+/*
+ * repl.c - the read-eval-print loop of the `luma` command.
+ *
+ * On a terminal: libedit line editing, a history file (~/.luma_history, or
+ * $LUMA_HISTORY), Tab completion through luma.repl.complete, Ctrl-C
+ * clearing the line at the prompt and interrupting a running computation.
+ * Otherwise lines come from stdin without prompts or escape codes.  Either
+ * way: a line that is an expression prints its value (through
+ * luma.repl.show), an incomplete chunk asks for more lines, errors print
+ * with a traceback and the loop goes on.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <editline/readline.h>
+#include <lauxlib.h>
+
+#include "cli.h"
+#include "luma.h"
+
+#define PROMPT "> "
+#define PROMPT_MORE ">> "
+#define HISTORY_LINES 1000
+
+/* --------------------------------------------------------------- input */
+
+/* State of the loop that the libedit callbacks (which take no user data)
+ * need; the REPL runs once per process, on the main thread. */
+static lua_State *repl_state = NULL;
+static int repl_interactive = 0;
+
+static sigjmp_buf prompt_jump;
+static volatile sig_atomic_t at_prompt = 0;
+
+/* Ctrl-C at the prompt: abandon the line and start a fresh prompt.  libedit
+ * has restored the terminal before calling us (rl_catch_signals). */
+static void on_prompt_sigint(int sig) {
+  (void)sig;
+  if (at_prompt) siglongjmp(prompt_jump, 1);
+}
+
+/* Returns a malloc'ed line without its newline, or NULL at end of input. */
+static char *read_line(const char *first_prompt) {
+  if (repl_interactive) {
+    const char *volatile prompt = first_prompt; /* survives siglongjmp */
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_prompt_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old);
+    if (sigsetjmp(prompt_jump, 1)) {
+      fputs("^C\n", stdout);
+      fflush(stdout);
+      rl_free_line_state();
+      rl_cleanup_after_signal();
+      rl_reset_after_signal();
+      prompt = PROMPT;
+    }
+    at_prompt = 1;
+    char *line = readline(prompt);
+    at_prompt = 0;
+    sigaction(SIGINT, &old, NULL);
+    return line;
+  }
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n = getline(&line, &cap, stdin);
+  if (n < 0) {
+    free(line);
+    return NULL;
+  }
+  if (n > 0 && line[n - 1] == '\n') line[n - 1] = '\0';
+  return line;
+}
+
+/* ---------------------------------------------------------- completion */
+
+static char **completion_list = NULL;
+static size_t completion_next = 0;
+
+static char *completion_generator(const char *text, int state) {
+  (void)text;
+  if (state == 0) completion_next = 0;
+  if (completion_list == NULL || completion_list[completion_next] == NULL) return NULL;
+  return strdup(completion_list[completion_next++]);
+}
+
+static void free_completions(void) {
+  if (completion_list == NULL) return;
+  for (size_t i = 0; completion_list[i]; i++) free(completion_list[i]);
+  free(completion_list);
+  completion_list = NULL;
+}
+
+/* Asks luma.repl.complete(text) for candidates. */
+static int fetch_completions(lua_State *L) {
+  const char *text = lua_touserdata(L, 1);
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "luma.repl");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, "complete");
+  lua_pushstring(L, text);
+  lua_call(L, 1, 1);
+  size_t n = (size_t)lua_rawlen(L, -1);
+  char **list = calloc(n + 1, sizeof *list);
+  if (list == NULL) return 0;
+  for (size_t i = 0; i < n; i++) {
+    lua_rawgeti(L, -1, (lua_Integer)i + 1);
+    const char *s = lua_tostring(L, -1);
+    list[i] = strdup(s ? s : "");
+    lua_pop(L, 1);
+  }
+  completion_list = list;
+  return 0;
+}
+
+static char **complete(const char *text, int start, int end) {
+  (void)start;
+  (void)end;
+  rl_attempted_completion_over = 1; /* never fall back to file names */
+  free_completions();
+  int top = lua_gettop(repl_state);
+  lua_pushcfunction(repl_state, fetch_completions);
+  lua_pushlightuserdata(repl_state, (void *)text);
+  lua_pcall(repl_state, 1, 0, 0); /* a failing completer completes nothing */
+  lua_settop(repl_state, top);
+  return rl_completion_matches(text, completion_generator);
+}
+
+/* ------------------------------------------------------------- chunks */
+
+/* Nonzero when a syntax error only says the input ended too early. */
+static int is_incomplete(lua_State *L, int status) {
+  if (status != LUA_ERRSYNTAX) return 0;
+  size_t len;
+  const char *msg = lua_tolstring(L, -1, &len);
+  static const char eof_mark[] = "<eof>";
+  size_t mark = sizeof eof_mark - 1;
+  return len >= mark && strcmp(msg + len - mark, eof_mark) == 0;
+}
+
+static void add_history_entry(const char *chunk) {
+  if (repl_interactive && chunk[0] != '\0') add_history(chunk);
+}
+
+/* Reads one complete chunk and leaves its compiled function on the stack.
+ * Returns LUA_OK, a load error (message on the stack), or -1 at end of
+ * input.  A line that is an expression is compiled as "return <line>". */
+static int read_chunk(lua_State *L) {
+  char *line = read_line(PROMPT);
+  if (line == NULL) return -1;
+  const char *ret = lua_pushfstring(L, "return %s;", line);
+  if (luaL_loadbuffer(L, ret, strlen(ret), "=stdin") == LUA_OK) {
+    lua_remove(L, -2);
+    add_history_entry(line);
+    free(line);
+    return LUA_OK;
+  }
+  lua_pop(L, 2);
+  lua_pushstring(L, line); /* the chunk so far, grown line by line */
+  free(line);
+  for (;;) {
+    size_t len;
+    const char *code = lua_tolstring(L, -1, &len);
+    int status = luaL_loadbuffer(L, code, len, "=stdin");
+    if (!is_incomplete(L, status)) {
+      add_history_entry(code);
+      lua_remove(L, -2);
+      return status;
+    }
+    lua_pop(L, 1);
+    char *more = read_line(PROMPT_MORE);
+    if (more == NULL) { /* input ended inside a chunk: report it */
+      status = luaL_loadbuffer(L, code, len, "=stdin");
+      lua_remove(L, -2);
+      return status;
+    }
+    lua_pushfstring(L, "%s\n%s", code, more);
+    lua_remove(L, -2);
+    free(more);
+  }
+}
+
+/* Prints the values left by a call (everything above base). */
+static void print_results(lua_State *L, int base) {
+  int n = lua_gettop(L) - base;
+  if (n == 0) return;
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "luma.repl");
+  int status = lua_pcall(L, 1, 1, 0);
+  if (status == LUA_OK) {
+    lua_getfield(L, -1, "show");
+    lua_remove(L, -2);
+    lua_insert(L, base + 1);
+    status = luma_cli_docall(L, n, 1);
+  }
+  if (status == LUA_OK) {
+    const char *text = lua_tostring(L, -1);
+    fprintf(stdout, "%s\n", text ? text : "");
+    fflush(stdout);
+    lua_pop(L, 1);
+  } else {
+    luma_cli_report(L, status);
+  }
+  lua_settop(L, base);
+}
+
+/* ---------------------------------------------------------------- loop */
+
+static char *history_path(void) {
+  const char *env = getenv("LUMA_HISTORY");
+  if (env) return env[0] ? strdup(env) : NULL;
+  const char *home = getenv("HOME");
+  if (home == NULL || home[0] == '\0') return NULL;
+  size_t len = strlen(home) + sizeof "/.luma_history";
+  char *path = malloc(len);
+  if (path) snprintf(path, len, "%s/.luma_history", home);
+  return path;
+}
+
+int luma_repl_run(lua_State *L, int interactive) {
+  repl_state = L;
+  repl_interactive = interactive;
+  char *history = NULL;
+  if (interactive) {
+    rl_readline_name = "luma";
+    rl_attempted_completion_function = complete;
+    rl_completion_append_character = '\0';
+    rl_basic_word_break_characters = " \t\n\"\\'><=;+-*/%^~#&|{}()[],";
+    history = history_path();
+    using_history();
+    stifle_history(HISTORY_LINES);
+    if (history) read_history(history);
+    printf("Luma %s (%s)  help() for help, Ctrl-D to exit\n", LUMA_VERSION, LUA_RELEASE);
+    fflush(stdout);
+  }
+  int base = lua_gettop(L);
+  int status;
+  while ((status = read_chunk(L)) != -1) {
+    if (status == LUA_OK) status = luma_cli_docall(L, 0, LUA_MULTRET);
+    if (status == LUA_OK)
+      print_results(L, base);
+    else
+      luma_cli_report(L, status);
+    lua_settop(L, base);
+  }
+  if (interactive) {
+    fputs("\n", stdout);
+    fflush(stdout);
+    if (history) write_history(history);
+  }
+  free(history);
+  free_completions();
+  repl_state = NULL;
+  return 0;
+}

@@ -1,0 +1,71 @@
+/*
+ * run.c - running chunks for a host: protected calls whose error messages
+ * carry a traceback, and status codes turned into words.
+ */
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "core.h"
+
+/* Message handler: appends a traceback to string messages; other error
+ * values go through __tostring, or are described by type. */
+static int traceback_handler(lua_State *L) {
+  const char *msg = lua_tostring(L, 1);
+  if (msg == NULL) {
+    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
+    msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+  }
+  luaL_traceback(L, L, msg, 1);
+  return 1;
+}
+
+int luma_pcall(lua_State *L, int nargs, int nresults) {
+  int base = lua_gettop(L) - nargs;
+  lua_pushcfunction(L, traceback_handler);
+  lua_insert(L, base);
+  luma_state_restart_budget(L);
+  int status = lua_pcall(L, nargs, nresults, base);
+  lua_remove(L, base);
+  return status;
+}
+
+static int load_text_only(lua_State *L) {
+  return luma_is_sandboxed(L);
+}
+
+int luma_run_string(lua_State *L, const char *code, const char *chunkname, int nresults) {
+  if (code == NULL) {
+    lua_pushliteral(L, "luma_run_string: code is NULL");
+    return LUA_ERRRUN;
+  }
+  int status = luaL_loadbufferx(L, code, strlen(code), chunkname ? chunkname : "=(string)",
+                                load_text_only(L) ? "t" : "bt");
+  if (status != LUA_OK) return status;
+  return luma_pcall(L, 0, nresults);
+}
+
+int luma_run_file(lua_State *L, const char *path, int nresults) {
+  if (path == NULL) {
+    lua_pushliteral(L, "luma_run_file: path is NULL");
+    return LUA_ERRFILE;
+  }
+  int status = luaL_loadfilex(L, path, load_text_only(L) ? "t" : "bt");
+  if (status != LUA_OK) return status;
+  return luma_pcall(L, 0, nresults);
+}
+
+const char *luma_status_string(int status) {
+  switch (status) {
+    case LUA_OK: return "ok";
+    case LUA_YIELD: return "yielded";
+    case LUA_ERRRUN: return "runtime error";
+    case LUA_ERRSYNTAX: return "syntax error";
+    case LUA_ERRMEM: return "not enough memory";
+    case LUA_ERRERR: return "error in error handling";
+    case LUA_ERRFILE: return "cannot open or read file";
+    case LUMA_EARG: return "invalid argument";
+    case LUMA_ETYPE: return "value is not a matrix";
+    default: return "unknown status";
+  }
+}

@@ -1,0 +1,243 @@
+/*
+ * state.c - creating and closing Luma states: the limiting allocator, the
+ * instruction-count hook, the warning sink and the sandbox.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lualib.h>
+
+#include "core.h"
+
+/* ------------------------------------------------------------ allocator */
+
+/* lua_Alloc that keeps a byte count and refuses to grow past the limit;
+ * Lua turns the refusal into a catchable memory error (after an emergency
+ * collection). */
+static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  luma_StateInfo *info = ud;
+  size_t old = ptr ? osize : 0; /* for new blocks osize is a type tag */
+  if (nsize == 0) {
+    free(ptr);
+    info->used -= old;
+    return NULL;
+  }
+  if (info->limit != 0 && nsize > old && nsize - old > info->limit - info->used)
+    return NULL;
+  void *block = realloc(ptr, nsize);
+  if (block == NULL) return NULL;
+  info->used = info->used - old + nsize;
+  return block;
+}
+
+luma_StateInfo *luma_state_info(lua_State *L) {
+  void *ud = NULL;
+  lua_Alloc f = lua_getallocf(L, &ud);
+  return f == limited_alloc ? (luma_StateInfo *)ud : NULL;
+}
+
+size_t luma_memory_used(lua_State *L) {
+  luma_StateInfo *info = luma_state_info(L);
+  return info ? info->used : 0;
+}
+
+int luma_is_sandboxed(lua_State *L) {
+  luma_StateInfo *info = luma_state_info(L);
+  return info != NULL && info->sandbox;
+}
+
+void luma_check_unsandboxed(lua_State *L, const char *fname) {
+  if (luma_is_sandboxed(L)) luaL_error(L, "'%s' is not available in a sandboxed state", fname);
+}
+
+/* ------------------------------------------------------ instruction hook */
+
+enum { HOOK_GRANULARITY = 1000 };
+
+static void instruction_hook(lua_State *L, lua_Debug *ar) {
+  (void)ar;
+  luma_StateInfo *info = luma_state_info(L);
+  if (info == NULL || info->instruction_limit == 0) return;
+  info->instructions += HOOK_GRANULARITY;
+  if (info->instructions > info->instruction_limit) {
+    /* From now on every instruction fails, so a script cannot swallow the
+     * error with pcall and keep looping. */
+    lua_sethook(L, instruction_hook, LUA_MASKCOUNT, 1);
+    luaL_error(L, "instruction limit exceeded (%I instructions)",
+               (lua_Integer)info->instruction_limit);
+  }
+}
+
+void luma_state_restart_budget(lua_State *L) {
+  luma_StateInfo *info = luma_state_info(L);
+  if (info == NULL || info->instruction_limit == 0) return;
+  info->instructions = 0;
+  lua_sethook(L, instruction_hook, LUA_MASKCOUNT, HOOK_GRANULARITY);
+}
+
+/* --------------------------------------------------------------- warnings */
+
+static void deliver_warning(luma_StateInfo *info) {
+  info->warn_buf[info->warn_len] = '\0';
+  if (info->warn)
+    info->warn(info->warn_ud, info->warn_buf);
+  else
+    fprintf(stderr, "luma warning: %s\n", info->warn_buf);
+  info->warn_len = 0;
+}
+
+/* lua_WarnFunction: joins the pieces of a warning (tocont) into one message
+ * and handles the "@on"/"@off" control messages, as stock Lua does. */
+static void warn_sink(void *ud, const char *msg, int tocont) {
+  luma_StateInfo *info = ud;
+  if (!info->warn_continued && msg[0] == '@') {
+    if (strcmp(msg, "@on") == 0) info->warn_on = 1;
+    else if (strcmp(msg, "@off") == 0) info->warn_on = 0;
+    return;
+  }
+  if (info->warn_on) {
+    size_t room = sizeof info->warn_buf - 1 - info->warn_len;
+    size_t n = strlen(msg);
+    if (n > room) n = room; /* an over-long warning is truncated, not lost */
+    memcpy(info->warn_buf + info->warn_len, msg, n);
+    info->warn_len += n;
+  }
+  info->warn_continued = tocont;
+  if (!tocont && info->warn_on) deliver_warning(info);
+}
+
+/* ---------------------------------------------------------------- sandbox */
+
+/* load() that accepts text chunks only: binary chunks can crash the VM. */
+static int sandboxed_load(lua_State *L) {
+  lua_settop(L, 4);
+  lua_pushliteral(L, "t");
+  lua_replace(L, 3);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, 4, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+/* Keeps only the named fields of the table at the top of the stack. */
+static void keep_fields(lua_State *L, const char *const *keep) {
+  lua_newtable(L);
+  for (const char *const *k = keep; *k; k++) {
+    lua_getfield(L, -2, *k);
+    lua_setfield(L, -2, *k);
+  }
+  lua_replace(L, -2);
+}
+
+static void apply_sandbox(lua_State *L) {
+  static const char *const os_keep[] = {"clock", "time", "date", "difftime", NULL};
+  static const char *const debug_keep[] = {"traceback", NULL};
+
+  lua_pushnil(L);
+  lua_setglobal(L, "dofile");
+  lua_pushnil(L);
+  lua_setglobal(L, "loadfile");
+  lua_getglobal(L, "load");
+  lua_pushcclosure(L, sandboxed_load, 1);
+  lua_setglobal(L, "load");
+
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  lua_getglobal(L, "os");
+  keep_fields(L, os_keep);
+  lua_pushvalue(L, -1);
+  lua_setglobal(L, "os");
+  lua_setfield(L, -2, "os");
+  lua_getglobal(L, "debug");
+  keep_fields(L, debug_keep);
+  lua_pushvalue(L, -1);
+  lua_setglobal(L, "debug");
+  lua_setfield(L, -2, "debug");
+  lua_pop(L, 1);
+
+  /* require: only package.preload (where Luma's own modules live). */
+  lua_getglobal(L, "package");
+  lua_getfield(L, -1, "searchers");
+  lua_createtable(L, 1, 0);
+  lua_rawgeti(L, -2, 1); /* the preload searcher is always first */
+  lua_rawseti(L, -2, 1);
+  lua_setfield(L, -3, "searchers");
+  lua_pop(L, 1);
+  lua_pushnil(L);
+  lua_setfield(L, -2, "loadlib");
+  lua_pushnil(L);
+  lua_setfield(L, -2, "searchpath");
+  lua_pushliteral(L, "");
+  lua_setfield(L, -2, "path");
+  lua_pushliteral(L, "");
+  lua_setfield(L, -2, "cpath");
+  lua_pop(L, 1);
+}
+
+static void open_standard_libs(lua_State *L, int sandbox) {
+  static const luaL_Reg all[] = {
+      {LUA_GNAME, luaopen_base},       {LUA_LOADLIBNAME, luaopen_package},
+      {LUA_COLIBNAME, luaopen_coroutine}, {LUA_TABLIBNAME, luaopen_table},
+      {LUA_STRLIBNAME, luaopen_string}, {LUA_MATHLIBNAME, luaopen_math},
+      {LUA_UTF8LIBNAME, luaopen_utf8}, {LUA_OSLIBNAME, luaopen_os},
+      {LUA_DBLIBNAME, luaopen_debug},  {LUA_IOLIBNAME, luaopen_io},
+      {NULL, NULL}};
+  for (const luaL_Reg *lib = all; lib->func; lib++) {
+    if (sandbox && lib->func == luaopen_io) continue;
+    luaL_requiref(L, lib->name, lib->func, 1);
+    lua_pop(L, 1);
+  }
+  if (sandbox) apply_sandbox(L);
+}
+
+/* ----------------------------------------------------------- public API */
+
+static int open_state(lua_State *L) {
+  const luma_Options *opts = lua_touserdata(L, 1);
+  open_standard_libs(L, opts->sandbox);
+  if (luma_openlibs(L) != LUA_OK) return lua_error(L);
+  return 0;
+}
+
+static int panic(lua_State *L) {
+  /* Only reached if a host calls a raising API outside a protected call;
+   * Lua aborts after this returns, so at least say why. */
+  const char *msg = lua_tostring(L, -1);
+  fprintf(stderr, "luma: unprotected error in Lua API call: %s\n", msg ? msg : "?");
+  return 0;
+}
+
+lua_State *luma_newstate(const luma_Options *opts) {
+  static const luma_Options defaults = {0, 0, 0, NULL, NULL};
+  if (opts == NULL) opts = &defaults;
+  luma_StateInfo *info = calloc(1, sizeof *info);
+  if (info == NULL) return NULL;
+  info->limit = opts->memory_limit;
+  info->instruction_limit = opts->instruction_limit;
+  info->sandbox = opts->sandbox;
+  info->warn = opts->warn;
+  info->warn_ud = opts->warn_ud;
+  info->warn_on = 1;
+
+  lua_State *L = lua_newstate(limited_alloc, info);
+  if (L == NULL) {
+    free(info);
+    return NULL;
+  }
+  lua_atpanic(L, panic);
+  lua_setwarnf(L, warn_sink, info);
+  lua_pushcfunction(L, open_state);
+  lua_pushlightuserdata(L, (void *)opts);
+  if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+    luma_close(L);
+    return NULL;
+  }
+  return L;
+}
+
+void luma_close(lua_State *L) {
+  if (L == NULL) return;
+  luma_StateInfo *info = luma_state_info(L);
+  lua_close(L);
+  free(info);
+}
