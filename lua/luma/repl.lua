@@ -99,10 +99,12 @@ local function first_sentence(text)
   return text:match("^(.-%.)%s") or text:match("^(.-%.)$") or text
 end
 
--- Finds a value by dotted path ("luma.matrix.zeros") from the globals.
+-- Finds a value by dotted path ("luma.matrix.zeros") from the globals;
+-- "luma" means this module even where it is not a global.
 local function resolve_path(path)
   local v = _G
   for part in path:gmatch("[^%.]+") do
+    if v == _G and part == "luma" and rawget(_G, "luma") == nil then v = { luma = luma } end
     if type(v) ~= "table" and type(v) ~= "userdata" then return nil end
     local ok, nextv = pcall(function() return v[part] end)
     if not ok then return nil end

@@ -1,0 +1,135 @@
+-- The REPL on a real pseudo-terminal, driven by build/ptydrive: what a
+-- person typing sees.  Each test is a script of send/expect steps.  Keys
+-- are sent only once the prompt is back, as a person would: while the REPL
+-- is busy the terminal is in cooked mode and its line discipline, not the
+-- REPL, would consume a Ctrl-D.
+local support = require("support")
+
+local ptydrive = support.build .. "/ptydrive"
+
+-- Runs the REPL under ptydrive with the given steps; returns its stdout
+-- (rss/exit lines), stderr (transcript on failure) and exit status.
+local function drive(steps, env)
+  local script = support.write_temp(table.concat(steps, "\n") .. "\n")
+  local out, err, code = support.run(string.format("%s -t 10 %s -- %s",
+    ptydrive, script, support.luma), nil, env or { LUMA_HISTORY = "" })
+  os.remove(script)
+  return out, err, code
+end
+
+describe("REPL on a terminal", function()
+  it("prints a banner, evaluates expressions and exits on Ctrl-D", function()
+    local out, err, code = drive({
+      "expect Luma ", "expect > ",
+      "send 1 + 1\\r", "expect \\r\\n2\\r\\n",
+      "send 'a' .. 'b', 3\\r", "expect ab\\t3",
+      "expect > ", "send \\x04", "wait",
+    })
+    assert.equal("", err)
+    assert.equal(0, code)
+    assert.equal("exit 0\n", out)
+  end)
+
+  it("asks for more lines with the continuation prompt", function()
+    local _, err, code = drive({
+      "expect > ",
+      "send for i = 1, 3 do\\r", "expect >> ",
+      "send   io.write(i * 11, ' ')\\r", "expect >> ",
+      "send end\\r", "expect 11 22 33",
+      "expect > ", "send \\x04", "wait",
+    })
+    assert.equal("", err)
+    assert.equal(0, code)
+  end)
+
+  it("completes luma.ma<TAB> to luma.matrix and methods after ':'", function()
+    local _, err, code = drive({
+      "expect > ",
+      "send luma.ma\\t", "expect trix",
+      "send \\x15A = luma.zeros(2, 3)\\r", "expect > ",
+      "send A:sha\\t", "expect pe",
+      "send ()\\r", "expect 2\\t3",
+      "expect > ", "send \\x04", "wait",
+    })
+    assert.equal("", err)
+    assert.equal(0, code)
+  end)
+
+  it("interrupts a long loop with Ctrl-C and keeps the session", function()
+    local _, err, code = drive({
+      "expect > ",
+      "send x = 0 while true do x = x + 1 end\\r",
+      "sleep 0.3",
+      "send \\x03", "expect interrupted!", "expect > ",
+      "send x > 0\\r", "expect true",
+      "expect > ", "send \\x04", "wait",
+    })
+    assert.equal("", err)
+    assert.equal(0, code)
+  end)
+
+  it("clears the line with Ctrl-C at the prompt", function()
+    local _, err, code = drive({
+      "expect > ",
+      "send this is not lua", "send \\x03", "expect ^C",
+      "send 6 * 7\\r", "expect 42",
+      "expect > ", "send \\x04", "wait",
+    })
+    assert.equal("", err)
+    assert.equal(0, code)
+  end)
+
+  it("reports errors with a traceback and continues", function()
+    local _, err, code = drive({
+      "expect > ",
+      "send error('bad thing')\\r", "expect bad thing", "expect stack traceback:",
+      "send 2 ^ 10\\r", "expect 1024.0",
+      "expect > ", "send \\x04", "wait",
+    })
+    assert.equal("", err)
+    assert.equal(0, code)
+  end)
+
+  it("pretty-prints matrices and tables", function()
+    local _, err, code = drive({
+      "expect > ",
+      "send luma.matrix{{1, 2}, {3, 4.5}}\\r", "expect matrix 2 x 2", "expect [[1.0  2.0]",
+      "send {1, 'two', x = {y = true}}\\r", "expect {1, \"two\", x = {y = true}}",
+      "expect > ", "send \\x04", "wait",
+    })
+    assert.equal("", err)
+    assert.equal(0, code)
+  end)
+
+  it("shows help(x) from the doc registry", function()
+    local _, err, code = drive({
+      "expect > ",
+      "send help(luma.eye)\\r", "expect eye(n [, m])", "expect identity matrix",
+      "expect > ", "send \\x04", "wait",
+    })
+    assert.equal("", err)
+    assert.equal(0, code)
+  end)
+
+  it("saves history to LUMA_HISTORY and reads it back", function()
+    local history = os.tmpname()
+    os.remove(history)
+    local _, err, code = drive({
+      "expect > ", "send answer = 42\\r", "expect > ", "send \\x04", "wait",
+    }, { LUMA_HISTORY = history })
+    assert.equal("", err)
+    assert.equal(0, code)
+    local f = assert(io.open(history))
+    local saved = f:read("a")
+    f:close()
+    assert.matches("answer\\040=\\04042", saved, 1, true)
+    -- Up-arrow in a new session recalls the line.
+    _, err, code = drive({
+      "expect > ", "send \\x1b[A\\r", "expect > ", "send answer + 1\\r", "expect 43",
+      "expect > ", "send \\x04", "wait",
+    }, { LUMA_HISTORY = history })
+    os.remove(history)
+    assert.equal("", err)
+    assert.equal(0, code)
+  end)
+end)

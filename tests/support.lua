@@ -1,0 +1,52 @@
+-- Shared test utilities: running the luma binary and other programs.
+local support = {}
+
+support.build = os.getenv("LUMA_BUILD") or "build"
+support.luma = support.build .. "/luma"
+
+local function slurp(path)
+  local f = assert(io.open(path, "rb"))
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+local function quote(s)
+  return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+support.quote = quote
+
+--- Runs a shell command line; returns stdout, stderr, exit status.
+--- `input` (optional) is written to the command's stdin.
+function support.run(cmdline, input, env)
+  local out, err, inp = os.tmpname(), os.tmpname(), os.tmpname()
+  local f = assert(io.open(inp, "wb"))
+  f:write(input or "")
+  f:close()
+  local prefix = ""
+  for k, v in pairs(env or {}) do prefix = prefix .. k .. "=" .. quote(v) .. " " end
+  local ok, how, code = os.execute(string.format("%s%s < %s > %s 2> %s",
+    prefix, cmdline, inp, out, err))
+  local so, se = slurp(out), slurp(err)
+  os.remove(out); os.remove(err); os.remove(inp)
+  if how == "signal" then code = 128 + code end
+  return so, se, ok and 0 or code
+end
+
+--- Runs the luma binary with the given arguments (a list of words).
+function support.luma_run(args, input, env)
+  local words = { support.luma }
+  for _, a in ipairs(args or {}) do words[#words + 1] = quote(a) end
+  return support.run(table.concat(words, " "), input, env)
+end
+
+--- Writes text to a fresh temporary file and returns its path.
+function support.write_temp(text, suffix)
+  local path = os.tmpname() .. (suffix or "")
+  local f = assert(io.open(path, "wb"))
+  f:write(text)
+  f:close()
+  return path
+end
+
+return support
