@@ -343,6 +343,7 @@ static int64_t shown_index(int64_t k, int64_t n, int64_t edge, int elide) {
 
 static int m_tostring(lua_State *L) {
   luma_Mat *m = check_matrix(L, 1);
+  int is_view = ((MatrixUD *)lua_touserdata(L, 1))->kind == MAT_VIEW;
   PrintOptions po = *print_options(L);
   int elide = m->rows * m->cols > po.threshold;
   int elide_rows = elide && m->rows > 2 * po.edgeitems;
@@ -396,7 +397,7 @@ static int m_tostring(lua_State *L) {
   luaL_Buffer out;
   luaL_buffinit(L, &out);
   lua_pushfstring(L, "matrix %I x %I%s\n", (lua_Integer)m->rows, (lua_Integer)m->cols,
-                  luma_mat_is_contiguous(m) ? "" : " (view)");
+                  is_view ? " (view)" : "");
   luaL_addvalue(&out);
   if (m->rows == 0 || m->cols == 0) {
     luaL_addstring(&out, "[]");

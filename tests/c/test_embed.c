@@ -1,0 +1,314 @@
+/*
+ * test_embed.c - tests of the C embedding API (luma.h): states, limits,
+ * sandbox, running code, matrices across the boundary, misuse, threads.
+ * Prints one line per failed check and ends with "N passed, N failed".
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lualib.h>
+
+#include "luma.h"
+
+static int passed = 0, failed = 0;
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (cond) {                                                                \
+      passed++;                                                                \
+    } else {                                                                   \
+      failed++;                                                                \
+      printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                   \
+    }                                                                          \
+  } while (0)
+
+/* Runs code expecting success; returns the string result (static copy). */
+static const char *eval_string(lua_State *L, const char *code) {
+  static char result[512];
+  int top = lua_gettop(L);
+  int status = luma_run_string(L, code, "=test", 1);
+  const char *s = lua_tostring(L, -1);
+  snprintf(result, sizeof result, "%s%s", status == LUA_OK ? "" : "ERROR: ", s ? s : "(nil)");
+  lua_settop(L, top);
+  return result;
+}
+
+/* Runs code expecting failure; returns the status and copies the message. */
+static int run_failing(lua_State *L, const char *code, char *msg, size_t size) {
+  int top = lua_gettop(L);
+  int status = luma_run_string(L, code, "=test", 0);
+  const char *s = lua_tostring(L, -1);
+  snprintf(msg, size, "%s", status != LUA_OK && s ? s : "");
+  lua_settop(L, top);
+  return status;
+}
+
+static void test_basic_state(void) {
+  lua_State *L = luma_newstate(NULL);
+  CHECK(L != NULL);
+  CHECK(strcmp(eval_string(L, "return luma.VERSION"), LUMA_VERSION) == 0);
+  CHECK(strcmp(eval_string(L, "return tostring(1 + 2)"), "3") == 0);
+  CHECK(strcmp(eval_string(L, "return type(io)"), "table") == 0);
+  CHECK(luma_memory_used(L) > 0);
+  char msg[512];
+  CHECK(run_failing(L, "x = = 1", msg, sizeof msg) == LUA_ERRSYNTAX);
+  CHECK(strstr(msg, "unexpected symbol") != NULL);
+  CHECK(run_failing(L, "local function f() error('boom') end f()", msg, sizeof msg) ==
+        LUA_ERRRUN);
+  CHECK(strstr(msg, "test:1: boom") == msg);
+  CHECK(strstr(msg, "stack traceback:") != NULL);
+  CHECK(luma_run_string(L, NULL, NULL, 0) == LUA_ERRRUN);
+  lua_pop(L, 1);
+  CHECK(luma_run_file(L, "/nonexistent/file.lua", 0) == LUA_ERRFILE);
+  CHECK(strstr(lua_tostring(L, -1), "cannot open /nonexistent/file.lua") != NULL);
+  lua_pop(L, 1);
+  CHECK(luma_run_file(L, NULL, 0) == LUA_ERRFILE);
+  lua_pop(L, 1);
+  /* Several results. */
+  CHECK(luma_run_string(L, "return 1, 2, 3", NULL, LUA_MULTRET) == LUA_OK);
+  CHECK(lua_gettop(L) == 3 && lua_tointeger(L, 3) == 3);
+  lua_settop(L, 0);
+  luma_close(L);
+  luma_close(NULL); /* harmless */
+}
+
+static void test_memory_limit(void) {
+  luma_Options opts = {0};
+  opts.memory_limit = 8u << 20;
+  lua_State *L = luma_newstate(&opts);
+  CHECK(L != NULL);
+  char msg[512];
+  /* A 2000 x 2000 matrix needs 32 MB. */
+  CHECK(run_failing(L, "local A = luma.zeros(2000, 2000)", msg, sizeof msg) == LUA_ERRMEM);
+  CHECK(strstr(msg, "not enough memory") != NULL);
+  CHECK(run_failing(L, "local t = {} for i = 1, 1e7 do t[i] = i end", msg, sizeof msg) ==
+        LUA_ERRMEM);
+  CHECK(luma_memory_used(L) <= opts.memory_limit);
+  /* The state survives and runs a fresh script. */
+  CHECK(strcmp(eval_string(L, "return tostring(luma.zeros(100, 100):rows())"), "100") == 0);
+  /* A script can catch its own memory error with pcall. */
+  CHECK(strcmp(eval_string(L, "local ok, e = pcall(luma.zeros, 5000, 5000) "
+                              "return tostring(ok) .. ' ' .. e"),
+               "false not enough memory") == 0);
+  luma_close(L);
+
+  /* Too small to hold even an empty state. */
+  opts.memory_limit = 1024;
+  CHECK(luma_newstate(&opts) == NULL);
+}
+
+static void test_instruction_limit(void) {
+  luma_Options opts = {0};
+  opts.instruction_limit = 1000000;
+  lua_State *L = luma_newstate(&opts);
+  CHECK(L != NULL);
+  char msg[512];
+  CHECK(run_failing(L, "while true do end", msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "instruction limit exceeded") != NULL);
+  /* pcall cannot swallow the limit and loop on. */
+  CHECK(run_failing(L, "while true do pcall(function() while true do end end) end", msg,
+                    sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "instruction limit exceeded") != NULL);
+  /* Coroutines inherit the limit. */
+  CHECK(run_failing(L, "coroutine.wrap(function() while true do end end)()", msg,
+                    sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "instruction limit exceeded") != NULL);
+  /* Each run gets a fresh budget: this one fits. */
+  CHECK(strcmp(eval_string(L, "local s = 0 for i = 1, 1000 do s = s + i end "
+                              "return tostring(s)"),
+               "500500") == 0);
+  luma_close(L);
+}
+
+static void test_sandbox(void) {
+  luma_Options opts = {0};
+  opts.sandbox = 1;
+  lua_State *L = luma_newstate(&opts);
+  CHECK(L != NULL);
+  static const char *const absent[] = {
+      "return io",          "return os.execute", "return os.exit",     "return os.remove",
+      "return os.rename",   "return os.tmpname", "return os.getenv",   "return dofile",
+      "return loadfile",    "return package.loadlib", "return debug.sethook",
+      "return debug.getinfo", "return package.searchpath", NULL};
+  for (const char *const *code = absent; *code; code++) {
+    const char *r = eval_string(L, *code);
+    if (strcmp(r, "(nil)") != 0) printf("  sandbox leak: %s -> %s\n", *code, r);
+    CHECK(strcmp(r, "(nil)") == 0);
+  }
+  CHECK(strcmp(eval_string(L, "return type(os.time())"), "number") == 0);
+  CHECK(strcmp(eval_string(L, "return debug.traceback('x'):sub(1, 1)"), "x") == 0);
+  CHECK(strcmp(eval_string(L, "return tostring(luma.config().sandboxed)"), "true") == 0);
+  /* Binary chunks are refused by load. */
+  CHECK(strncmp(eval_string(L, "local f, e = load(string.dump(function() end)) return e"),
+                "attempt to load a binary chunk", 30) == 0);
+  /* Only Luma's own modules can be required. */
+  CHECK(strcmp(eval_string(L, "return type(require('luma.repl'))"), "table") == 0);
+  char msg[512];
+  CHECK(run_failing(L, "require('lfs')", msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "module 'lfs' not found") != NULL);
+  CHECK(run_failing(L, "require('socket.core')", msg, sizeof msg) == LUA_ERRRUN);
+  /* The host itself may not run binary chunks in a sandboxed state either. */
+  lua_State *plain = luaL_newstate();
+  luaL_openlibs(plain);
+  luaL_loadstring(plain, "return 1");
+  lua_getglobal(plain, "string");
+  lua_getfield(plain, -1, "dump");
+  lua_pushvalue(plain, -3);
+  lua_call(plain, 1, 1);
+  size_t len;
+  const char *bytecode = lua_tolstring(plain, -1, &len);
+  char *copy = malloc(len + 1);
+  memcpy(copy, bytecode, len);
+  copy[len] = '\0';
+  lua_close(plain);
+  CHECK(luma_run_string(L, copy, "=bin", 0) == LUA_ERRSYNTAX);
+  lua_pop(L, 1);
+  free(copy);
+  /* After every refusal the state still works. */
+  CHECK(strcmp(eval_string(L, "return tostring(luma.eye(3):get(2, 2))"), "1.0") == 0);
+  luma_close(L);
+}
+
+static int released = 0;
+static void release_buffer(void *ctx, double *data) {
+  released++;
+  CHECK(ctx == (void *)&released);
+  CHECK(data != NULL);
+}
+
+static void test_matrices(void) {
+  lua_State *L = luma_newstate(NULL);
+  double src[6] = {1, 2, 3, 4, 5, 6};
+  CHECK(luma_push_matrix(L, 2, 3, src) == LUA_OK);
+  lua_setglobal(L, "A");
+  CHECK(strcmp(eval_string(L, "return tostring(A:get(2, 1))"), "4.0") == 0);
+  CHECK(luma_push_matrix(L, 2, 3, NULL) == LUMA_EARG);
+  CHECK(luma_push_matrix(L, -1, 3, src) == LUMA_EARG);
+  CHECK(luma_push_matrix(L, 0, 3, NULL) == LUA_OK); /* empty needs no data */
+  lua_pop(L, 1);
+  CHECK(lua_gettop(L) == 0);
+
+  /* Results read back from Lua: a view of a copy, strides and all. */
+  CHECK(luma_run_string(L, "return A:t()", NULL, 1) == LUA_OK);
+  luma_MatrixRef ref;
+  CHECK(luma_get_matrix(L, -1, &ref) == LUA_OK);
+  CHECK(ref.rows == 3 && ref.cols == 2 && ref.row_stride == 1 && ref.col_stride == 3);
+  CHECK(ref.data[2 * ref.row_stride + 1 * ref.col_stride] == 6.0);
+  lua_pop(L, 1);
+  lua_pushnumber(L, 1.0);
+  CHECK(luma_get_matrix(L, -1, &ref) == LUMA_ETYPE);
+  CHECK(luma_get_matrix(L, 5, &ref) == LUMA_ETYPE); /* an empty slot */
+  lua_pop(L, 1);
+
+  /* A wrapped host buffer is shared, not copied, and released once. */
+  double host[4] = {1, 2, 3, 4};
+  released = 0;
+  CHECK(luma_wrap_matrix(L, host, 2, 2, 2, 1, release_buffer, &released) == LUA_OK);
+  lua_setglobal(L, "H");
+  CHECK(luma_run_string(L, "H:set(1, 1, 10); V = H:col(2); H = nil; collectgarbage()", NULL,
+                        0) == LUA_OK);
+  CHECK(host[0] == 10.0);
+  CHECK(released == 0); /* the view V keeps the buffer alive */
+  CHECK(luma_run_string(L, "V:set(2, 1, 40); V = nil; collectgarbage(); collectgarbage()",
+                        NULL, 0) == LUA_OK);
+  CHECK(host[3] == 40.0);
+  CHECK(released == 1);
+  CHECK(luma_wrap_matrix(L, NULL, 2, 2, 2, 1, release_buffer, &released) == LUMA_EARG);
+  CHECK(luma_wrap_matrix(L, host, 2, 2, 2, 1, release_buffer, &released) == LUA_OK);
+  lua_pop(L, 1);
+  luma_close(L); /* closing collects the last wrapper */
+  CHECK(released == 2);
+  CHECK(strcmp(luma_status_string(LUMA_ETYPE), "value is not a matrix") == 0);
+}
+
+/* luma_check_matrix raises a Lua-style argument error inside a C function. */
+static int needs_matrix(lua_State *L) {
+  luma_MatrixRef m = luma_check_matrix(L, 1);
+  lua_pushinteger(L, m.rows * m.cols);
+  return 1;
+}
+
+static void test_check_matrix_in_c_function(void) {
+  lua_State *L = luma_newstate(NULL);
+  lua_register(L, "needs_matrix", needs_matrix);
+  CHECK(strcmp(eval_string(L, "return tostring(needs_matrix(luma.zeros(2, 5)))"), "10") == 0);
+  char msg[512];
+  CHECK(run_failing(L, "needs_matrix(42)", msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "bad argument #1 to 'needs_matrix' (luma.Matrix expected, got number)") !=
+        NULL);
+  luma_close(L);
+}
+
+/* Luma opened into a state the host made itself. */
+static void test_openlibs_foreign_state(void) {
+  lua_State *L = luaL_newstate();
+  luaL_openlibs(L);
+  CHECK(luma_openlibs(L) == LUA_OK);
+  CHECK(strcmp(eval_string(L, "return tostring(luma.ones(2, 2):get(1, 2))"), "1.0") == 0);
+  CHECK(strcmp(eval_string(L, "return tostring(require('luma') == luma)"), "true") == 0);
+  CHECK(luma_memory_used(L) == 0); /* not a luma_newstate state */
+  lua_close(L);
+}
+
+static char last_warning[256];
+static void capture_warning(void *ud, const char *msg) {
+  (*(int *)ud)++;
+  snprintf(last_warning, sizeof last_warning, "%s", msg);
+}
+
+static void test_warnings(void) {
+  int count = 0;
+  luma_Options opts = {0};
+  opts.warn = capture_warning;
+  opts.warn_ud = &count;
+  lua_State *L = luma_newstate(&opts);
+  CHECK(luma_run_string(L, "warn('part one, ', 'part two')", NULL, 0) == LUA_OK);
+  CHECK(count == 1);
+  CHECK(strcmp(last_warning, "part one, part two") == 0);
+  CHECK(luma_run_string(L, "warn('@off') warn('hidden') warn('@on') warn('shown')", NULL, 0) ==
+        LUA_OK);
+  CHECK(count == 2);
+  CHECK(strcmp(last_warning, "shown") == 0);
+  luma_close(L);
+}
+
+/* Independent states in two threads at once: no shared C state. */
+static void *thread_body(void *arg) {
+  int *ok = arg;
+  lua_State *L = luma_newstate(NULL);
+  *ok = L != NULL;
+  for (int i = 0; i < 50 && *ok; i++) {
+    int status = luma_run_string(
+        L, "local A = luma.zeros(50, 50) for i = 1, 50 do A:set(i, i, i) end "
+           "local s = 0 for i = 1, 50 do s = s + A:get(i, i) end assert(s == 1275)",
+        NULL, 0);
+    if (status != LUA_OK) *ok = 0;
+  }
+  luma_close(L);
+  return NULL;
+}
+
+static void test_threads(void) {
+  pthread_t t[2];
+  int ok[2] = {0, 0};
+  for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, thread_body, &ok[i]);
+  for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+  CHECK(ok[0] && ok[1]);
+}
+
+int main(void) {
+  test_basic_state();
+  test_memory_limit();
+  test_instruction_limit();
+  test_sandbox();
+  test_matrices();
+  test_check_matrix_in_c_function();
+  test_openlibs_foreign_state();
+  test_warnings();
+  test_threads();
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed == 0 ? 0 : 1;
+}
