@@ -341,6 +341,13 @@ static int64_t shown_index(int64_t k, int64_t n, int64_t edge, int elide) {
   return (!elide || k < edge) ? k : n - 2 * edge + k;
 }
 
+/* Element (a, b) of the printed grid. */
+static double shown_value(const luma_Mat *m, const PrintOptions *po, int64_t a, int64_t b,
+                          int elide_rows, int elide_cols) {
+  return LUMA_AT(m, shown_index(a, m->rows, po->edgeitems, elide_rows),
+                 shown_index(b, m->cols, po->edgeitems, elide_cols));
+}
+
 static int m_tostring(lua_State *L) {
   luma_Mat *m = check_matrix(L, 1);
   int is_view = ((MatrixUD *)lua_touserdata(L, 1))->kind == MAT_VIEW;
@@ -357,8 +364,7 @@ static int m_tostring(lua_State *L) {
   double maxabs = 0, minabs = INFINITY;
   for (int64_t a = 0; a < nr; a++)
     for (int64_t b = 0; b < nc; b++) {
-      double v = LUMA_AT(m, shown_index(a, m->rows, po.edgeitems, elide_rows),
-                         shown_index(b, m->cols, po.edgeitems, elide_cols));
+      double v = shown_value(m, &po, a, b, elide_rows, elide_cols);
       if (!isfinite(v)) continue;
       double av = fabs(v);
       if (av != floor(av) || av >= 1e16) all_int = 0;
@@ -375,8 +381,7 @@ static int m_tostring(lua_State *L) {
     int trim = precision;
     for (int64_t a = 0; a < nr && trim > 0; a++)
       for (int64_t b = 0; b < nc && trim > 0; b++) {
-        double v = LUMA_AT(m, shown_index(a, m->rows, po.edgeitems, elide_rows),
-                           shown_index(b, m->cols, po.edgeitems, elide_cols));
+        double v = shown_value(m, &po, a, b, elide_rows, elide_cols);
         if (!isfinite(v)) continue;
         int len = format_value(buf, sizeof buf, v, mode, precision), zeros = 0;
         while (zeros < precision && buf[len - 1 - zeros] == '0') zeros++;
@@ -388,8 +393,7 @@ static int m_tostring(lua_State *L) {
   int width = 1;
   for (int64_t a = 0; a < nr; a++)
     for (int64_t b = 0; b < nc; b++) {
-      double v = LUMA_AT(m, shown_index(a, m->rows, po.edgeitems, elide_rows),
-                         shown_index(b, m->cols, po.edgeitems, elide_cols));
+      double v = shown_value(m, &po, a, b, elide_rows, elide_cols);
       int len = format_value(buf, sizeof buf, v, mode, precision);
       if (len > width) width = len;
     }
@@ -409,8 +413,7 @@ static int m_tostring(lua_State *L) {
     luaL_addstring(&out, a == 0 ? "[[" : " [");
     for (int64_t b = 0; b < nc; b++) {
       if (elide_cols && b == po.edgeitems) luaL_addstring(&out, "  ...");
-      double v = LUMA_AT(m, shown_index(a, m->rows, po.edgeitems, elide_rows),
-                         shown_index(b, m->cols, po.edgeitems, elide_cols));
+      double v = shown_value(m, &po, a, b, elide_rows, elide_cols);
       int len = format_value(buf, sizeof buf, v, mode, precision);
       if (b > 0 || (elide_cols && b == po.edgeitems)) luaL_addstring(&out, "  ");
       for (int pad = len; pad < width; pad++) luaL_addchar(&out, ' ');
