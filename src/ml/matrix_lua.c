@@ -12,8 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core.h"
-#include "matrix.h"
+#include "matrix_lua.h"
 
 enum { MAT_OWNED, MAT_VIEW, MAT_EXTERNAL };
 
@@ -31,8 +30,7 @@ static const luma_Type matrix_type; /* defined at the end, with its methods */
 
 /* ------------------------------------------------------------ creation */
 
-/* Pushes a new owned rows x cols matrix with uninitialized elements. */
-static luma_Mat *new_matrix(lua_State *L, int64_t rows, int64_t cols) {
+luma_Mat *luma_matrix_new(lua_State *L, int64_t rows, int64_t cols) {
   int64_t n = luma_mat_checked_size(rows, cols);
   if (n < 0)
     luaL_error(L, "cannot create a %I x %I matrix (sizes must be >= 0 and the product at "
@@ -46,8 +44,7 @@ static luma_Mat *new_matrix(lua_State *L, int64_t rows, int64_t cols) {
   return &ud->m;
 }
 
-/* Pushes a view `view` sharing the storage of the matrix at base_idx. */
-static luma_Mat *push_view(lua_State *L, int base_idx, luma_Mat view) {
+luma_Mat *luma_matrix_push_view(lua_State *L, int base_idx, luma_Mat view) {
   base_idx = lua_absindex(L, base_idx);
   MatrixUD *base = lua_touserdata(L, base_idx);
   MatrixUD *ud = lua_newuserdatauv(L, sizeof(MatrixUD), 1);
@@ -65,8 +62,26 @@ static luma_Mat *push_view(lua_State *L, int base_idx, luma_Mat view) {
   return &ud->m;
 }
 
-static luma_Mat *check_matrix(lua_State *L, int arg) {
+luma_Mat *luma_matrix_check(lua_State *L, int arg) {
   return &((MatrixUD *)luma_type_check(L, arg, &matrix_type))->m;
+}
+
+luma_Mat *luma_matrix_test(lua_State *L, int idx) {
+  MatrixUD *ud = luma_type_test(L, idx, &matrix_type);
+  return ud ? &ud->m : NULL;
+}
+
+void luma_matrix_add_metamethods(lua_State *L, const luaL_Reg *metamethods) {
+  luma_type_register(L, &matrix_type);
+  luaL_setfuncs(L, metamethods, 0);
+  lua_pop(L, 1);
+}
+
+void luma_matrix_add_methods(lua_State *L, const luma_Func *methods) {
+  luma_type_register(L, &matrix_type);
+  lua_getfield(L, -1, "__index");
+  luma_register_funcs(L, -1, matrix_type.name, methods);
+  lua_pop(L, 2);
 }
 
 static int64_t check_size(lua_State *L, int arg, const char *what) {
@@ -104,7 +119,7 @@ static int m_new(lua_State *L) {
     if (luma_mat_checked_size(rows, cols) != n)
       return luma_arg_error(L, 1, "table has %I numbers but the shape %I x %I needs %I", n,
                             (lua_Integer)rows, (lua_Integer)cols, (lua_Integer)(rows * cols));
-    luma_Mat *m = new_matrix(L, rows, cols);
+    luma_Mat *m = luma_matrix_new(L, rows, cols);
     for (lua_Integer k = 1; k <= n; k++) {
       lua_rawgeti(L, 1, k);
       m->data[k - 1] = table_number(L, 1, k, 0);
@@ -114,7 +129,7 @@ static int m_new(lua_State *L) {
   if (n > 0 && lua_rawgeti(L, 1, 1) == LUA_TTABLE) { /* nested rows */
     lua_Integer cols = (lua_Integer)lua_rawlen(L, -1);
     lua_pop(L, 1);
-    luma_Mat *m = new_matrix(L, n, cols);
+    luma_Mat *m = luma_matrix_new(L, n, cols);
     for (lua_Integer i = 1; i <= n; i++) {
       if (lua_rawgeti(L, 1, i) != LUA_TTABLE)
         return luma_arg_error(L, 1, "row %I is a %s, expected a table", i,
@@ -132,7 +147,7 @@ static int m_new(lua_State *L) {
     return 1;
   }
   if (n > 0) lua_pop(L, 1);
-  luma_Mat *m = new_matrix(L, n, 1); /* a flat table is a column vector */
+  luma_Mat *m = luma_matrix_new(L, n, 1); /* a flat table is a column vector */
   for (lua_Integer k = 1; k <= n; k++) {
     lua_rawgeti(L, 1, k);
     m->data[k - 1] = table_number(L, 1, k, 0);
@@ -149,7 +164,7 @@ static int m_call(lua_State *L) {
 static int m_full_shape(lua_State *L, double value) {
   int64_t rows = check_size(L, 1, "rows");
   int64_t cols = lua_isnoneornil(L, 2) ? 1 : check_size(L, 2, "cols");
-  luma_Mat *m = new_matrix(L, rows, cols);
+  luma_Mat *m = luma_matrix_new(L, rows, cols);
   luma_mat_fill(m, value);
   return 1;
 }
@@ -166,7 +181,7 @@ static int m_full(lua_State *L) {
 static int m_eye(lua_State *L) {
   int64_t rows = check_size(L, 1, "rows");
   int64_t cols = lua_isnoneornil(L, 2) ? rows : check_size(L, 2, "cols");
-  luma_mat_set_identity(new_matrix(L, rows, cols));
+  luma_mat_set_identity(luma_matrix_new(L, rows, cols));
   return 1;
 }
 
@@ -178,31 +193,31 @@ static int m_ismatrix(lua_State *L) {
 /* ------------------------------------------------------ shape and access */
 
 static int m_shape(lua_State *L) {
-  luma_Mat *m = check_matrix(L, 1);
+  luma_Mat *m = luma_matrix_check(L, 1);
   lua_pushinteger(L, m->rows);
   lua_pushinteger(L, m->cols);
   return 2;
 }
 
 static int m_rows(lua_State *L) {
-  lua_pushinteger(L, check_matrix(L, 1)->rows);
+  lua_pushinteger(L, luma_matrix_check(L, 1)->rows);
   return 1;
 }
 
 static int m_cols(lua_State *L) {
-  lua_pushinteger(L, check_matrix(L, 1)->cols);
+  lua_pushinteger(L, luma_matrix_check(L, 1)->cols);
   return 1;
 }
 
 static int m_get(lua_State *L) {
-  luma_Mat *m = check_matrix(L, 1);
+  luma_Mat *m = luma_matrix_check(L, 1);
   int64_t i = check_index(L, 2, "row", m->rows), j = check_index(L, 3, "column", m->cols);
   lua_pushnumber(L, LUMA_AT(m, i, j));
   return 1;
 }
 
 static int m_set(lua_State *L) {
-  luma_Mat *m = check_matrix(L, 1);
+  luma_Mat *m = luma_matrix_check(L, 1);
   int64_t i = check_index(L, 2, "row", m->rows), j = check_index(L, 3, "column", m->cols);
   LUMA_AT(m, i, j) = luaL_checknumber(L, 4);
   lua_settop(L, 1);
@@ -210,7 +225,7 @@ static int m_set(lua_State *L) {
 }
 
 static int m_totable(lua_State *L) {
-  luma_Mat *m = check_matrix(L, 1);
+  luma_Mat *m = luma_matrix_check(L, 1);
   lua_createtable(L, (int)m->rows, 0);
   for (int64_t i = 0; i < m->rows; i++) {
     lua_createtable(L, (int)m->cols, 0);
@@ -224,48 +239,48 @@ static int m_totable(lua_State *L) {
 }
 
 static int m_copy(lua_State *L) {
-  luma_Mat *m = check_matrix(L, 1);
-  luma_Mat *c = new_matrix(L, m->rows, m->cols);
+  luma_Mat *m = luma_matrix_check(L, 1);
+  luma_Mat *c = luma_matrix_new(L, m->rows, m->cols);
   luma_mat_copy(c, m);
   return 1;
 }
 
 static int m_fill(lua_State *L) {
-  luma_Mat *m = check_matrix(L, 1);
+  luma_Mat *m = luma_matrix_check(L, 1);
   luma_mat_fill(m, luaL_checknumber(L, 2));
   lua_settop(L, 1);
   return 1;
 }
 
 static int m_is_contiguous(lua_State *L) {
-  lua_pushboolean(L, luma_mat_is_contiguous(check_matrix(L, 1)));
+  lua_pushboolean(L, luma_mat_is_contiguous(luma_matrix_check(L, 1)));
   return 1;
 }
 
 static int m_t(lua_State *L) {
-  luma_Mat *m = check_matrix(L, 1);
-  push_view(L, 1, luma_mat_transpose(m));
+  luma_Mat *m = luma_matrix_check(L, 1);
+  luma_matrix_push_view(L, 1, luma_mat_transpose(m));
   return 1;
 }
 
 static int m_row(lua_State *L) {
-  luma_Mat *m = check_matrix(L, 1);
+  luma_Mat *m = luma_matrix_check(L, 1);
   int64_t i = check_index(L, 2, "row", m->rows);
-  push_view(L, 1, luma_mat_block(m, i, 0, 1, m->cols));
+  luma_matrix_push_view(L, 1, luma_mat_block(m, i, 0, 1, m->cols));
   return 1;
 }
 
 static int m_col(lua_State *L) {
-  luma_Mat *m = check_matrix(L, 1);
+  luma_Mat *m = luma_matrix_check(L, 1);
   int64_t j = check_index(L, 2, "column", m->cols);
-  push_view(L, 1, luma_mat_block(m, 0, j, m->rows, 1));
+  luma_matrix_push_view(L, 1, luma_mat_block(m, 0, j, m->rows, 1));
   return 1;
 }
 
 /* sub(r1, r2, c1, c2): the block of rows r1..r2 and columns c1..c2,
  * inclusive and 1-based; omitted bounds mean the whole range. */
 static int m_sub(lua_State *L) {
-  luma_Mat *m = check_matrix(L, 1);
+  luma_Mat *m = luma_matrix_check(L, 1);
   int64_t r1 = lua_isnoneornil(L, 2) ? 0 : check_index(L, 2, "first row", m->rows);
   int64_t r2 = lua_isnoneornil(L, 3) ? m->rows - 1 : check_index(L, 3, "last row", m->rows);
   int64_t c1 = lua_isnoneornil(L, 4) ? 0 : check_index(L, 4, "first column", m->cols);
@@ -273,7 +288,7 @@ static int m_sub(lua_State *L) {
   if (r2 < r1) return luma_arg_error(L, 3, "last row %I is before first row %I", r2 + 1, r1 + 1);
   if (c2 < c1)
     return luma_arg_error(L, 5, "last column %I is before first column %I", c2 + 1, c1 + 1);
-  push_view(L, 1, luma_mat_block(m, r1, c1, r2 - r1 + 1, c2 - c1 + 1));
+  luma_matrix_push_view(L, 1, luma_mat_block(m, r1, c1, r2 - r1 + 1, c2 - c1 + 1));
   return 1;
 }
 
@@ -349,7 +364,7 @@ static double shown_value(const luma_Mat *m, const PrintOptions *po, int64_t a, 
 }
 
 static int m_tostring(lua_State *L) {
-  luma_Mat *m = check_matrix(L, 1);
+  luma_Mat *m = luma_matrix_check(L, 1);
   int is_view = ((MatrixUD *)lua_touserdata(L, 1))->kind == MAT_VIEW;
   PrintOptions po = *print_options(L);
   int elide = m->rows * m->cols > po.threshold;
@@ -436,7 +451,7 @@ static int m_gc(lua_State *L) {
 }
 
 static int m_len(lua_State *L) {
-  lua_pushinteger(L, check_matrix(L, 1)->rows);
+  lua_pushinteger(L, luma_matrix_check(L, 1)->rows);
   return 1;
 }
 
@@ -453,7 +468,7 @@ typedef struct PushArgs {
 
 static int push_copy_protected(lua_State *L) {
   const PushArgs *a = lua_touserdata(L, 1);
-  luma_Mat *m = new_matrix(L, a->rows, a->cols);
+  luma_Mat *m = luma_matrix_new(L, a->rows, a->cols);
   if (m->rows * m->cols > 0) memcpy(m->data, a->src, (size_t)(m->rows * m->cols) * sizeof(double));
   return 1;
 }
@@ -512,7 +527,7 @@ int luma_get_matrix(lua_State *L, int idx, luma_MatrixRef *out) {
 }
 
 luma_MatrixRef luma_check_matrix(lua_State *L, int arg) {
-  luma_Mat *m = check_matrix(L, arg);
+  luma_Mat *m = luma_matrix_check(L, arg);
   luma_MatrixRef r = {m->data, m->rows, m->cols, m->rs, m->cs};
   return r;
 }
@@ -566,6 +581,7 @@ int luma_open_matrix(lua_State *L) {
 
   lua_newtable(L);
   luma_register_funcs(L, -1, "luma.matrix", funcs);
+  luma_open_matrix_ops(L, -1);
   lua_createtable(L, 0, 1);
   lua_pushcfunction(L, m_call);
   lua_setfield(L, -2, "__call");
