@@ -56,19 +56,19 @@ $(BUILD)/libluma.a: $(LIB_OBJS)
 # The shared library for embedding hosts links Lua; the C module for stock
 # Lua must not (its host already has Lua), so the same objects link twice.
 $(BUILD)/libluma.so: $(LIB_OBJS)
-	$(CC) -shared -Wl,-soname,libluma.so.0 $(LDFLAGS_BASE) -o $@ $^ $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lm
+	$(CC) -shared -Wl,-soname,libluma.so.0 $(LDFLAGS_BASE) -o $@ $^ $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lmvec -lm
 
 $(BUILD)/luma.so: $(LIB_OBJS)
-	$(CC) -shared $(LDFLAGS_BASE) -o $@ $^ $(BLAS_LIBS) $(RPATH) -lm
+	$(CC) -shared $(LDFLAGS_BASE) -o $@ $^ $(BLAS_LIBS) $(RPATH) -lmvec -lm
 
 $(BUILD)/luma: $(BIN_OBJS) $(BUILD)/libluma.a
-	$(CC) $(LDFLAGS_BASE) -o $@ $(BIN_OBJS) $(BUILD)/libluma.a $(LUA_LIBS) $(EDIT_LIBS) $(BLAS_LIBS) $(RPATH) -lm
+	$(CC) $(LDFLAGS_BASE) -o $@ $(BIN_OBJS) $(BUILD)/libluma.a $(LUA_LIBS) $(EDIT_LIBS) $(BLAS_LIBS) $(RPATH) -lmvec -lm
 
 $(BUILD)/test_embed: tests/c/test_embed.c $(BUILD)/libluma.a
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lm -lpthread
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lmvec -lm -lpthread
 
 $(BUILD)/embed_host: scripts/embed_host.c $(BUILD)/libluma.a
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lm
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lmvec -lm
 
 $(BUILD)/ptydrive: tests/c/ptydrive.c
 	$(CC) $(CFLAGS_BASE) -o $@ $< -lutil

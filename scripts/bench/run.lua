@@ -196,6 +196,8 @@ local function load_row(file)
     .. "' does not fit kind " .. row.kind)
   row.runs = row.runs or DEFAULT_RUNS[row.kind]
   row.warmup = row.warmup or (row.kind == "rss" and 0 or 1)
+  assert(row.target == nil or (row.target.max == nil) ~= (row.target.max_ratio == nil),
+    path .. ": target needs exactly one of max and max_ratio")
   check_side(row.luma, "luma", path)
   check_side(row.peer, "peer", path)
   assert(type(row.peer.name) == "string", path .. ": peer.name must be a string")
@@ -278,8 +280,12 @@ local function run_row(row)
   if result.luma.median and result.peer.median then
     result.ratio = result.luma.median / result.peer.median
   end
-  if row.target and result.luma.median then
+  -- A target bounds the Luma median (max, in the row's unit) or the
+  -- luma/peer ratio (max_ratio); with a skipped peer a ratio target is n/a.
+  if row.target and row.target.max and result.luma.median then
     result.target_pass = result.luma.median <= row.target.max
+  elseif row.target and row.target.max_ratio and result.ratio then
+    result.target_pass = result.ratio <= row.target.max_ratio
   end
   return result
 end
@@ -304,7 +310,9 @@ local function status_text(row, result)
   if row.target then
     local verdict = result.target_pass == nil and "n/a"
       or result.target_pass and "PASS" or "FAIL"
-    parts[#parts + 1] = string.format("%s (< %g %s)", verdict, row.target.max, row.unit)
+    local bound = row.target.max and string.format("< %g %s", row.target.max, row.unit)
+      or string.format("ratio <= %g", row.target.max_ratio)
+    parts[#parts + 1] = string.format("%s (%s)", verdict, bound)
   end
   if result.peer.skipped then parts[#parts + 1] = "peer skipped: " .. result.peer.skipped end
   return #parts > 0 and table.concat(parts, "; ") or "-"
@@ -440,7 +448,8 @@ local function json_row(row, result)
       skipped = result.peer.skipped,
     },
     ratio = result.ratio,
-    target = row.target and { max = row.target.max, pass = result.target_pass },
+    target = row.target and { max = row.target.max, max_ratio = row.target.max_ratio,
+      pass = result.target_pass },
   }
 end
 

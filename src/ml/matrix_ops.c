@@ -10,6 +10,7 @@
 #include <cblas.h>
 
 #include "matrix_ops.h"
+#include "vecmath.h"
 
 int luma_broadcast_shape(const luma_Mat *a, const luma_Mat *b, int64_t *rows, int64_t *cols) {
   if (a->rows != b->rows && a->rows != 1 && b->rows != 1) return 0;
@@ -104,7 +105,23 @@ static inline double sigmoid(double x) {
   return e / (1.0 + e);
 }
 
+/* The functions libmvec vectorizes, on contiguous data. */
+static int vectorized(luma_UnaryOp op, const luma_Mat *a, luma_Mat *out) {
+  if (!luma_mat_is_contiguous(a) || !luma_mat_is_contiguous(out)) return 0;
+  luma_VecFunc f;
+  switch (op) {
+    case LUMA_OP_EXP: f = LUMA_VEC_EXP; break;
+    case LUMA_OP_LOG: f = LUMA_VEC_LOG; break;
+    case LUMA_OP_SIN: f = LUMA_VEC_SIN; break;
+    case LUMA_OP_COS: f = LUMA_VEC_COS; break;
+    default: return 0;
+  }
+  luma_vec_apply(f, a->data, out->data, a->rows * a->cols);
+  return 1;
+}
+
 void luma_mat_unary(luma_UnaryOp op, const luma_Mat *a, luma_Mat *out) {
+  if (vectorized(op, a, out)) return;
   switch (op) {
     case LUMA_OP_NEG: UNARY_LOOP(-x); break;
     case LUMA_OP_EXP: UNARY_LOOP(exp(x)); break;
