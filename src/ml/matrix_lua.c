@@ -582,6 +582,7 @@ int luma_open_matrix(lua_State *L) {
   lua_newtable(L);
   luma_register_funcs(L, -1, "luma.matrix", funcs);
   luma_open_matrix_ops(L, -1);
+  luma_open_reduce(L, -1);
   lua_createtable(L, 0, 1);
   lua_pushcfunction(L, m_call);
   lua_setfield(L, -2, "__call");

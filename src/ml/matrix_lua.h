@@ -33,4 +33,7 @@ void luma_matrix_add_metamethods(lua_State *L, const luaL_Reg *metamethods);
  * functions into the luma.matrix table at module_idx. */
 void luma_open_matrix_ops(lua_State *L, int module_idx);
 
+/* Opens reductions, scans, sorting, dot/outer/kron and comparisons. */
+void luma_open_reduce(lua_State *L, int module_idx);
+
 #endif
