@@ -6,7 +6,10 @@
  * (header, padding, then the doubles), so the collector sees its true size
  * and a loop of temporaries never needs collectgarbage().  A view is a bare
  * header whose user value 1 is the userdata that owns the storage; a wrapped
- * host buffer is a header with a release callback run by __gc.
+ * host buffer is a header whose user value 1 is a small guard userdata that
+ * runs the host's release callback from its __gc.  The matrix type itself
+ * has no __gc: an object with a finalizer survives one extra collection
+ * cycle, which for large temporaries would double the heap.
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,9 +22,15 @@ enum { MAT_OWNED, MAT_VIEW, MAT_EXTERNAL };
 typedef struct MatrixUD {
   luma_Mat m;
   int kind;
-  luma_ReleaseFunction release; /* MAT_EXTERNAL only */
-  void *release_ctx;
 } MatrixUD;
+
+/* Keeps a wrapped host buffer's release callback; finalized when the last
+ * matrix or view using the buffer is garbage. */
+typedef struct HostBuffer {
+  luma_ReleaseFunction release;
+  void *ctx;
+  double *data;
+} HostBuffer;
 
 /* Elements start 16-byte aligned after the header. */
 #define STORAGE_OFFSET ((sizeof(MatrixUD) + 15) & ~(size_t)15)
@@ -38,8 +47,6 @@ luma_Mat *luma_matrix_new(lua_State *L, int64_t rows, int64_t cols) {
   MatrixUD *ud = lua_newuserdatauv(L, STORAGE_OFFSET + (size_t)n * sizeof(double), 1);
   ud->m = luma_mat_dense((double *)((char *)ud + STORAGE_OFFSET), rows, cols);
   ud->kind = MAT_OWNED;
-  ud->release = NULL;
-  ud->release_ctx = NULL;
   luma_type_setmetatable(L, &matrix_type);
   return &ud->m;
 }
@@ -50,8 +57,6 @@ luma_Mat *luma_matrix_push_view(lua_State *L, int base_idx, luma_Mat view) {
   MatrixUD *ud = lua_newuserdatauv(L, sizeof(MatrixUD), 1);
   ud->m = view;
   ud->kind = MAT_VIEW;
-  ud->release = NULL;
-  ud->release_ctx = NULL;
   luma_type_setmetatable(L, &matrix_type);
   /* Keep the storage owner itself alive, not a chain of views. */
   if (base->kind == MAT_VIEW)
@@ -440,15 +445,19 @@ static int m_tostring(lua_State *L) {
   return 1;
 }
 
-static int m_gc(lua_State *L) {
-  MatrixUD *ud = lua_touserdata(L, 1);
-  if (ud->kind == MAT_EXTERNAL && ud->release) {
-    luma_ReleaseFunction release = ud->release;
-    ud->release = NULL; /* exactly once, even if resurrected */
-    release(ud->release_ctx, ud->m.data);
+static int host_buffer_gc(lua_State *L) {
+  HostBuffer *hb = lua_touserdata(L, 1);
+  if (hb->release) {
+    luma_ReleaseFunction release = hb->release;
+    hb->release = NULL; /* exactly once, even if resurrected */
+    release(hb->ctx, hb->data);
   }
   return 0;
 }
+
+static const luaL_Reg host_buffer_metamethods[] = {{"__gc", host_buffer_gc}, {NULL, NULL}};
+static const luma_Type host_buffer_type = {"luma.HostBuffer", NULL, host_buffer_metamethods,
+                                           NULL};
 
 static int m_len(lua_State *L) {
   lua_pushinteger(L, luma_matrix_check(L, 1)->rows);
@@ -482,10 +491,17 @@ static int push_wrap_protected(lua_State *L) {
   ud->m.rs = a->rs;
   ud->m.cs = a->cs;
   ud->kind = MAT_EXTERNAL;
-  ud->release = NULL; /* armed only once the metatable (and __gc) is set */
-  ud->release_ctx = a->ctx;
   luma_type_setmetatable(L, &matrix_type);
-  ud->release = a->release;
+  if (a->release) {
+    HostBuffer *hb = lua_newuserdatauv(L, sizeof *hb, 0);
+    hb->release = a->release;
+    hb->ctx = a->ctx;
+    hb->data = a->wrap_data;
+    /* Armed last: nothing below can fail, so a failed wrap never calls
+     * release (the documented rule). */
+    luma_type_setmetatable(L, &host_buffer_type);
+    lua_setiuservalue(L, -2, 1);
+  }
   return 1;
 }
 
@@ -535,7 +551,7 @@ luma_MatrixRef luma_check_matrix(lua_State *L, int arg) {
 /* ---------------------------------------------------------- registration */
 
 static const luaL_Reg matrix_metamethods[] = {
-    {"__tostring", m_tostring}, {"__gc", m_gc}, {"__len", m_len}, {NULL, NULL}};
+    {"__tostring", m_tostring}, {"__len", m_len}, {NULL, NULL}};
 
 static const luma_Func matrix_methods[] = {
     {"shape", m_shape, "A:shape()", "Returns the number of rows and of columns."},

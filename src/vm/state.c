@@ -226,12 +226,6 @@ lua_State *luma_newstate(const luma_Options *opts) {
   }
   lua_atpanic(L, panic);
   lua_setwarnf(L, warn_sink, info);
-  /* Generational collection, as stock lua.c chooses.  The incremental
-   * default (pause 200%) lets a loop of large temporaries (1000 x 1000
-   * matrices) grow the heap without bound: measured 1.7 GB after 3000
-   * iterations, against a steady 63 MB in generational mode
-   * (tests/memory_spec.lua). */
-  lua_gc(L, LUA_GCGEN, 0, 0);
   lua_pushcfunction(L, open_state);
   lua_pushlightuserdata(L, (void *)opts);
   if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
