@@ -122,8 +122,9 @@ typedef struct luma_EmbeddedModule {
 } luma_EmbeddedModule;
 extern const luma_EmbeddedModule luma_embedded_modules[];
 
-/* Registers the embedded Lua modules (lua/luma/NAME.lua) in package.preload. */
-void luma_preload_lua_modules(lua_State *L);
+/* Registers the native submodules and the embedded Lua modules
+ * (lua/luma/NAME.lua) in package.preload. */
+void luma_preload_modules(lua_State *L);
 
 /* Monotonic clock in seconds (for timings in scripts and benchmarks). */
 double luma_monotonic_seconds(void);

@@ -26,8 +26,30 @@ static int load_embedded(lua_State *L) {
   return 1;
 }
 
-void luma_preload_lua_modules(lua_State *L) {
+/* Native submodules opened on first use (luma.linalg, ...); each opener
+ * pushes its table like a luaopen_ function. */
+typedef struct NativeModule {
+  const char *name; /* the key in the luma table */
+  lua_CFunction open;
+} NativeModule;
+
+static const NativeModule native_modules[] = {
+    {NULL, NULL}};
+
+/* package.preload entry of a native module: require("luma.NAME") */
+static int load_native(lua_State *L) {
+  const NativeModule *m = lua_touserdata(L, lua_upvalueindex(1));
+  return m->open(L);
+}
+
+void luma_preload_modules(lua_State *L) {
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+  for (const NativeModule *m = native_modules; m->name; m++) {
+    lua_pushfstring(L, "luma.%s", m->name);
+    lua_pushlightuserdata(L, (void *)m);
+    lua_pushcclosure(L, load_native, 1);
+    lua_rawset(L, -3);
+  }
   for (const luma_EmbeddedModule *m = luma_embedded_modules; m->name; m++) {
     lua_pushlightuserdata(L, (void *)m);
     lua_pushcclosure(L, load_embedded, 1);
@@ -36,11 +58,21 @@ void luma_preload_lua_modules(lua_State *L) {
   lua_pop(L, 1);
 }
 
-/* __index of the luma table: `luma.foo` requires the Lua module luma.foo
- * the first time it is used, so startup loads none of them. */
+/* __index of the luma table: `luma.foo` loads the submodule luma.foo
+ * (native, or embedded Lua through require) the first time it is used, so
+ * startup loads none of them. */
 static int lazy_submodule(lua_State *L) {
   const char *key = lua_tostring(L, 2);
   if (key == NULL || lua_type(L, 2) != LUA_TSTRING) return 0;
+  for (const NativeModule *m = native_modules; m->name; m++) {
+    if (strcmp(m->name, key) != 0) continue;
+    lua_pushfstring(L, "luma.%s", key);
+    luaL_requiref(L, lua_tostring(L, -1), m->open, 0);
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, 1);
+    return 1;
+  }
   for (const luma_EmbeddedModule *m = luma_embedded_modules; m->name; m++) {
     if (strcmp(m->name + sizeof "luma." - 1, key) != 0) continue;
     lua_getglobal(L, "require");
@@ -134,7 +166,7 @@ static const char *const matrix_shortcuts[] = {"matrix", "ismatrix", "zeros", "o
                                                "eye", "full", NULL};
 
 int luaopen_luma(lua_State *L) {
-  luma_preload_lua_modules(L);
+  luma_preload_modules(L);
   lua_newtable(L);
   int luma = lua_gettop(L);
   luma_register_funcs(L, luma, "luma", luma_funcs);
@@ -157,6 +189,10 @@ int luaopen_luma(lua_State *L) {
   lua_setfield(L, -2, "__index");
   lua_newtable(L); /* __lazy: the names __index can load, for completion */
   lua_Integer n = 0;
+  for (const NativeModule *m = native_modules; m->name; m++) {
+    lua_pushstring(L, m->name);
+    lua_rawseti(L, -2, ++n);
+  }
   for (const luma_EmbeddedModule *m = luma_embedded_modules; m->name; m++) {
     lua_pushstring(L, m->name + sizeof "luma." - 1);
     lua_rawseti(L, -2, ++n);
