@@ -17,7 +17,12 @@ print(status:match("VmHWM:%s*(%d+)"))
 ]]
 
 describe("memory accounting", function()
-  it("keeps 100,000 temporary 1000 x 1000 matrices under 1 GB peak RSS", function()
+  -- Under AddressSanitizer freed memory sits in a quarantine and every
+  -- page is shadowed, so peak RSS says nothing about the collector there
+  -- (and the loop takes many minutes): the plain builds prove this.
+  local sanitized = require("luma").config().sanitized
+  local test = sanitized and pending or it
+  test("keeps 100,000 temporary 1000 x 1000 matrices under 1 GB peak RSS", function()
     local script = support.write_temp(LOOP, ".lua")
     local out, err, code = support.luma_run({ script, "100000" })
     os.remove(script)

@@ -163,7 +163,7 @@ function repl.help_text(x)
     end
   end
   if type(target) == "table" then
-    local index = rawget(target, "__index")
+    local index = rawget(target, "__methods") or rawget(target, "__index")
     member_lines(type(index) == "table" and index or target, lines)
   end
   return table.concat(lines, "\n")
@@ -194,7 +194,7 @@ local function collect_keys(t, partial, out, seen)
   end
   local mt = getmetatable(t)
   if type(mt) ~= "table" then return end
-  local index = rawget(mt, "__index")
+  local index = rawget(mt, "__methods") or rawget(mt, "__index")
   if type(index) == "table" then collect_keys(index, partial, out, seen) end
   local lazy = rawget(mt, "__lazy")
   if type(lazy) == "table" then

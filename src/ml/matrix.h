@@ -38,6 +38,18 @@ luma_Mat luma_mat_dense(double *data, int64_t rows, int64_t cols);
 luma_Mat luma_mat_transpose(const luma_Mat *m);
 luma_Mat luma_mat_block(const luma_Mat *m, int64_t r0, int64_t c0, int64_t rows, int64_t cols);
 
+/* Nonzero when the address ranges of a's and b's elements intersect
+ * (a conservative test: interleaved strided views count as overlapping). */
+int luma_mat_overlaps(const luma_Mat *a, const luma_Mat *b);
+
+/* The k-th diagonal (k > 0 above the main one, k < 0 below) as an n x 1
+ * view; n is 0 when k lies outside the matrix. */
+luma_Mat luma_mat_diagonal(const luma_Mat *m, int64_t k);
+
+/* Gathers rows (along_cols 0) or columns (1) of src: dst row i is src row
+ * index[i] (0-based, in range).  dst must not overlap src. */
+void luma_mat_take(luma_Mat *dst, const luma_Mat *src, const int64_t *index, int along_cols);
+
 void luma_mat_fill(luma_Mat *m, double value);
 void luma_mat_set_identity(luma_Mat *m);
 /* dst and src must have the same shape; they may not overlap unless equal. */

@@ -22,6 +22,7 @@ enum { MAT_OWNED, MAT_VIEW, MAT_EXTERNAL };
 typedef struct MatrixUD {
   luma_Mat m;
   int kind;
+  int row_handle; /* made by A[i]: indexing it with j reaches element (i, j) */
 } MatrixUD;
 
 /* Keeps a wrapped host buffer's release callback; finalized when the last
@@ -47,6 +48,7 @@ luma_Mat *luma_matrix_new(lua_State *L, int64_t rows, int64_t cols) {
   MatrixUD *ud = lua_newuserdatauv(L, STORAGE_OFFSET + (size_t)n * sizeof(double), 1);
   ud->m = luma_mat_dense((double *)((char *)ud + STORAGE_OFFSET), rows, cols);
   ud->kind = MAT_OWNED;
+  ud->row_handle = 0;
   luma_type_setmetatable(L, &matrix_type);
   return &ud->m;
 }
@@ -57,6 +59,7 @@ luma_Mat *luma_matrix_push_view(lua_State *L, int base_idx, luma_Mat view) {
   MatrixUD *ud = lua_newuserdatauv(L, sizeof(MatrixUD), 1);
   ud->m = view;
   ud->kind = MAT_VIEW;
+  ud->row_handle = 0;
   luma_type_setmetatable(L, &matrix_type);
   /* Keep the storage owner itself alive, not a chain of views. */
   if (base->kind == MAT_VIEW)
@@ -84,7 +87,7 @@ void luma_matrix_add_metamethods(lua_State *L, const luaL_Reg *metamethods) {
 
 void luma_matrix_add_methods(lua_State *L, const luma_Func *methods) {
   luma_type_register(L, &matrix_type);
-  lua_getfield(L, -1, "__index");
+  lua_getfield(L, -1, "__methods");
   luma_register_funcs(L, -1, matrix_type.name, methods);
   lua_pop(L, 2);
 }
@@ -297,6 +300,96 @@ static int m_sub(lua_State *L) {
   return 1;
 }
 
+/* --------------------------------------------- helpers for the bindings */
+
+void luma_matrix_operand(lua_State *L, int arg, luma_Operand *op) {
+  luma_Mat *m = luma_matrix_test(L, arg);
+  if (m) {
+    op->m = *m;
+    return;
+  }
+  int isnum = 0;
+  op->scalar = lua_tonumberx(L, arg, &isnum);
+  if (!isnum || lua_type(L, arg) == LUA_TSTRING)
+    luaL_typeerror(L, arg, "luma.Matrix or number");
+  op->m.data = &op->scalar;
+  op->m.rows = op->m.cols = 1;
+  op->m.rs = op->m.cs = 0;
+}
+
+void luma_matrix_check_no_overlap(lua_State *L, int out_arg, const luma_Mat *out,
+                                  const luma_Mat *in) {
+  if (!luma_mat_overlaps(out, in)) return;
+  if (out->data == in->data && out->rs == in->rs && out->cs == in->cs && out->rows == in->rows &&
+      out->cols == in->cols)
+    return;
+  luma_arg_error(L, out_arg, "out overlaps an input with a different layout (use a copy)");
+}
+
+luma_Mat *luma_matrix_result(lua_State *L, int out_arg, int64_t rows, int64_t cols) {
+  if (lua_isnoneornil(L, out_arg)) return luma_matrix_new(L, rows, cols);
+  luma_Mat *out = luma_matrix_check(L, out_arg);
+  if (out->rows != rows || out->cols != cols)
+    luma_arg_error(L, out_arg, "out is %I x %I but the result is %I x %I",
+                   (lua_Integer)out->rows, (lua_Integer)out->cols, (lua_Integer)rows,
+                   (lua_Integer)cols);
+  lua_pushvalue(L, out_arg);
+  return out;
+}
+
+/* ------------------------------------------------------ A[i][j] sugar */
+
+/* __index: method names go to the methods table (upvalue 1); A[i] is row i
+ * as a view marked as a row handle, and a row handle's [j] is element j,
+ * so A[i][j] reads element (i, j) at the price of one small view per
+ * access (get/set cost none). */
+static int m_index(lua_State *L) {
+  if (lua_type(L, 2) != LUA_TNUMBER) {
+    lua_pushvalue(L, 2);
+    lua_rawget(L, lua_upvalueindex(1));
+    return 1;
+  }
+  luma_Mat *m = luma_matrix_check(L, 1);
+  if (((MatrixUD *)lua_touserdata(L, 1))->row_handle) {
+    lua_pushnumber(L, LUMA_AT(m, 0, check_index(L, 2, "column", m->cols)));
+    return 1;
+  }
+  int64_t i = check_index(L, 2, "row", m->rows);
+  luma_matrix_push_view(L, 1, luma_mat_block(m, i, 0, 1, m->cols));
+  ((MatrixUD *)lua_touserdata(L, -1))->row_handle = 1;
+  return 1;
+}
+
+/* __newindex: A[i][j] = v sets an element; A[i] = v fills row i with a
+ * number or copies a vector with one entry per column into it. */
+static int m_newindex(lua_State *L) {
+  luma_Mat *m = luma_matrix_check(L, 1);
+  if (lua_type(L, 2) != LUA_TNUMBER)
+    return luaL_error(L, "cannot set field '%s' of a luma.Matrix (matrices have no fields)",
+                      luaL_tolstring(L, 2, NULL));
+  if (((MatrixUD *)lua_touserdata(L, 1))->row_handle) {
+    LUMA_AT(m, 0, check_index(L, 2, "column", m->cols)) = luaL_checknumber(L, 3);
+    return 0;
+  }
+  luma_Mat row = luma_mat_block(m, check_index(L, 2, "row", m->rows), 0, 1, m->cols);
+  luma_Mat *v = luma_matrix_test(L, 3);
+  if (v == NULL) {
+    luma_mat_fill(&row, luaL_checknumber(L, 3));
+    return 0;
+  }
+  if ((v->rows != 1 && v->cols != 1) || v->rows * v->cols != m->cols)
+    return luaL_error(L, "cannot store a %I x %I matrix in a row of %I elements",
+                      (lua_Integer)v->rows, (lua_Integer)v->cols, (lua_Integer)m->cols);
+  luma_Mat as_row = v->rows == 1 ? *v : luma_mat_transpose(v);
+  if (luma_mat_overlaps(&row, &as_row)) {
+    luma_Mat *c = luma_matrix_new(L, 1, m->cols);
+    luma_mat_copy(c, &as_row);
+    as_row = *c;
+  }
+  luma_mat_copy(&row, &as_row);
+  return 0;
+}
+
 /* ---------------------------------------------------------------- printing */
 
 typedef struct PrintOptions {
@@ -457,7 +550,7 @@ static int host_buffer_gc(lua_State *L) {
 
 static const luaL_Reg host_buffer_metamethods[] = {{"__gc", host_buffer_gc}, {NULL, NULL}};
 static const luma_Type host_buffer_type = {"luma.HostBuffer", NULL, host_buffer_metamethods,
-                                           NULL};
+                                           NULL, NULL};
 
 static int m_len(lua_State *L) {
   lua_pushinteger(L, luma_matrix_check(L, 1)->rows);
@@ -491,6 +584,7 @@ static int push_wrap_protected(lua_State *L) {
   ud->m.rs = a->rs;
   ud->m.cs = a->cs;
   ud->kind = MAT_EXTERNAL;
+  ud->row_handle = 0;
   luma_type_setmetatable(L, &matrix_type);
   if (a->release) {
     HostBuffer *hb = lua_newuserdatauv(L, sizeof *hb, 0);
@@ -551,7 +645,7 @@ luma_MatrixRef luma_check_matrix(lua_State *L, int arg) {
 /* ---------------------------------------------------------- registration */
 
 static const luaL_Reg matrix_metamethods[] = {
-    {"__tostring", m_tostring}, {"__len", m_len}, {NULL, NULL}};
+    {"__tostring", m_tostring}, {"__len", m_len}, {"__newindex", m_newindex}, {NULL, NULL}};
 
 static const luma_Func matrix_methods[] = {
     {"shape", m_shape, "A:shape()", "Returns the number of rows and of columns."},
@@ -574,8 +668,11 @@ static const luma_Func matrix_methods[] = {
 
 static const luma_Type matrix_type = {
     "luma.Matrix", matrix_methods, matrix_metamethods,
-    "Dense float64 matrix, row-major with strides, 1-based. Views (t, row, col, sub) share "
-    "storage with their base and keep it alive."};
+    "Dense float64 matrix, row-major with strides, 1-based. Views (t, row, col, sub, slice, "
+    "diag, reshape) share storage with their base and keep it alive. A[i] is row i (a view) "
+    "and A[i][j] element (i, j), read or written; each A[i] makes a small view, so loops "
+    "should prefer get/set or whole-matrix operations.",
+    m_index};
 
 int luma_open_matrix(lua_State *L) {
   static const luma_Func funcs[] = {
@@ -599,6 +696,8 @@ int luma_open_matrix(lua_State *L) {
   luma_register_funcs(L, -1, "luma.matrix", funcs);
   luma_open_matrix_ops(L, -1);
   luma_open_reduce(L, -1);
+  luma_open_shape(L, -1);
+  luma_open_random_matrix(L, -1);
   lua_createtable(L, 0, 1);
   lua_pushcfunction(L, m_call);
   lua_setfield(L, -2, "__call");

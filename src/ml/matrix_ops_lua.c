@@ -14,81 +14,21 @@
 #include "matrix_lua.h"
 #include "matrix_ops.h"
 
-/* A number argument as a 1 x 1 matrix that broadcasts anywhere. */
-typedef struct Operand {
-  luma_Mat m;
-  double scalar;
-} Operand;
-
-static void check_operand(lua_State *L, int arg, Operand *op) {
-  luma_Mat *m = luma_matrix_test(L, arg);
-  if (m) {
-    op->m = *m;
-    return;
-  }
-  int isnum = 0;
-  op->scalar = lua_tonumberx(L, arg, &isnum);
-  if (!isnum || lua_type(L, arg) == LUA_TSTRING)
-    luaL_typeerror(L, arg, "luma.Matrix or number");
-  op->m.data = &op->scalar;
-  op->m.rows = op->m.cols = 1;
-  op->m.rs = op->m.cs = 0;
-}
-
-/* Addresses a matrix's elements span (inclusive). */
-static void span(const luma_Mat *m, const double **lo, const double **hi) {
-  const double *first = m->data, *last = m->data;
-  if (m->rows > 0 && m->cols > 0) {
-    int64_t dr = (m->rows - 1) * m->rs, dc = (m->cols - 1) * m->cs;
-    first += (dr < 0 ? dr : 0) + (dc < 0 ? dc : 0);
-    last += (dr > 0 ? dr : 0) + (dc > 0 ? dc : 0);
-  }
-  *lo = first;
-  *hi = last;
-}
-
-/* out may be exactly an input (same elements, same layout), never another
- * view onto an input's memory: that would read elements already written. */
-static void check_no_overlap(lua_State *L, int out_arg, const luma_Mat *out, const luma_Mat *in) {
-  if (in->rows == 0 || in->cols == 0 || out->rows == 0 || out->cols == 0) return;
-  const double *olo, *ohi, *ilo, *ihi;
-  span(out, &olo, &ohi);
-  span(in, &ilo, &ihi);
-  if (ohi < ilo || ihi < olo) return;
-  if (out->data == in->data && out->rs == in->rs && out->cs == in->cs && out->rows == in->rows &&
-      out->cols == in->cols)
-    return;
-  luma_arg_error(L, out_arg, "out overlaps an input with a different layout (use a copy)");
-}
-
-/* The result matrix: `out` at out_arg if given (checked), else a new one.
- * Leaves the result on top of the stack. */
-static luma_Mat *result_matrix(lua_State *L, int out_arg, int64_t rows, int64_t cols) {
-  if (lua_isnoneornil(L, out_arg)) return luma_matrix_new(L, rows, cols);
-  luma_Mat *out = luma_matrix_check(L, out_arg);
-  if (out->rows != rows || out->cols != cols)
-    luma_arg_error(L, out_arg, "out is %I x %I but the result is %I x %I",
-                   (lua_Integer)out->rows, (lua_Integer)out->cols, (lua_Integer)rows,
-                   (lua_Integer)cols);
-  lua_pushvalue(L, out_arg);
-  return out;
-}
-
 /* ------------------------------------------------------------- binary */
 
 static int binary(lua_State *L, luma_BinaryOp op) {
-  Operand a, b;
-  check_operand(L, 1, &a);
-  check_operand(L, 2, &b);
+  luma_Operand a, b;
+  luma_matrix_operand(L, 1, &a);
+  luma_matrix_operand(L, 2, &b);
   int64_t rows, cols;
   if (!luma_broadcast_shape(&a.m, &b.m, &rows, &cols))
     return luma_arg_error(L, 2, "shapes %I x %I and %I x %I do not broadcast together",
                           (lua_Integer)a.m.rows, (lua_Integer)a.m.cols, (lua_Integer)b.m.rows,
                           (lua_Integer)b.m.cols);
-  luma_Mat *out = result_matrix(L, 3, rows, cols);
+  luma_Mat *out = luma_matrix_result(L, 3, rows, cols);
   if (!lua_isnoneornil(L, 3)) {
-    check_no_overlap(L, 3, out, &a.m);
-    check_no_overlap(L, 3, out, &b.m);
+    luma_matrix_check_no_overlap(L, 3, out, &a.m);
+    luma_matrix_check_no_overlap(L, 3, out, &b.m);
   }
   luma_Mat ba = luma_broadcast_to(&a.m, rows, cols), bb = luma_broadcast_to(&b.m, rows, cols);
   luma_mat_binary(op, &ba, &bb, out);
@@ -115,8 +55,8 @@ BINARY_METHOD(m_ge, LUMA_OP_GE)
 
 static int unary(lua_State *L, luma_UnaryOp op) {
   luma_Mat *a = luma_matrix_check(L, 1);
-  luma_Mat *out = result_matrix(L, 2, a->rows, a->cols);
-  if (!lua_isnoneornil(L, 2)) check_no_overlap(L, 2, out, a);
+  luma_Mat *out = luma_matrix_result(L, 2, a->rows, a->cols);
+  if (!lua_isnoneornil(L, 2)) luma_matrix_check_no_overlap(L, 2, out, a);
   luma_mat_unary(op, a, out);
   return 1;
 }
@@ -147,8 +87,8 @@ static int m_clamp(lua_State *L) {
   luma_Mat *a = luma_matrix_check(L, 1);
   double lo = luaL_checknumber(L, 2), hi = luaL_checknumber(L, 3);
   if (!(lo <= hi)) return luma_arg_error(L, 3, "upper bound %f is below lower bound %f", hi, lo);
-  luma_Mat *out = result_matrix(L, 4, a->rows, a->cols);
-  if (!lua_isnoneornil(L, 4)) check_no_overlap(L, 4, out, a);
+  luma_Mat *out = luma_matrix_result(L, 4, a->rows, a->cols);
+  if (!lua_isnoneornil(L, 4)) luma_matrix_check_no_overlap(L, 4, out, a);
   luma_mat_clamp(a, lo, hi, out);
   return 1;
 }
@@ -158,7 +98,7 @@ static int m_clamp(lua_State *L) {
 static int m_map(lua_State *L) {
   luma_Mat *a = luma_matrix_check(L, 1);
   luaL_checktype(L, 2, LUA_TFUNCTION);
-  luma_Mat *out = result_matrix(L, 3, a->rows, a->cols);
+  luma_Mat *out = luma_matrix_result(L, 3, a->rows, a->cols);
   for (int64_t i = 0; i < a->rows; i++)
     for (int64_t j = 0; j < a->cols; j++) {
       lua_pushvalue(L, 2);
@@ -178,20 +118,20 @@ static int m_map(lua_State *L) {
 /* where(mask, a, b [, out]): a where mask is nonzero, else b. */
 static int m_where(lua_State *L) {
   luma_Mat *mask = luma_matrix_check(L, 1);
-  Operand a, b;
-  check_operand(L, 2, &a);
-  check_operand(L, 3, &b);
+  luma_Operand a, b;
+  luma_matrix_operand(L, 2, &a);
+  luma_matrix_operand(L, 3, &b);
   int64_t rows, cols, r2, c2;
   if (!luma_broadcast_shape(mask, &a.m, &rows, &cols) ||
       !luma_broadcast_shape(&(luma_Mat){NULL, rows, cols, 0, 0}, &b.m, &r2, &c2))
     return luma_arg_error(L, 3, "mask %I x %I, a %I x %I and b %I x %I do not broadcast together",
                           (lua_Integer)mask->rows, (lua_Integer)mask->cols, (lua_Integer)a.m.rows,
                           (lua_Integer)a.m.cols, (lua_Integer)b.m.rows, (lua_Integer)b.m.cols);
-  luma_Mat *out = result_matrix(L, 4, r2, c2);
+  luma_Mat *out = luma_matrix_result(L, 4, r2, c2);
   if (!lua_isnoneornil(L, 4)) {
-    check_no_overlap(L, 4, out, mask);
-    check_no_overlap(L, 4, out, &a.m);
-    check_no_overlap(L, 4, out, &b.m);
+    luma_matrix_check_no_overlap(L, 4, out, mask);
+    luma_matrix_check_no_overlap(L, 4, out, &a.m);
+    luma_matrix_check_no_overlap(L, 4, out, &b.m);
   }
   luma_Mat bm = luma_broadcast_to(mask, r2, c2), ba = luma_broadcast_to(&a.m, r2, c2),
            bb = luma_broadcast_to(&b.m, r2, c2);
@@ -230,17 +170,12 @@ static int m_matmul(lua_State *L) {
   int64_t rows = pa->rows, cols = pb->cols;
   lua_settop(L, 3);
   luma_Mat a = blas_operand(L, 1), b = blas_operand(L, 2);
-  luma_Mat *out = result_matrix(L, 3, rows, cols);
+  luma_Mat *out = luma_matrix_result(L, 3, rows, cols);
   if (!lua_isnil(L, 3)) {
     if (!luma_mat_blas_ready(out))
       return luma_arg_error(L, 3, "out must have unit stride along rows or columns");
-    const double *olo, *ohi, *ilo, *ihi;
-    span(out, &olo, &ohi);
-    for (int k = 0; k < 2; k++) {
-      span(k == 0 ? &a : &b, &ilo, &ihi);
-      if (!(ohi < ilo || ihi < olo) && out->rows > 0 && out->cols > 0)
-        return luma_arg_error(L, 3, "out must not share memory with an operand of a product");
-    }
+    if (luma_mat_overlaps(out, &a) || luma_mat_overlaps(out, &b))
+      return luma_arg_error(L, 3, "out must not share memory with an operand of a product");
   }
   luma_mat_matmul(&a, &b, out);
   return 1;

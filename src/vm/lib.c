@@ -34,6 +34,7 @@ typedef struct NativeModule {
 } NativeModule;
 
 static const NativeModule native_modules[] = {
+    {"random", luma_open_random},
     {NULL, NULL}};
 
 /* package.preload entry of a native module: require("luma.NAME") */
@@ -162,8 +163,9 @@ static const luma_Func luma_funcs[] = {
     {NULL, NULL, NULL, NULL}};
 
 /* Names of luma.matrix that are also reachable directly from luma. */
-static const char *const matrix_shortcuts[] = {"matrix", "ismatrix", "zeros", "ones",
-                                               "eye", "full", NULL};
+static const char *const matrix_shortcuts[] = {
+    "matrix", "ismatrix", "zeros", "ones", "eye", "full", "diag", "linspace", "arange",
+    "rand", "randn", "hstack", "vstack", NULL};
 
 int luaopen_luma(lua_State *L) {
   luma_preload_modules(L);

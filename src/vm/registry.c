@@ -14,6 +14,11 @@ void luma_type_register(lua_State *L, const luma_Type *type) {
   if (type->methods) {
     lua_newtable(L);
     luma_register_funcs(L, -1, type->name, type->methods);
+    if (type->index) {
+      lua_pushvalue(L, -1);
+      lua_setfield(L, -3, "__methods");
+      lua_pushcclosure(L, type->index, 1);
+    }
     lua_setfield(L, -2, "__index");
   }
   if (type->doc) luma_doc_set(L, -1, type->name, NULL, type->doc);

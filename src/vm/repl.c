@@ -10,11 +10,12 @@
  * with a traceback and the loop goes on.
  */
 #include <errno.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
+#include <unistd.h>
 
 #include <editline/readline.h>
 #include <lauxlib.h>
@@ -33,38 +34,60 @@
 static lua_State *repl_state = NULL;
 static int repl_interactive = 0;
 
-static sigjmp_buf prompt_jump;
-static volatile sig_atomic_t at_prompt = 0;
+static volatile sig_atomic_t prompt_interrupted = 0;
 
-/* Ctrl-C at the prompt: abandon the line and start a fresh prompt.  libedit
- * has restored the terminal before calling us (rl_catch_signals). */
+/* Ctrl-C at the prompt only raises a flag: the read loop below sees select
+ * interrupted and starts a fresh line.  (Jumping out of libedit from the
+ * handler leaves it unable to read again on some terminals.) */
 static void on_prompt_sigint(int sig) {
   (void)sig;
-  if (at_prompt) siglongjmp(prompt_jump, 1);
+  prompt_interrupted = 1;
 }
 
-/* Returns a malloc'ed line without its newline, or NULL at end of input. */
-static char *read_line(const char *first_prompt) {
+static char *entered_line;
+static int line_done;
+
+static void on_line(char *line) {
+  entered_line = line;
+  line_done = 1;
+}
+
+/* Returns a malloc'ed line without its newline, or NULL at end of input.
+ * On a terminal, libedit's callback interface reads one character at a
+ * time, so a signal can never strand it in the middle of a read. */
+static char *read_line(const char *prompt) {
   if (repl_interactive) {
-    const char *volatile prompt = first_prompt; /* survives siglongjmp */
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_prompt_sigint;
+    sa.sa_handler = on_prompt_sigint; /* no SA_RESTART: select returns EINTR */
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
-    if (sigsetjmp(prompt_jump, 1)) {
-      fputs("^C\n", stdout);
-      fflush(stdout);
-      rl_free_line_state();
-      rl_cleanup_after_signal();
-      rl_reset_after_signal();
-      prompt = PROMPT;
+    prompt_interrupted = 0;
+    line_done = 0;
+    entered_line = NULL;
+    rl_callback_handler_install(prompt, on_line);
+    while (!line_done) {
+      fd_set in;
+      FD_ZERO(&in);
+      FD_SET(STDIN_FILENO, &in);
+      int ready = select(STDIN_FILENO + 1, &in, NULL, NULL, NULL);
+      if (prompt_interrupted) { /* abandon the line, as shells do */
+        prompt_interrupted = 0;
+        rl_callback_handler_remove();
+        fputs("^C\n", stdout);
+        fflush(stdout);
+        rl_callback_handler_install(PROMPT, on_line);
+        continue;
+      }
+      if (ready < 0) {
+        if (errno == EINTR) continue;
+        break; /* the terminal is gone: treat as end of input */
+      }
+      rl_callback_read_char();
     }
-    at_prompt = 1;
-    char *line = readline(prompt);
-    at_prompt = 0;
+    rl_callback_handler_remove();
     sigaction(SIGINT, &old, NULL);
-    return line;
+    return entered_line;
   }
   char *line = NULL;
   size_t cap = 0;
@@ -228,6 +251,7 @@ int luma_repl_run(lua_State *L, int interactive) {
   char *history = NULL;
   if (interactive) {
     rl_readline_name = "luma";
+    rl_catch_signals = 0; /* SIGINT is ours (on_prompt_sigint) */
     rl_attempted_completion_function = complete;
     rl_completion_append_character = '\0';
     rl_basic_word_break_characters = " \t\n\"\\'><=;+-*/%^~#&|{}()[],";

@@ -1,0 +1,39 @@
+/*
+ * random.h - the xoshiro256** pseudo-random generator (no Lua, no globals).
+ *
+ * xoshiro256** (Blackman and Vigna, 2018): 256 bits of state, period
+ * 2^256 - 1, passes BigCrush, and has a jump function that advances a
+ * stream by 2^128 draws, which is how independent streams are made.
+ * Seeds are expanded to state with splitmix64, as the authors recommend.
+ */
+#ifndef LUMA_ML_RANDOM_H
+#define LUMA_ML_RANDOM_H
+
+#include <stdint.h>
+
+#include "matrix.h"
+
+typedef struct luma_Rng {
+  uint64_t s[4];
+  double spare; /* the second normal of the last polar pair */
+  int has_spare;
+} luma_Rng;
+
+void luma_rng_seed(luma_Rng *rng, uint64_t seed);
+uint64_t luma_rng_next(luma_Rng *rng);
+/* Advances the stream by 2^128 draws. */
+void luma_rng_jump(luma_Rng *rng);
+
+/* Uniform on [0, 1) with 53 random bits. */
+double luma_rng_uniform(luma_Rng *rng);
+/* Standard normal by Marsaglia's polar method; each accepted pair yields
+ * two values, the second kept in the state for the next call. */
+double luma_rng_normal(luma_Rng *rng);
+/* Uniform integer in [0, n), n >= 1, without modulo bias (Lemire 2019). */
+uint64_t luma_rng_below(luma_Rng *rng, uint64_t n);
+
+/* Fill every element of m (any strides). */
+void luma_rng_fill_uniform(luma_Rng *rng, luma_Mat *m, double lo, double hi);
+void luma_rng_fill_normal(luma_Rng *rng, luma_Mat *m, double mean, double std);
+
+#endif

@@ -1,0 +1,307 @@
+/*
+ * random_lua.c - luma.random: Generator objects, the per-state default
+ * generator, and the rand/randn matrix constructors that draw from them.
+ *
+ * No C globals: the default generator lives in the Lua registry, so
+ * states are independent and a state's draws depend only on its seeds.
+ */
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "matrix_lua.h"
+#include "random.h"
+
+/* The seed of every state's default generator until luma.random.seed is
+ * called: scripts are reproducible unless they ask for entropy. */
+#define DEFAULT_SEED 0
+
+static const luma_Type generator_type;
+static const char DEFAULT_KEY = 'g';
+
+static luma_Rng *push_generator(lua_State *L) {
+  luma_Rng *rng = lua_newuserdatauv(L, sizeof *rng, 0);
+  memset(rng, 0, sizeof *rng);
+  luma_type_setmetatable(L, &generator_type);
+  return rng;
+}
+
+static uint64_t entropy_seed(void) {
+  uint64_t seed;
+  if (getrandom(&seed, sizeof seed, GRND_NONBLOCK) == (ssize_t)sizeof seed) return seed;
+  struct timespec ts; /* no entropy source: the clock is better than a constant */
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec;
+}
+
+/* The seed argument at arg: an integer, or none/nil for an entropy seed. */
+static uint64_t check_seed(lua_State *L, int arg) {
+  if (lua_isnoneornil(L, arg)) return entropy_seed();
+  return (uint64_t)luaL_checkinteger(L, arg);
+}
+
+static luma_Rng *default_generator(lua_State *L) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &DEFAULT_KEY) == LUA_TUSERDATA) {
+    luma_Rng *rng = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return rng;
+  }
+  lua_pop(L, 1);
+  luma_Rng *rng = push_generator(L);
+  luma_rng_seed(rng, DEFAULT_SEED);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &DEFAULT_KEY);
+  return rng;
+}
+
+luma_Rng *luma_random_opt_generator(lua_State *L, int arg) {
+  if (lua_isnoneornil(L, arg)) return default_generator(L);
+  return luma_type_check(L, arg, &generator_type);
+}
+
+static luma_Rng *check_generator(lua_State *L) { return luma_type_check(L, 1, &generator_type); }
+
+/* Optional rows, cols at arg, arg+1: NULL when both are absent (a scalar
+ * draw), else a new matrix pushed (cols defaults to 1, as in zeros). */
+static luma_Mat *opt_shape_matrix(lua_State *L, int arg) {
+  if (lua_isnoneornil(L, arg) && lua_isnoneornil(L, arg + 1)) return NULL;
+  int64_t rows = luma_check_int_range(L, arg, "rows", 0, LUMA_MAX_ELEMENTS);
+  int64_t cols =
+      lua_isnoneornil(L, arg + 1) ? 1 : luma_check_int_range(L, arg + 1, "cols", 0, LUMA_MAX_ELEMENTS);
+  return luma_matrix_new(L, rows, cols);
+}
+
+static int g_random(lua_State *L) {
+  lua_pushnumber(L, luma_rng_uniform(check_generator(L)));
+  return 1;
+}
+
+/* g:uniform([rows, cols [, lo, hi]]) */
+static int g_uniform(lua_State *L) {
+  luma_Rng *rng = check_generator(L);
+  double lo = lua_isnoneornil(L, 4) ? 0.0 : luma_check_finite(L, 4, "lo");
+  double hi = lua_isnoneornil(L, 5) ? 1.0 : luma_check_finite(L, 5, "hi");
+  if (!(lo < hi)) return luma_arg_error(L, 5, "hi must be greater than lo (%f <= %f)", hi, lo);
+  luma_Mat *m = opt_shape_matrix(L, 2);
+  if (m == NULL) {
+    lua_pushnumber(L, lo + (hi - lo) * luma_rng_uniform(rng));
+    return 1;
+  }
+  luma_rng_fill_uniform(rng, m, lo, hi);
+  return 1;
+}
+
+/* g:normal([rows, cols [, mean, std]]) */
+static int g_normal(lua_State *L) {
+  luma_Rng *rng = check_generator(L);
+  double mean = lua_isnoneornil(L, 4) ? 0.0 : luma_check_finite(L, 4, "mean");
+  double std = lua_isnoneornil(L, 5) ? 1.0 : luma_check_finite(L, 5, "std");
+  if (std < 0) return luma_arg_error(L, 5, "std must be >= 0, got %f", std);
+  luma_Mat *m = opt_shape_matrix(L, 2);
+  if (m == NULL) {
+    lua_pushnumber(L, mean + std * luma_rng_normal(rng));
+    return 1;
+  }
+  luma_rng_fill_normal(rng, m, mean, std);
+  return 1;
+}
+
+static lua_Integer draw_integer(luma_Rng *rng, lua_Integer lo, uint64_t span) {
+  uint64_t offset = span ? luma_rng_below(rng, span) : luma_rng_next(rng);
+  return (lua_Integer)((uint64_t)lo + offset);
+}
+
+/* g:integers(lo, hi [, rows, cols]): uniform on lo..hi inclusive */
+static int g_integers(lua_State *L) {
+  luma_Rng *rng = check_generator(L);
+  lua_Integer lo = luaL_checkinteger(L, 2), hi = luaL_checkinteger(L, 3);
+  if (hi < lo) return luma_arg_error(L, 3, "hi %I is below lo %I", hi, lo);
+  uint64_t span = (uint64_t)hi - (uint64_t)lo + 1; /* 0 means the full 2^64 range */
+  luma_Mat *m = opt_shape_matrix(L, 4);
+  if (m == NULL) {
+    lua_pushinteger(L, draw_integer(rng, lo, span));
+    return 1;
+  }
+  for (int64_t i = 0; i < m->rows; i++)
+    for (int64_t j = 0; j < m->cols; j++) LUMA_AT(m, i, j) = (double)draw_integer(rng, lo, span);
+  return 1;
+}
+
+/* g:permutation(n): 1..n in random order (Fisher-Yates), as an n x 1 matrix */
+static int g_permutation(lua_State *L) {
+  luma_Rng *rng = check_generator(L);
+  int64_t n = luma_check_int_range(L, 2, "n", 0, LUMA_MAX_ELEMENTS);
+  luma_Mat *m = luma_matrix_new(L, n, 1);
+  for (int64_t k = 0; k < n; k++) m->data[k] = (double)(k + 1);
+  for (int64_t k = n - 1; k > 0; k--) {
+    int64_t r = (int64_t)luma_rng_below(rng, (uint64_t)k + 1);
+    double t = m->data[k];
+    m->data[k] = m->data[r];
+    m->data[r] = t;
+  }
+  return 1;
+}
+
+static int g_jump(lua_State *L) {
+  luma_rng_jump(check_generator(L));
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* g:split(n): n generators on disjoint streams (the first takes g's
+ * current stream); g itself moves past them. */
+static int g_split(lua_State *L) {
+  luma_Rng *rng = check_generator(L);
+  lua_Integer n = luma_check_int_range(L, 2, "n", 1, 1 << 20);
+  lua_createtable(L, (int)n, 0);
+  for (lua_Integer k = 1; k <= n; k++) {
+    *push_generator(L) = *rng;
+    lua_rawseti(L, -2, k);
+    luma_rng_jump(rng);
+  }
+  return 1;
+}
+
+static int g_copy(lua_State *L) {
+  luma_Rng *rng = check_generator(L);
+  *push_generator(L) = *rng;
+  return 1;
+}
+
+/* State as a 41-byte string: the four state words, then the bits of the
+ * spare normal, little-endian, then its flag byte. */
+#define STATE_BYTES 41
+
+static void put_word(char *p, uint64_t w) {
+  for (int b = 0; b < 8; b++) p[b] = (char)(w >> (8 * b));
+}
+
+static uint64_t get_word(const char *p) {
+  uint64_t w = 0;
+  for (int b = 7; b >= 0; b--) w = (w << 8) | (unsigned char)p[b];
+  return w;
+}
+
+static int g_state(lua_State *L) {
+  luma_Rng *rng = check_generator(L);
+  char buf[STATE_BYTES];
+  uint64_t spare_bits;
+  memcpy(&spare_bits, &rng->spare, sizeof spare_bits);
+  for (int k = 0; k < 4; k++) put_word(buf + 8 * k, rng->s[k]);
+  put_word(buf + 32, spare_bits);
+  buf[40] = (char)(rng->has_spare != 0);
+  lua_pushlstring(L, buf, sizeof buf);
+  return 1;
+}
+
+static int g_set_state(lua_State *L) {
+  luma_Rng *rng = check_generator(L);
+  size_t len;
+  const char *s = luaL_checklstring(L, 2, &len);
+  if (len != STATE_BYTES)
+    return luma_arg_error(L, 2, "not a generator state (%d bytes, expected %d)", (int)len,
+                          STATE_BYTES);
+  luma_Rng next;
+  for (int k = 0; k < 4; k++) next.s[k] = get_word(s + 8 * k);
+  uint64_t spare_bits = get_word(s + 32);
+  memcpy(&next.spare, &spare_bits, sizeof next.spare);
+  next.has_spare = s[40] != 0;
+  if ((next.s[0] | next.s[1] | next.s[2] | next.s[3]) == 0)
+    return luma_arg_error(L, 2, "not a generator state (all-zero words)");
+  *rng = next;
+  lua_settop(L, 1);
+  return 1;
+}
+
+static int g_tostring(lua_State *L) {
+  check_generator(L);
+  lua_pushliteral(L, "luma.Generator (xoshiro256**)");
+  return 1;
+}
+
+static const luaL_Reg generator_metamethods[] = {{"__tostring", g_tostring}, {NULL, NULL}};
+
+static const luma_Func generator_methods[] = {
+    {"random", g_random, "g:random()", "A uniform number in [0, 1)."},
+    {"uniform", g_uniform, "g:uniform([rows [, cols] [, lo, hi]])",
+     "Uniform on [lo, hi) (default [0, 1)): a number without a shape, else a rows x cols "
+     "matrix (cols 1 if omitted)."},
+    {"normal", g_normal, "g:normal([rows [, cols] [, mean, std]])",
+     "Normal draws (default mean 0, std 1): a number without a shape, else a matrix."},
+    {"integers", g_integers, "g:integers(lo, hi [, rows [, cols]])",
+     "Uniform integers on lo..hi inclusive, unbiased: an integer, or a matrix given a shape."},
+    {"permutation", g_permutation, "g:permutation(n)",
+     "The integers 1..n in random order (Fisher-Yates) as an n x 1 matrix."},
+    {"jump", g_jump, "g:jump()", "Advances g by 2^128 draws (to a disjoint stream); returns g."},
+    {"split", g_split, "g:split(n)",
+     "Returns a table of n generators on disjoint streams (for parallel work); g moves past "
+     "them."},
+    {"copy", g_copy, "g:copy()", "A new generator in the same state (it repeats g's draws)."},
+    {"state", g_state, "g:state()", "The generator state as a string (for set_state)."},
+    {"set_state", g_set_state, "g:set_state(s)", "Restores a state from g:state(); returns g."},
+    {NULL, NULL, NULL, NULL}};
+
+static const luma_Type generator_type = {
+    "luma.Generator", generator_methods, generator_metamethods,
+    "Pseudo-random generator (xoshiro256**, seeded through splitmix64).", NULL};
+
+static int r_generator(lua_State *L) {
+  uint64_t seed = check_seed(L, 1);
+  luma_rng_seed(push_generator(L), seed);
+  return 1;
+}
+
+static int r_seed(lua_State *L) {
+  luma_rng_seed(default_generator(L), check_seed(L, 1));
+  return 0;
+}
+
+static int r_default(lua_State *L) {
+  default_generator(L);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &DEFAULT_KEY);
+  return 1;
+}
+
+int luma_open_random(lua_State *L) {
+  static const luma_Func funcs[] = {
+      {"Generator", r_generator, "Generator([seed])",
+       "A new generator seeded with the integer seed (from system entropy if omitted)."},
+      {"seed", r_seed, "seed([n])",
+       "Reseeds this state's default generator (from system entropy if n is omitted). "
+       "A new state's default generator starts from seed 0, so scripts are reproducible."},
+      {"default", r_default, "default()", "This state's default generator."},
+      {NULL, NULL, NULL, NULL}};
+  lua_newtable(L);
+  luma_register_funcs(L, -1, "luma.random", funcs);
+  luma_doc_set(L, -1, "luma.random", NULL,
+               "Random numbers: Generator objects and the per-state default generator used "
+               "by luma.rand, luma.randn and every function taking an optional generator.");
+  return 1;
+}
+
+/* ------------------------------------------------- matrix constructors */
+
+static int m_rand(lua_State *L) {
+  luma_Rng *rng = luma_random_opt_generator(L, 3);
+  luma_Mat *m = opt_shape_matrix(L, 1);
+  if (m == NULL) return luaL_argerror(L, 1, "rows expected");
+  luma_rng_fill_uniform(rng, m, 0.0, 1.0);
+  return 1;
+}
+
+static int m_randn(lua_State *L) {
+  luma_Rng *rng = luma_random_opt_generator(L, 3);
+  luma_Mat *m = opt_shape_matrix(L, 1);
+  if (m == NULL) return luaL_argerror(L, 1, "rows expected");
+  luma_rng_fill_normal(rng, m, 0.0, 1.0);
+  return 1;
+}
+
+void luma_open_random_matrix(lua_State *L, int module_idx) {
+  static const luma_Func funcs[] = {
+      {"rand", m_rand, "rand(rows [, cols [, rng]])",
+       "A rows x cols matrix of uniform [0, 1) draws from rng (default: luma.random's)."},
+      {"randn", m_randn, "randn(rows [, cols [, rng]])",
+       "A rows x cols matrix of standard normal draws from rng (default: luma.random's)."},
+      {NULL, NULL, NULL, NULL}};
+  luma_register_funcs(L, module_idx, "luma.matrix", funcs);
+}
