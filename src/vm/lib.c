@@ -35,6 +35,7 @@ typedef struct NativeModule {
 
 static const NativeModule native_modules[] = {
     {"random", luma_open_random},
+    {"linalg", luma_open_linalg},
     {NULL, NULL}};
 
 /* package.preload entry of a native module: require("luma.NAME") */
@@ -204,6 +205,7 @@ int luaopen_luma(lua_State *L) {
   luma_doc_set(L, luma, "luma",
                NULL,
                "Luma: machine learning in Lua. Submodules: luma.matrix (dense matrices), "
+               "luma.linalg (LAPACK), luma.random (generators), "
                "luma.doc (documentation registry), luma.repl (REPL helpers). "
                "Try help(luma.matrix).");
   return 1;
