@@ -67,20 +67,33 @@ double luma_la_norm_induced(const luma_Mat *a, int by_rows) {
 
 double luma_la_singular_rcond(int64_t n) { return (double)max64(n, 1) * DBL_EPSILON; }
 
-/* LU-factors the column-major n x n buf and estimates its reciprocal
- * condition number; SINGULAR below the threshold. */
-static luma_LaStatus lu_factor_checked(double *buf, int64_t n, lapack_int *ipiv,
+/* LU-factors buf, which holds A^T column-major (A's row-major copy).
+ * Singular means a zero pivot, or a reciprocal condition number below
+ * luma_la_singular_rcond.  The estimate (dgecon: several triangular
+ * solves, a sixth of the time of the factorization at n = 1000) is made
+ * only when the pivots' magnitudes spread over more than 1e-3 /
+ * singular_rcond, the usual symptom of near-singularity under partial
+ * pivoting.  An ill-conditioned matrix with even pivots (Kahan's, say)
+ * passes unreported, as it does in NumPy. */
+static luma_LaStatus lu_factor_checked(const luma_Mat *a, double *buf, lapack_int *ipiv,
                                        double *gecon_work, lapack_int *gecon_iwork,
                                        double *rcond) {
+  int64_t n = a->rows;
   lapack_int nn = (lapack_int)n, lda = ld(n), info = 0;
-  luma_Mat as_matrix = {buf, n, n, 1, n}; /* dgecon needs the 1-norm of A */
-  double anorm = luma_la_norm_induced(&as_matrix, 0);
   dgetrf_(&nn, &nn, buf, &lda, ipiv, &info);
   if (info < 0) return LUMA_LA_INTERNAL;
   if (info > 0) {
     *rcond = 0;
     return LUMA_LA_SINGULAR;
   }
+  double umin = INFINITY, umax = 0;
+  for (int64_t i = 0; i < n; i++) {
+    double u = fabs(buf[i + i * n]);
+    if (u < umin) umin = u;
+    if (u > umax) umax = u;
+  }
+  if (umin >= 1e3 * luma_la_singular_rcond(n) * umax) return LUMA_LA_OK;
+  double anorm = luma_la_norm_induced(a, 1); /* the 1-norm of A^T */
   dgecon_("1", &nn, buf, &lda, &anorm, rcond, gecon_work, gecon_iwork, &info, 1);
   if (info < 0) return LUMA_LA_INTERNAL;
   return *rcond < luma_la_singular_rcond(n) ? LUMA_LA_SINGULAR : LUMA_LA_OK;
@@ -99,12 +112,15 @@ luma_LaStatus luma_la_solve(const luma_Mat *a, const luma_Mat *b, luma_Mat *x, l
   *rcond = INFINITY;
   if (n == 0) return LUMA_LA_OK;
   double *lu = w.d, *bx = lu + n * n, *gecon_work = bx + n * k;
-  to_colmajor(a, lu, n);
-  luma_LaStatus st = lu_factor_checked(lu, n, w.i, gecon_work, w.i + n, rcond);
+  /* A's row-major copy is A^T column-major: factor that and solve with
+   * the transposed factors, saving a transposition of A. */
+  luma_Mat dense = luma_mat_dense(lu, n, n);
+  luma_mat_copy(&dense, a);
+  luma_LaStatus st = lu_factor_checked(a, lu, w.i, gecon_work, w.i + n, rcond);
   if (st != LUMA_LA_OK || k == 0) return st;
   to_colmajor(b, bx, n);
   lapack_int nn = (lapack_int)n, nk = (lapack_int)k, lda = ld(n), info = 0;
-  dgetrs_("N", &nn, &nk, lu, &lda, w.i, bx, &lda, &info, 1);
+  dgetrs_("T", &nn, &nk, lu, &lda, w.i, bx, &lda, &info, 1);
   if (info < 0) return LUMA_LA_INTERNAL;
   from_colmajor(bx, n, x);
   return LUMA_LA_OK;
@@ -209,7 +225,7 @@ luma_LaStatus luma_la_inv(const luma_Mat *a, luma_Mat *out, luma_LaWork w, doubl
   /* out's row-major copy of A is A^T column-major, and inv(A^T) =
    * inv(A)^T read back row-major is inv(A): no transposition needed. */
   luma_mat_copy(out, a);
-  luma_LaStatus st = lu_factor_checked(out->data, n, w.i, w.d, w.i + n, rcond);
+  luma_LaStatus st = lu_factor_checked(a, out->data, w.i, w.d, w.i + n, rcond);
   if (st != LUMA_LA_OK) return st;
   lapack_int nn = (lapack_int)n, lda = ld(n), info = 0,
              lwork = (lapack_int)(luma_la_inv_work(n).nd - (size_t)(4 * n));
@@ -228,7 +244,8 @@ void luma_la_slogdet(const luma_Mat *a, double *sign, double *logabs, luma_LaWor
   *sign = 1;
   *logabs = 0;
   if (n == 0) return;
-  to_colmajor(a, w.d, n);
+  luma_Mat dense = luma_mat_dense(w.d, n, n); /* A^T column-major: same determinant */
+  luma_mat_copy(&dense, a);
   lapack_int nn = (lapack_int)n, lda = ld(n), info = 0;
   dgetrf_(&nn, &nn, w.d, &lda, w.i, &info);
   if (info > 0) {
@@ -431,18 +448,20 @@ luma_LaStatus luma_la_eig(const luma_Mat *a, luma_Mat *wr, luma_Mat *wi, luma_Ma
   return LUMA_LA_OK;
 }
 
+/* The SVD works on A^T, which is A's row-major copy read column-major:
+ * A^T = U' S V'^T gives A = V' S U'^T, and LAPACK's column-major V'^T and
+ * U' are, read row-major, exactly A's U and Vt.  So dgesdd writes straight
+ * into the outputs and nothing is transposed. */
 luma_LaSize luma_la_svd_work(int64_t m, int64_t n, char mode) {
   int64_t k = min64(m, n);
-  int64_t ucols = mode == 'A' ? m : mode == 'S' ? k : 0;
-  int64_t vtrows = mode == 'A' ? n : mode == 'S' ? k : 0;
-  lapack_int mm = (lapack_int)m, nn = (lapack_int)n, lda = ld(m), ldu = ld(m),
-             ldvt = ld(vtrows), info = 0, lwork = -1, iwork = 0;
+  int64_t ucols = mode == 'A' ? m : k;
+  lapack_int mm = (lapack_int)n, nn = (lapack_int)m, lda = ld(n), ldu = ld(n),
+             ldvt = ld(ucols), info = 0, lwork = -1, iwork = 0;
   double dummy = 0, opt = 0;
   char jobz[2] = {mode, 0};
   dgesdd_(jobz, &mm, &nn, &dummy, &lda, &dummy, &dummy, &ldu, &dummy, &ldvt, &opt, &lwork,
           &iwork, &info, 1);
-  luma_LaSize s = {(size_t)(m * n + m * ucols + vtrows * n + k) + queried(opt),
-                   (size_t)max64(8 * k, 1)};
+  luma_LaSize s = {(size_t)(m * n + k) + queried(opt), (size_t)max64(8 * k, 1)};
   return s;
 }
 
@@ -454,22 +473,19 @@ luma_LaStatus luma_la_svd(const luma_Mat *a, char mode, luma_Mat *u, luma_Mat *s
     if (vt) luma_mat_set_identity(vt);
     return LUMA_LA_OK;
   }
-  int64_t ucols = mode == 'A' ? m : mode == 'S' ? k : 0;
-  int64_t vtrows = mode == 'A' ? n : mode == 'S' ? k : 0;
+  int64_t ucols = mode == 'A' ? m : k;
   luma_LaSize size = luma_la_svd_work(m, n, mode);
-  size_t fixed = (size_t)(m * n + m * ucols + vtrows * n + k);
-  double *ac = w.d, *ub = ac + m * n, *vtb = ub + m * ucols, *sv = vtb + vtrows * n,
-         *work = sv + k;
-  to_colmajor(a, ac, m);
-  lapack_int mm = (lapack_int)m, nn = (lapack_int)n, lda = ld(m), ldu = ld(m),
-             ldvt = ld(vtrows), info = 0, lwork = (lapack_int)(size.nd - fixed);
+  double *at = w.d, *sv = at + m * n, *work = sv + k, dummy = 0;
+  luma_Mat dense = luma_mat_dense(at, m, n);
+  luma_mat_copy(&dense, a);
+  lapack_int mm = (lapack_int)n, nn = (lapack_int)m, lda = ld(n), ldu = ld(n),
+             ldvt = ld(ucols), info = 0, lwork = (lapack_int)(size.nd - (size_t)(m * n + k));
   char jobz[2] = {mode, 0};
-  dgesdd_(jobz, &mm, &nn, ac, &lda, sv, ub, &ldu, vtb, &ldvt, work, &lwork, w.i, &info, 1);
+  dgesdd_(jobz, &mm, &nn, at, &lda, sv, vt ? vt->data : &dummy, &ldu, u ? u->data : &dummy,
+          &ldvt, work, &lwork, w.i, &info, 1);
   if (info < 0) return LUMA_LA_INTERNAL;
   if (info > 0) return LUMA_LA_NO_CONVERGENCE;
   for (int64_t i = 0; i < k; i++) LUMA_AT(s, i, 0) = sv[i];
-  if (u) from_colmajor(ub, m, u);
-  if (vt) from_colmajor(vtb, vtrows, vt);
   return LUMA_LA_OK;
 }
 

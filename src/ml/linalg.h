@@ -47,7 +47,9 @@ double luma_la_singular_rcond(int64_t n);
 double luma_la_norm_induced(const luma_Mat *a, int by_rows);
 
 /* x = A^-1 b through LU with partial pivoting (A n x n, b n x k).
- * *rcond receives the 1-norm reciprocal condition estimate. */
+ * When the pivots look near-singular, *rcond receives the reciprocal
+ * condition estimate (else INFINITY); below luma_la_singular_rcond the
+ * result is LUMA_LA_SINGULAR. */
 luma_LaSize luma_la_solve_work(int64_t n, int64_t k);
 luma_LaStatus luma_la_solve(const luma_Mat *a, const luma_Mat *b, luma_Mat *x, luma_LaWork w,
                             double *rcond);

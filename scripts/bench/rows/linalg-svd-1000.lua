@@ -1,0 +1,16 @@
+-- svd of a 1000 x 1000 matrix through LAPACK, against NumPy on the same data (issue 3 target: luma/peer <= 1.1).
+local env = ...
+
+return {
+  about = "linalg.svd, 1000 x 1000 (LAPACK via OpenBLAS on both sides)",
+  kind = "internal",
+  unit = "ms",
+  runs = 3,
+  luma = { argv = { env.luma, env.dir .. "/kernels/linalg.lua", "svd" } },
+  peer = {
+    name = "numpy",
+    argv = { env.python, env.dir .. "/kernels/linalg.py", "svd" },
+    check = { env.python, "-c", "import numpy" },
+  },
+  target = { max_ratio = 1.1 },
+}
