@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "random.h"
+#include "ziggurat_tables.h"
 
 static uint64_t splitmix64(uint64_t *x) {
   uint64_t z = (*x += 0x9e3779b97f4a7c15u);
@@ -14,13 +15,12 @@ static uint64_t splitmix64(uint64_t *x) {
 
 void luma_rng_seed(luma_Rng *rng, uint64_t seed) {
   for (int k = 0; k < 4; k++) rng->s[k] = splitmix64(&seed);
-  rng->has_spare = 0;
-  rng->spare = 0;
 }
 
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-uint64_t luma_rng_next(luma_Rng *rng) {
+/* The generator step, inlined into the fill loops. */
+static inline uint64_t next(luma_Rng *rng) {
   uint64_t *s = rng->s;
   uint64_t result = rotl(s[1] * 5, 7) * 9;
   uint64_t t = s[1] << 17;
@@ -33,6 +33,8 @@ uint64_t luma_rng_next(luma_Rng *rng) {
   return result;
 }
 
+uint64_t luma_rng_next(luma_Rng *rng) { return next(rng); }
+
 void luma_rng_jump(luma_Rng *rng) {
   static const uint64_t JUMP[] = {0x180ec6d33cfd0aba, 0xd5a61266f0c9392c, 0xa9582618e03fc9aa,
                                   0x39abdc4529b1661c};
@@ -41,41 +43,50 @@ void luma_rng_jump(luma_Rng *rng) {
     for (int b = 0; b < 64; b++) {
       if (JUMP[i] & ((uint64_t)1 << b))
         for (int k = 0; k < 4; k++) acc[k] ^= rng->s[k];
-      luma_rng_next(rng);
+      next(rng);
     }
   for (int k = 0; k < 4; k++) rng->s[k] = acc[k];
-  rng->has_spare = 0;
 }
 
-double luma_rng_uniform(luma_Rng *rng) {
-  return (double)(luma_rng_next(rng) >> 11) * 0x1.0p-53;
+/* 53 random bits scaled into [0, 1); the shifted value fits an int64, whose
+ * conversion to double is a single instruction. */
+static inline double uniform(luma_Rng *rng) {
+  return (double)(int64_t)(next(rng) >> 11) * 0x1.0p-53;
 }
 
-double luma_rng_normal(luma_Rng *rng) {
-  if (rng->has_spare) {
-    rng->has_spare = 0;
-    return rng->spare;
+double luma_rng_uniform(luma_Rng *rng) { return uniform(rng); }
+
+static inline double normal(luma_Rng *rng) {
+  for (;;) {
+    uint64_t bits = next(rng);
+    int layer = (int)(bits & 0xff);
+    double sign = (bits & 0x100) ? -1.0 : 1.0;
+    double x = (double)(int64_t)(bits >> 11) * 0x1.0p-53 * ziggurat_x[layer];
+    if (x < ziggurat_x[layer + 1]) return sign * x; /* inside the core: ~99% */
+    if (layer == 0) {
+      /* The tail beyond r, by Marsaglia's exponential rejection. */
+      double a, b;
+      do {
+        a = -log(1.0 - uniform(rng)) / ZIGGURAT_R;
+        b = -log(1.0 - uniform(rng));
+      } while (b + b < a * a);
+      return sign * (ZIGGURAT_R + a);
+    }
+    double y = ziggurat_y[layer] + uniform(rng) * (ziggurat_y[layer + 1] - ziggurat_y[layer]);
+    if (y < exp(-0.5 * x * x)) return sign * x; /* in the wedge under the curve */
   }
-  double u, v, s;
-  do {
-    u = 2.0 * luma_rng_uniform(rng) - 1.0;
-    v = 2.0 * luma_rng_uniform(rng) - 1.0;
-    s = u * u + v * v;
-  } while (s >= 1.0 || s == 0.0);
-  double f = sqrt(-2.0 * log(s) / s);
-  rng->spare = v * f;
-  rng->has_spare = 1;
-  return u * f;
 }
+
+double luma_rng_normal(luma_Rng *rng) { return normal(rng); }
 
 uint64_t luma_rng_below(luma_Rng *rng, uint64_t n) {
   /* Lemire's multiply-shift with rejection of the biased low products. */
-  unsigned __int128 m = (unsigned __int128)luma_rng_next(rng) * n;
+  unsigned __int128 m = (unsigned __int128)next(rng) * n;
   uint64_t low = (uint64_t)m;
   if (low < n) {
     uint64_t threshold = -n % n;
     while (low < threshold) {
-      m = (unsigned __int128)luma_rng_next(rng) * n;
+      m = (unsigned __int128)next(rng) * n;
       low = (uint64_t)m;
     }
   }
@@ -84,11 +95,27 @@ uint64_t luma_rng_below(luma_Rng *rng, uint64_t n) {
 
 void luma_rng_fill_uniform(luma_Rng *rng, luma_Mat *m, double lo, double hi) {
   double width = hi - lo;
-  for (int64_t i = 0; i < m->rows; i++)
-    for (int64_t j = 0; j < m->cols; j++) LUMA_AT(m, i, j) = lo + width * luma_rng_uniform(rng);
+  luma_Rng local = *rng;
+  if (luma_mat_is_contiguous(m)) {
+    double *out = m->data;
+    int64_t n = m->rows * m->cols;
+    for (int64_t k = 0; k < n; k++) out[k] = lo + width * uniform(&local);
+  } else {
+    for (int64_t i = 0; i < m->rows; i++)
+      for (int64_t j = 0; j < m->cols; j++) LUMA_AT(m, i, j) = lo + width * uniform(&local);
+  }
+  *rng = local;
 }
 
 void luma_rng_fill_normal(luma_Rng *rng, luma_Mat *m, double mean, double std) {
-  for (int64_t i = 0; i < m->rows; i++)
-    for (int64_t j = 0; j < m->cols; j++) LUMA_AT(m, i, j) = mean + std * luma_rng_normal(rng);
+  luma_Rng local = *rng; /* a private copy the compiler can keep in registers */
+  if (luma_mat_is_contiguous(m)) {
+    double *out = m->data;
+    int64_t n = m->rows * m->cols;
+    for (int64_t k = 0; k < n; k++) out[k] = mean + std * normal(&local);
+  } else {
+    for (int64_t i = 0; i < m->rows; i++)
+      for (int64_t j = 0; j < m->cols; j++) LUMA_AT(m, i, j) = mean + std * normal(&local);
+  }
+  *rng = local;
 }

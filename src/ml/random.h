@@ -15,8 +15,6 @@
 
 typedef struct luma_Rng {
   uint64_t s[4];
-  double spare; /* the second normal of the last polar pair */
-  int has_spare;
 } luma_Rng;
 
 void luma_rng_seed(luma_Rng *rng, uint64_t seed);
@@ -26,8 +24,9 @@ void luma_rng_jump(luma_Rng *rng);
 
 /* Uniform on [0, 1) with 53 random bits. */
 double luma_rng_uniform(luma_Rng *rng);
-/* Standard normal by Marsaglia's polar method; each accepted pair yields
- * two values, the second kept in the state for the next call. */
+/* Standard normal by the 256-layer ziggurat (Marsaglia and Tsang 2000):
+ * one 64-bit draw for about 99% of values (the layer, the sign and 53
+ * bits of position come from the same word). */
 double luma_rng_normal(luma_Rng *rng);
 /* Uniform integer in [0, n), n >= 1, without modulo bias (Lemire 2019). */
 uint64_t luma_rng_below(luma_Rng *rng, uint64_t n);

@@ -167,28 +167,14 @@ static int g_copy(lua_State *L) {
   return 1;
 }
 
-/* State as a 41-byte string: the four state words, then the bits of the
- * spare normal, little-endian, then its flag byte. */
-#define STATE_BYTES 41
-
-static void put_word(char *p, uint64_t w) {
-  for (int b = 0; b < 8; b++) p[b] = (char)(w >> (8 * b));
-}
-
-static uint64_t get_word(const char *p) {
-  uint64_t w = 0;
-  for (int b = 7; b >= 0; b--) w = (w << 8) | (unsigned char)p[b];
-  return w;
-}
+/* State as a 32-byte string: the four state words, little-endian. */
+#define STATE_BYTES 32
 
 static int g_state(lua_State *L) {
   luma_Rng *rng = check_generator(L);
   char buf[STATE_BYTES];
-  uint64_t spare_bits;
-  memcpy(&spare_bits, &rng->spare, sizeof spare_bits);
-  for (int k = 0; k < 4; k++) put_word(buf + 8 * k, rng->s[k]);
-  put_word(buf + 32, spare_bits);
-  buf[40] = (char)(rng->has_spare != 0);
+  for (int k = 0; k < 4; k++)
+    for (int b = 0; b < 8; b++) buf[8 * k + b] = (char)(rng->s[k] >> (8 * b));
   lua_pushlstring(L, buf, sizeof buf);
   return 1;
 }
@@ -201,10 +187,11 @@ static int g_set_state(lua_State *L) {
     return luma_arg_error(L, 2, "not a generator state (%d bytes, expected %d)", (int)len,
                           STATE_BYTES);
   luma_Rng next;
-  for (int k = 0; k < 4; k++) next.s[k] = get_word(s + 8 * k);
-  uint64_t spare_bits = get_word(s + 32);
-  memcpy(&next.spare, &spare_bits, sizeof next.spare);
-  next.has_spare = s[40] != 0;
+  for (int k = 0; k < 4; k++) {
+    uint64_t w = 0;
+    for (int b = 7; b >= 0; b--) w = (w << 8) | (unsigned char)s[8 * k + b];
+    next.s[k] = w;
+  }
   if ((next.s[0] | next.s[1] | next.s[2] | next.s[3]) == 0)
     return luma_arg_error(L, 2, "not a generator state (all-zero words)");
   *rng = next;
