@@ -86,90 +86,6 @@ static void raise_singular(lua_State *L, const char *fname, double rcond) {
              "%f)", fname, rcond, luma_la_singular_rcond(1));
 }
 
-/* The option table at arg (none or nil: empty); unknown keys are errors
- * that list the valid ones (a '|'-separated list). */
-static void check_options(lua_State *L, int arg, const char *valid) {
-  if (lua_isnoneornil(L, arg)) return;
-  luaL_checktype(L, arg, LUA_TTABLE);
-  lua_pushnil(L);
-  while (lua_next(L, arg)) {
-    const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-    int known = 0;
-    if (key) {
-      size_t len = strlen(key);
-      for (const char *p = valid; *p;) {
-        const char *end = strchr(p, '|');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        if (n == len && strncmp(p, key, n) == 0) known = 1;
-        p += n + (end != NULL);
-      }
-    }
-    if (!known)
-      luma_arg_error(L, arg, "unknown option '%s' (valid: %s)", luaL_tolstring(L, -2, NULL),
-                     valid);
-    lua_pop(L, 1);
-  }
-}
-
-static int opt_boolean(lua_State *L, int arg, const char *key, int dflt) {
-  if (lua_isnoneornil(L, arg)) return dflt;
-  int t = lua_getfield(L, arg, key);
-  int v = t == LUA_TNIL ? dflt : lua_toboolean(L, -1);
-  if (t != LUA_TNIL && t != LUA_TBOOLEAN)
-    luma_arg_error(L, arg, "option '%s' must be a boolean, got %s", key, luaL_typename(L, -1));
-  lua_pop(L, 1);
-  return v;
-}
-
-static double opt_number(lua_State *L, int arg, const char *key, double dflt) {
-  if (lua_isnoneornil(L, arg)) return dflt;
-  int t = lua_getfield(L, arg, key);
-  double v = dflt;
-  if (t != LUA_TNIL) {
-    int isnum = 0;
-    v = lua_tonumberx(L, -1, &isnum);
-    if (!isnum || t == LUA_TSTRING || !(v >= 0) || isinf(v))
-      luma_arg_error(L, arg, "option '%s' must be a finite number >= 0", key);
-  }
-  lua_pop(L, 1);
-  return v;
-}
-
-static lua_Integer opt_integer(lua_State *L, int arg, const char *key, lua_Integer dflt) {
-  if (lua_isnoneornil(L, arg)) return dflt;
-  lua_Integer v = dflt;
-  if (lua_getfield(L, arg, key) != LUA_TNIL) {
-    int isint = 0;
-    v = lua_tointegerx(L, -1, &isint);
-    if (!isint || lua_type(L, -1) == LUA_TSTRING)
-      luma_arg_error(L, arg, "option '%s' must be an integer", key);
-  }
-  lua_pop(L, 1);
-  return v;
-}
-
-/* A string option restricted to `choices` ('|'-separated); returns its
- * index in the list. */
-static int opt_choice(lua_State *L, int arg, const char *key, const char *choices, int dflt) {
-  if (lua_isnoneornil(L, arg)) return dflt;
-  if (lua_getfield(L, arg, key) == LUA_TNIL) {
-    lua_pop(L, 1);
-    return dflt;
-  }
-  const char *v = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
-  int index = 0;
-  for (const char *p = choices; *p; index++) {
-    const char *end = strchr(p, '|');
-    size_t n = end ? (size_t)(end - p) : strlen(p);
-    if (strlen(v) == n && strncmp(p, v, n) == 0) {
-      lua_pop(L, 1);
-      return index;
-    }
-    p += n + (end != NULL);
-  }
-  return luma_arg_error(L, arg, "option '%s' must be one of %s", key, choices);
-}
-
 /* The right-hand side b of A x = b: rows must match A's. */
 static luma_Mat *check_rhs(lua_State *L, int arg, const luma_Mat *a) {
   luma_Mat *b = check_lapack_matrix(L, arg);
@@ -183,8 +99,8 @@ static luma_Mat *check_rhs(lua_State *L, int arg, const luma_Mat *a) {
 
 static int la_solve(lua_State *L) {
   luma_Mat *a = check_square(L, 1), *b = check_rhs(L, 2, a);
-  check_options(L, 3, "assume");
-  int spd = opt_choice(L, 3, "assume", "general|spd", 0) == 1;
+  luma_check_options(L, 3, "assume");
+  int spd = luma_opt_choice(L, 3, "assume", "general|spd", 0) == 1;
   lua_settop(L, 3);
   luma_Mat *x = luma_matrix_new(L, b->rows, b->cols);
   if (spd) {
@@ -203,9 +119,9 @@ static int la_solve(lua_State *L) {
 
 static int la_solve_triangular(lua_State *L) {
   luma_Mat *a = check_square(L, 1), *b = check_rhs(L, 2, a);
-  check_options(L, 3, "lower|trans|unit_diagonal");
-  int lower = opt_boolean(L, 3, "lower", 1), trans = opt_boolean(L, 3, "trans", 0);
-  int unit = opt_boolean(L, 3, "unit_diagonal", 0);
+  luma_check_options(L, 3, "lower|trans|unit_diagonal");
+  int lower = luma_opt_boolean(L, 3, "lower", 1), trans = luma_opt_boolean(L, 3, "trans", 0);
+  int unit = luma_opt_boolean(L, 3, "unit_diagonal", 0);
   lua_settop(L, 3);
   luma_Mat ac = *a;
   if (!luma_mat_blas_ready(a)) {
@@ -220,9 +136,9 @@ static int la_solve_triangular(lua_State *L) {
 
 static int la_lstsq(lua_State *L) {
   luma_Mat *a = check_lapack_matrix(L, 1), *b = check_rhs(L, 2, a);
-  check_options(L, 3, "rcond");
+  luma_check_options(L, 3, "rcond");
   int64_t m = a->rows, n = a->cols, k = b->cols;
-  double rcond = opt_number(L, 3, "rcond", DBL_EPSILON * (double)(m > n ? m : n));
+  double rcond = luma_opt_number(L, 3, "rcond", DBL_EPSILON * (double)(m > n ? m : n));
   lua_settop(L, 3);
   luma_Mat *x = luma_matrix_new(L, n, k);
   luma_Mat *s = luma_matrix_new(L, m < n ? m : n, 1);
@@ -273,8 +189,8 @@ static int la_det(lua_State *L) {
 
 static int la_cholesky(lua_State *L) {
   luma_Mat *a = check_symmetric(L, 1);
-  check_options(L, 2, "upper");
-  int upper = opt_boolean(L, 2, "upper", 0);
+  luma_check_options(L, 2, "upper");
+  int upper = luma_opt_boolean(L, 2, "upper", 0);
   luma_Mat *out = luma_matrix_new(L, a->rows, a->cols);
   raise_status(L, "cholesky", luma_la_cholesky(a, upper, out));
   return 1;
@@ -293,8 +209,8 @@ static int la_lu(lua_State *L) {
 
 static int la_qr(lua_State *L) {
   luma_Mat *a = check_lapack_matrix(L, 1);
-  check_options(L, 2, "mode");
-  int mode = opt_choice(L, 2, "mode", "reduced|complete|r", 0);
+  luma_check_options(L, 2, "mode");
+  int mode = luma_opt_choice(L, 2, "mode", "reduced|complete|r", 0);
   int64_t m = a->rows, n = a->cols, k = m < n ? m : n;
   int complete = mode == 1;
   lua_settop(L, 2);
@@ -332,9 +248,9 @@ static int symmetric_eigen(lua_State *L, int generalized) {
       return luma_arg_error(L, 2, "A is %I x %I but B is %I x %I", (lua_Integer)a->rows,
                             (lua_Integer)a->cols, (lua_Integer)b->rows, (lua_Integer)b->cols);
   }
-  check_options(L, opt, "order|vectors");
-  int descending = opt_choice(L, opt, "order", "ascending|descending", 0) == 1;
-  int vectors = opt_boolean(L, opt, "vectors", 1);
+  luma_check_options(L, opt, "order|vectors");
+  int descending = luma_opt_choice(L, opt, "order", "ascending|descending", 0) == 1;
+  int vectors = luma_opt_boolean(L, opt, "vectors", 1);
   lua_settop(L, opt);
   int64_t n = a->rows;
   luma_Mat *w = luma_matrix_new(L, n, 1);
@@ -355,8 +271,8 @@ static int la_eigh_generalized(lua_State *L) { return symmetric_eigen(L, 1); }
 
 static int la_eig(lua_State *L) {
   luma_Mat *a = check_square(L, 1);
-  check_options(L, 2, "vectors");
-  int vectors = opt_boolean(L, 2, "vectors", 1);
+  luma_check_options(L, 2, "vectors");
+  int vectors = luma_opt_boolean(L, 2, "vectors", 1);
   int64_t n = a->rows;
   lua_settop(L, 2);
   luma_Mat *wr = luma_matrix_new(L, n, 1), *wi = luma_matrix_new(L, n, 1);
@@ -379,8 +295,8 @@ static luma_Mat *push_singular_values(lua_State *L, const char *fname, luma_Mat 
 
 static int la_svd(lua_State *L) {
   luma_Mat *a = check_lapack_matrix(L, 1);
-  check_options(L, 2, "mode");
-  int mode = opt_choice(L, 2, "mode", "thin|full|values", 0);
+  luma_check_options(L, 2, "mode");
+  int mode = luma_opt_choice(L, 2, "mode", "thin|full|values", 0);
   lua_settop(L, 2);
   if (mode == 2) {
     push_singular_values(L, "svd", a);
@@ -404,8 +320,8 @@ static double default_rtol(const luma_Mat *a) {
 
 static int la_pinv(lua_State *L) {
   luma_Mat *a = check_lapack_matrix(L, 1);
-  check_options(L, 2, "rtol");
-  double rtol = opt_number(L, 2, "rtol", default_rtol(a));
+  luma_check_options(L, 2, "rtol");
+  double rtol = luma_opt_number(L, 2, "rtol", default_rtol(a));
   int64_t m = a->rows, n = a->cols, k = m < n ? m : n;
   lua_settop(L, 2);
   luma_Mat *u = luma_matrix_new(L, m, k), *s = luma_matrix_new(L, k, 1),
@@ -434,11 +350,11 @@ static int64_t count_above(const luma_Mat *s, double cutoff) {
 
 static int la_rank(lua_State *L) {
   luma_Mat *a = check_lapack_matrix(L, 1);
-  check_options(L, 2, "tol");
+  luma_check_options(L, 2, "tol");
   lua_settop(L, 2);
   luma_Mat *s = push_singular_values(L, "rank", a);
   double smax = s->rows > 0 ? s->data[0] : 0;
-  double tol = opt_number(L, 2, "tol", default_rtol(a) * smax);
+  double tol = luma_opt_number(L, 2, "tol", default_rtol(a) * smax);
   lua_pushinteger(L, count_above(s, tol));
   return 1;
 }
@@ -519,8 +435,8 @@ static int la_cond(lua_State *L) {
 static int subspace(lua_State *L, int null) {
   const char *fname = null ? "null_space" : "orth";
   luma_Mat *a = check_lapack_matrix(L, 1);
-  check_options(L, 2, "rtol");
-  double rtol = opt_number(L, 2, "rtol", default_rtol(a));
+  luma_check_options(L, 2, "rtol");
+  double rtol = luma_opt_number(L, 2, "rtol", default_rtol(a));
   int64_t m = a->rows, n = a->cols, k = m < n ? m : n;
   lua_settop(L, 2);
   luma_Mat *u = luma_matrix_new(L, m, m), *s = luma_matrix_new(L, k, 1),
@@ -578,8 +494,8 @@ static int la_matrix_power(lua_State *L) {
 
 static int la_gram_schmidt(lua_State *L) {
   luma_Mat *a = check_lapack_matrix(L, 1);
-  check_options(L, 2, "tol");
-  double tol = opt_number(L, 2, "tol", 1e-10);
+  luma_check_options(L, 2, "tol");
+  double tol = luma_opt_number(L, 2, "tol", 1e-10);
   int64_t m = a->rows, n = a->cols, rank;
   lua_settop(L, 2);
   luma_Mat *q = luma_matrix_new(L, m, n), *r = luma_matrix_new(L, n, n); /* 3, 4 */
@@ -592,13 +508,13 @@ static int la_gram_schmidt(lua_State *L) {
 
 static int la_power_iteration(lua_State *L) {
   luma_Mat *a = check_symmetric(L, 1);
-  check_options(L, 2, "k|max_iter|tol|rng");
+  luma_check_options(L, 2, "k|max_iter|tol|rng");
   int64_t n = a->rows;
-  lua_Integer k = opt_integer(L, 2, "k", 1), max_iter = opt_integer(L, 2, "max_iter", 1000);
+  lua_Integer k = luma_opt_integer(L, 2, "k", 1), max_iter = luma_opt_integer(L, 2, "max_iter", 1000);
   if (k < 1 || k > n)
     return luma_arg_error(L, 2, "option 'k' must be in [1, %I], got %I", (lua_Integer)n, k);
   if (max_iter < 1) return luma_arg_error(L, 2, "option 'max_iter' must be >= 1");
-  double tol = opt_number(L, 2, "tol", 1e-10);
+  double tol = luma_opt_number(L, 2, "tol", 1e-10);
   lua_settop(L, 2);
   if (!lua_isnil(L, 2)) lua_getfield(L, 2, "rng");
   else lua_pushnil(L);

@@ -2,6 +2,7 @@
  * random.c - xoshiro256** and the samplers built on it.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "random.h"
 #include "ziggurat_tables.h"
@@ -118,4 +119,50 @@ void luma_rng_fill_normal(luma_Rng *rng, luma_Mat *m, double mean, double std) {
       for (int64_t j = 0; j < m->cols; j++) LUMA_AT(m, i, j) = mean + std * normal(&local);
   }
   *rng = local;
+}
+
+void luma_rng_sample(luma_Rng *rng, int64_t n, int64_t k, int64_t *out, int64_t *scratch) {
+  for (int64_t i = 0; i < n; i++) scratch[i] = i;
+  for (int64_t i = 0; i < k; i++) {
+    int64_t r = i + (int64_t)luma_rng_below(rng, (uint64_t)(n - i));
+    int64_t t = scratch[i];
+    scratch[i] = scratch[r];
+    scratch[r] = t;
+    out[i] = scratch[i];
+  }
+}
+
+int64_t luma_rng_weighted_index(luma_Rng *rng, const double *cumulative, int64_t n) {
+  double target = uniform(rng) * cumulative[n - 1];
+  int64_t lo = 0, hi = n - 1; /* the first index whose running total exceeds target */
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (cumulative[mid] > target) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/* Keys sort descending; the key and index travel together. */
+typedef struct KeyedIndex {
+  double key;
+  double index;
+} KeyedIndex;
+
+static int by_key_descending(const void *a, const void *b) {
+  double ka = ((const KeyedIndex *)a)->key, kb = ((const KeyedIndex *)b)->key;
+  return (ka < kb) - (ka > kb);
+}
+
+void luma_rng_weighted_sample(luma_Rng *rng, const double *weights, int64_t n, int64_t k,
+                              int64_t *out, double *scratch) {
+  KeyedIndex *keyed = (KeyedIndex *)scratch;
+  for (int64_t i = 0; i < n; i++) {
+    /* log(u) / w orders like u^(1/w); zero weights sort last. */
+    double u = 1.0 - uniform(rng);
+    keyed[i].key = weights[i] > 0 ? log(u) / weights[i] : -INFINITY;
+    keyed[i].index = (double)i;
+  }
+  qsort(keyed, (size_t)n, sizeof *keyed, by_key_descending);
+  for (int64_t i = 0; i < k; i++) out[i] = (int64_t)keyed[i].index;
 }

@@ -31,6 +31,20 @@ double luma_rng_normal(luma_Rng *rng);
 /* Uniform integer in [0, n), n >= 1, without modulo bias (Lemire 2019). */
 uint64_t luma_rng_below(luma_Rng *rng, uint64_t n);
 
+/* k distinct indices of 0..n-1 in random order (partial Fisher-Yates);
+ * scratch holds n integers. */
+void luma_rng_sample(luma_Rng *rng, int64_t n, int64_t k, int64_t *out, int64_t *scratch);
+
+/* An index of 0..n-1 drawn with probability proportional to the weight
+ * whose running total cumulative[] holds (cumulative[n-1] > 0). */
+int64_t luma_rng_weighted_index(luma_Rng *rng, const double *cumulative, int64_t n);
+
+/* k distinct indices drawn with probabilities proportional to weights,
+ * successively without replacement (Efraimidis-Spirakis keys u^(1/w));
+ * at least k weights must be positive.  scratch holds 2n doubles. */
+void luma_rng_weighted_sample(luma_Rng *rng, const double *weights, int64_t n, int64_t k,
+                              int64_t *out, double *scratch);
+
 /* Fill every element of m (any strides). */
 void luma_rng_fill_uniform(luma_Rng *rng, luma_Mat *m, double lo, double hi);
 void luma_rng_fill_normal(luma_Rng *rng, luma_Mat *m, double mean, double std);

@@ -103,6 +103,19 @@ struct luma_Func {
  * qualified name prefix.name ("luma.matrix.zeros"). */
 void luma_register_funcs(lua_State *L, int tidx, const char *prefix, const luma_Func *funcs);
 
+/* Option tables (the last argument of many functions, {name = value}).
+ * luma_check_options: arg may be none or nil; any key not in `valid` (a
+ * '|'-separated list) is an argument error that lists the valid ones.
+ * The getters return dflt when the table or the key is absent and raise
+ * an argument error naming the option when the value has the wrong type:
+ * numbers must be finite and >= 0; a choice must be one of `choices`
+ * ('|'-separated) and is returned as its 0-based position. */
+void luma_check_options(lua_State *L, int arg, const char *valid);
+int luma_opt_boolean(lua_State *L, int arg, const char *key, int dflt);
+double luma_opt_number(lua_State *L, int arg, const char *key, double dflt);
+lua_Integer luma_opt_integer(lua_State *L, int arg, const char *key, lua_Integer dflt);
+int luma_opt_choice(lua_State *L, int arg, const char *key, const char *choices, int dflt);
+
 /* Records documentation for the value at idx (a function or a table). */
 void luma_doc_set(lua_State *L, int idx, const char *qualname, const char *signature,
                   const char *doc);

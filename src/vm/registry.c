@@ -3,6 +3,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <string.h>
 
 #include "core.h"
 
@@ -67,3 +68,80 @@ lua_Number luma_check_finite(lua_State *L, int arg, const char *what) {
   if (!isfinite(v)) luma_arg_error(L, arg, "%s must be finite, got %f", what, v);
   return v;
 }
+
+/* ------------------------------------------------------ option tables */
+
+/* The 0-based position of word in a '|'-separated list, or -1. */
+static int list_index(const char *list, const char *word) {
+  size_t len = strlen(word);
+  int index = 0;
+  for (const char *p = list; *p; index++) {
+    const char *end = strchr(p, '|');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (n == len && strncmp(p, word, n) == 0) return index;
+    p += n + (end != NULL);
+  }
+  return -1;
+}
+
+void luma_check_options(lua_State *L, int arg, const char *valid) {
+  if (lua_isnoneornil(L, arg)) return;
+  luaL_checktype(L, arg, LUA_TTABLE);
+  lua_pushnil(L);
+  while (lua_next(L, arg)) {
+    if (lua_type(L, -2) != LUA_TSTRING || list_index(valid, lua_tostring(L, -2)) < 0)
+      luma_arg_error(L, arg, "unknown option '%s' (valid: %s)", luaL_tolstring(L, -2, NULL),
+                     valid);
+    lua_pop(L, 1);
+  }
+}
+
+int luma_opt_boolean(lua_State *L, int arg, const char *key, int dflt) {
+  if (lua_isnoneornil(L, arg)) return dflt;
+  int t = lua_getfield(L, arg, key);
+  int v = t == LUA_TNIL ? dflt : lua_toboolean(L, -1);
+  if (t != LUA_TNIL && t != LUA_TBOOLEAN)
+    luma_arg_error(L, arg, "option '%s' must be a boolean, got %s", key, luaL_typename(L, -1));
+  lua_pop(L, 1);
+  return v;
+}
+
+double luma_opt_number(lua_State *L, int arg, const char *key, double dflt) {
+  if (lua_isnoneornil(L, arg)) return dflt;
+  int t = lua_getfield(L, arg, key);
+  double v = dflt;
+  if (t != LUA_TNIL) {
+    int isnum = 0;
+    v = lua_tonumberx(L, -1, &isnum);
+    if (!isnum || t == LUA_TSTRING || !(v >= 0) || isinf(v))
+      luma_arg_error(L, arg, "option '%s' must be a finite number >= 0", key);
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+lua_Integer luma_opt_integer(lua_State *L, int arg, const char *key, lua_Integer dflt) {
+  if (lua_isnoneornil(L, arg)) return dflt;
+  lua_Integer v = dflt;
+  if (lua_getfield(L, arg, key) != LUA_TNIL) {
+    int isint = 0;
+    v = lua_tointegerx(L, -1, &isint);
+    if (!isint || lua_type(L, -1) == LUA_TSTRING)
+      luma_arg_error(L, arg, "option '%s' must be an integer", key);
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+int luma_opt_choice(lua_State *L, int arg, const char *key, const char *choices, int dflt) {
+  if (lua_isnoneornil(L, arg)) return dflt;
+  if (lua_getfield(L, arg, key) == LUA_TNIL) {
+    lua_pop(L, 1);
+    return dflt;
+  }
+  int index = lua_type(L, -1) == LUA_TSTRING ? list_index(choices, lua_tostring(L, -1)) : -1;
+  lua_pop(L, 1);
+  if (index >= 0) return index;
+  return luma_arg_error(L, arg, "option '%s' must be one of %s", key, choices);
+}
+
