@@ -91,6 +91,66 @@ describe("luma.random #smoke", function()
     assert.equal(random.Generator(13):jump():random(), random.Generator(13):split(3)[2]:random())
   end)
 
+  it("chooses uniformly, with and without replacement", function()
+    local g = random.Generator(21)
+    local x = g:choice(6)
+    assert.is_true(math.type(x) == "integer" and x >= 1 and x <= 6)
+    local n = 60000
+    local draws = g:choice(3, n)
+    for v = 1, 3 do -- each value 1/3 of the time, within 5 standard deviations
+      local share = draws:eq(v):mean()
+      assert.is_true(math.abs(share - 1 / 3) < 5 * math.sqrt(2 / 9 / n), share)
+    end
+    local distinct = g:choice(10, 10, {replace = false})
+    assert.matrix_near(luma.arange(10), distinct:sort())
+    local some = g:choice(luma.matrix{10, 20, 30, 40}, 3, {replace = false})
+    assert.equal(3, #some:unique())
+    assert.equal(0, some:select(some:lt(10):add(some:gt(40)):gt(0)):rows())
+    local picks = g:choice({"a", "b"}, 4)
+    assert.equal(4, #picks)
+    for _, v in ipairs(picks) do assert.is_true(v == "a" or v == "b") end
+    assert.is_true(({a = true, b = true})[g:choice({"a", "b"})])
+  end)
+
+  it("chooses with given probabilities", function()
+    local g = random.Generator(22)
+    local p, n = {0.2, 0.3, 0.5, 0}, 60000
+    local draws = g:choice(4, n, {p = p})
+    for v = 1, 4 do
+      local share = draws:eq(v):mean()
+      assert.is_true(math.abs(share - p[v]) <= 5 * math.sqrt(p[v] * (1 - p[v]) / n), share)
+    end
+    -- without replacement the first pick still follows p, and weight 0 never comes up
+    local first = luma.zeros(4, 1)
+    for _ = 1, 6000 do
+      local pick = g:choice(4, 3, {replace = false, p = luma.matrix(p)})
+      first[pick:get(1, 1)][1] = first[pick:get(1, 1)][1] + 1
+      assert.is_true(pick:eq(4):sum() == 0)
+    end
+    for v = 1, 3 do
+      local share = first:get(v, 1) / 6000
+      assert.is_true(math.abs(share - p[v]) <= 5 * math.sqrt(p[v] * (1 - p[v]) / 6000), share)
+    end
+  end)
+
+  it("shuffles rows of matrices and elements of tables in place", function()
+    local g = random.Generator(23)
+    local A = luma.hstack{luma.arange(20), luma.arange(20) * 10}
+    assert.equal(A, g:shuffle(A))
+    assert.matrix_near(A:col(1) * 10, A:col(2)) -- rows moved whole
+    assert.matrix_near(luma.arange(20), A:col(1):sort())
+    assert.is_false(A:col(1):equal(luma.arange(20))) -- the identity has probability 1/20!
+    local t = {1, 2, 3, 4, 5, 6, 7, 8}
+    g:shuffle(t)
+    local sorted = {table.unpack(t)}
+    table.sort(sorted)
+    assert.same({1, 2, 3, 4, 5, 6, 7, 8}, sorted)
+    assert.are_not.same({1, 2, 3, 4, 5, 6, 7, 8}, t)
+    local view = luma.arange(6):reshape(3, 2):t() -- 2 x 3, a strided view
+    g:shuffle(view)
+    assert.equal(21, view:sum())
+  end)
+
   it("rejects bad arguments", function()
     local g = random.Generator(1)
     assert.has_error(function() random.Generator("x") end)
@@ -102,5 +162,26 @@ describe("luma.random #smoke", function()
     assert.has_error(function() g:set_state(string.rep("\0", 32)) end, "bad argument #1 to 'set_state' (not a generator state (all-zero words))")
     assert.has_error(function() luma.rand(2, 2, {}) end, "bad argument #3 to 'rand' (luma.Generator expected, got table)")
     assert.has_error(function() g:split(0) end)
+    assert.has_error(function() g:choice({}) end, "bad argument #1 to 'choice' (population is empty)")
+    assert.has_error(function() g:choice(0) end,
+      "bad argument #1 to 'choice' (population size must be in [1, 1099511627776], got 0)")
+    assert.has_error(function() g:choice("abc") end,
+      "bad argument #1 to 'choice' (integer, vector or table expected, got string)")
+    assert.has_error(function() g:choice(luma.eye(2)) end,
+      "bad argument #1 to 'choice' (population must be a vector, got a 2 x 2 matrix)")
+    assert.has_error(function() g:choice(3, 4, {replace = false}) end,
+      "bad argument #2 to 'choice' (cannot take 4 of 3 without replacement)")
+    assert.has_error(function() g:choice(3, 1, {p = {0.5, 0.5}}) end,
+      "bad argument #3 to 'choice' (option 'p' has 2 entries but the population has 3)")
+    assert.has_error(function() g:choice(2, 1, {p = {0.5, 0.6}}) end,
+      "bad argument #3 to 'choice' (option 'p' sums to 1.1, not 1)")
+    assert.has_error(function() g:choice(2, 1, {p = {1.5, -0.5}}) end,
+      "bad argument #3 to 'choice' (option 'p': entry 2 is -0.5, expected a probability)")
+    assert.has_error(function() g:choice(3, 2, {replace = false, p = {1, 0, 0}}) end,
+      "bad argument #2 to 'choice' (cannot take 2 without replacement: only 1 entries of p are positive)")
+    assert.has_error(function() g:choice(3, 2, {weights = {1, 0, 0}}) end,
+      "bad argument #3 to 'choice' (unknown option 'weights' (valid: replace|p))")
+    assert.has_error(function() g:shuffle(3) end,
+      "bad argument #1 to 'shuffle' (luma.Matrix or table expected, got number)")
   end)
 end)

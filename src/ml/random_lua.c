@@ -5,6 +5,7 @@
  * No C globals: the default generator lives in the Lua registry, so
  * states are independent and a state's draws depend only on its seeds.
  */
+#include <math.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
@@ -141,6 +142,158 @@ static int g_permutation(lua_State *L) {
   return 1;
 }
 
+/* The population argument of choice: an integer n (the values 1..n), a
+ * vector matrix (its elements) or a table (its elements, any values). */
+typedef struct Population {
+  int64_t n;
+  luma_Mat *values; /* the vector, or NULL */
+  int is_table;
+} Population;
+
+static Population check_population(lua_State *L, int arg) {
+  Population pop = {0, NULL, 0};
+  if (lua_isinteger(L, arg)) {
+    pop.n = luma_check_int_range(L, arg, "population size", 1, LUMA_MAX_ELEMENTS);
+  } else if ((pop.values = luma_matrix_test(L, arg)) != NULL) {
+    if (pop.values->rows != 1 && pop.values->cols != 1)
+      luma_arg_error(L, arg, "population must be a vector, got a %I x %I matrix",
+                     (lua_Integer)pop.values->rows, (lua_Integer)pop.values->cols);
+    pop.n = pop.values->rows * pop.values->cols;
+  } else if (lua_istable(L, arg)) {
+    pop.is_table = 1;
+    pop.n = (int64_t)lua_rawlen(L, arg);
+  } else {
+    luaL_typeerror(L, arg, "integer, vector or table");
+  }
+  if (pop.n == 0) luma_arg_error(L, arg, "population is empty");
+  return pop;
+}
+
+/* Entry i (0-based) of a numeric population. */
+static double population_value(const Population *pop, int64_t i) {
+  const luma_Mat *v = pop->values;
+  if (v == NULL) return (double)(i + 1);
+  return v->rows == 1 ? LUMA_AT(v, 0, i) : LUMA_AT(v, i, 0);
+}
+
+/* Reads and validates choice's weights (option p) into w (n doubles):
+ * finite, >= 0 and summing to 1 within 1e-8. Returns the number of
+ * positive weights. */
+static int64_t check_weights(lua_State *L, int opt, int64_t n, double *w) {
+  luma_Mat *m = luma_matrix_test(L, -1);
+  if (m == NULL && !lua_istable(L, -1))
+    luma_arg_error(L, opt, "option 'p' must be a vector or a table of probabilities");
+  int64_t len = m ? m->rows * m->cols : (int64_t)lua_rawlen(L, -1);
+  if ((m && m->rows != 1 && m->cols != 1) || len != n)
+    luma_arg_error(L, opt, "option 'p' has %I entries but the population has %I",
+                   (lua_Integer)len, (lua_Integer)n);
+  double total = 0;
+  int64_t positive = 0;
+  for (int64_t k = 0; k < n; k++) {
+    if (m) {
+      w[k] = m->rows == 1 ? LUMA_AT(m, 0, k) : LUMA_AT(m, k, 0);
+    } else {
+      lua_rawgeti(L, -1, k + 1);
+      w[k] = lua_tonumber(L, -1);
+      if (lua_type(L, -1) != LUA_TNUMBER)
+        luma_arg_error(L, opt, "option 'p': entry %I is a %s, expected a number",
+                       (lua_Integer)(k + 1), luaL_typename(L, -1));
+      lua_pop(L, 1);
+    }
+    if (!(w[k] >= 0) || isinf(w[k]))
+      luma_arg_error(L, opt, "option 'p': entry %I is %f, expected a probability",
+                     (lua_Integer)(k + 1), w[k]);
+    total += w[k];
+    positive += w[k] > 0;
+  }
+  if (fabs(total - 1) > 1e-8)
+    luma_arg_error(L, opt, "option 'p' sums to %f, not 1", total);
+  return positive;
+}
+
+/* g:choice(population [, size [, {replace = true, p = weights}]]) */
+static int g_choice(lua_State *L) {
+  luma_Rng *rng = check_generator(L);
+  Population pop = check_population(L, 2);
+  int scalar = lua_isnoneornil(L, 3);
+  int64_t k = scalar ? 1 : luma_check_int_range(L, 3, "size", 0, LUMA_MAX_ELEMENTS);
+  luma_check_options(L, 4, "replace|p");
+  int replace = luma_opt_boolean(L, 4, "replace", 1);
+  if (!replace && k > pop.n)
+    return luma_arg_error(L, 3, "cannot take %I of %I without replacement", (lua_Integer)k,
+                          (lua_Integer)pop.n);
+  lua_settop(L, 4);
+  int64_t *picked = lua_newuserdatauv(L, (size_t)k * sizeof *picked, 0); /* 5 */
+  int weighted = !lua_isnil(L, 4) && lua_getfield(L, 4, "p") != LUA_TNIL; /* 6 */
+  if (weighted) {
+    double *w = lua_newuserdatauv(L, 2 * (size_t)pop.n * sizeof *w, 0); /* 7 */
+    lua_pushvalue(L, 6);
+    int64_t positive = check_weights(L, 4, pop.n, w);
+    if (replace) {
+      for (int64_t i = 1; i < pop.n; i++) w[i] += w[i - 1]; /* running totals */
+      for (int64_t i = 0; i < k; i++) picked[i] = luma_rng_weighted_index(rng, w, pop.n);
+    } else {
+      if (k > positive)
+        return luma_arg_error(L, 3, "cannot take %I without replacement: only %I entries of "
+                              "p are positive", (lua_Integer)k, (lua_Integer)positive);
+      double *scratch = lua_newuserdatauv(L, 2 * (size_t)pop.n * sizeof *scratch, 0);
+      luma_rng_weighted_sample(rng, w, pop.n, k, picked, scratch);
+    }
+  } else if (replace) {
+    for (int64_t i = 0; i < k; i++) picked[i] = (int64_t)luma_rng_below(rng, (uint64_t)pop.n);
+  } else {
+    int64_t *scratch = lua_newuserdatauv(L, (size_t)pop.n * sizeof *scratch, 0);
+    luma_rng_sample(rng, pop.n, k, picked, scratch);
+  }
+  if (pop.is_table) {
+    if (scalar) {
+      lua_rawgeti(L, 2, picked[0] + 1);
+      return 1;
+    }
+    lua_createtable(L, (int)k, 0);
+    for (int64_t i = 0; i < k; i++) {
+      lua_rawgeti(L, 2, picked[i] + 1);
+      lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+  }
+  if (scalar) {
+    if (pop.values) lua_pushnumber(L, population_value(&pop, picked[0]));
+    else lua_pushinteger(L, picked[0] + 1);
+    return 1;
+  }
+  luma_Mat *out = luma_matrix_new(L, k, 1);
+  for (int64_t i = 0; i < k; i++) out->data[i] = population_value(&pop, picked[i]);
+  return 1;
+}
+
+/* g:shuffle(x): x's rows (a matrix) or elements (a table) in random
+ * order, in place (Fisher-Yates); returns x. */
+static int g_shuffle(lua_State *L) {
+  luma_Rng *rng = check_generator(L);
+  luma_Mat *m = luma_matrix_test(L, 2);
+  if (m == NULL && !lua_istable(L, 2)) return luaL_typeerror(L, 2, "luma.Matrix or table");
+  int64_t n = m ? m->rows : (int64_t)lua_rawlen(L, 2);
+  for (int64_t i = n - 1; i > 0; i--) {
+    int64_t r = (int64_t)luma_rng_below(rng, (uint64_t)i + 1);
+    if (r == i) continue;
+    if (m) {
+      for (int64_t j = 0; j < m->cols; j++) {
+        double t = LUMA_AT(m, i, j);
+        LUMA_AT(m, i, j) = LUMA_AT(m, r, j);
+        LUMA_AT(m, r, j) = t;
+      }
+    } else {
+      lua_rawgeti(L, 2, i + 1);
+      lua_rawgeti(L, 2, r + 1);
+      lua_rawseti(L, 2, i + 1);
+      lua_rawseti(L, 2, r + 1);
+    }
+  }
+  lua_settop(L, 2);
+  return 1;
+}
+
 static int g_jump(lua_State *L) {
   luma_rng_jump(check_generator(L));
   lua_settop(L, 1);
@@ -218,6 +371,13 @@ static const luma_Func generator_methods[] = {
      "Uniform integers on lo..hi inclusive, unbiased: an integer, or a matrix given a shape."},
     {"permutation", g_permutation, "g:permutation(n)",
      "The integers 1..n in random order (Fisher-Yates) as an n x 1 matrix."},
+    {"choice", g_choice, "g:choice(population [, size [, {replace = true, p = weights}]])",
+     "Draws from population: an integer n (the values 1..n), a vector or a table. Without "
+     "size one value, else size values (a column, or a table for a table population); "
+     "replace = false draws distinct entries; p gives probabilities (summing to 1)."},
+    {"shuffle", g_shuffle, "g:shuffle(x)",
+     "Puts the rows of matrix x (or the elements of table x) in random order, in place; "
+     "returns x."},
     {"jump", g_jump, "g:jump()", "Advances g by 2^128 draws (to a disjoint stream); returns g."},
     {"split", g_split, "g:split(n)",
      "Returns a table of n generators on disjoint streams (for parallel work); g moves past "
