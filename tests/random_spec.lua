@@ -151,6 +151,33 @@ describe("luma.random #smoke", function()
     assert.equal(21, view:sum())
   end)
 
+  it("samples exponential, gamma, beta, Poisson and binomial with the right moments", function()
+    local g, n = random.Generator(24), 100000
+    -- {draws, mean, variance}: the sample mean within 5 standard errors, the
+    -- sample variance within 5% (its own standard error is below 1% here)
+    local cases = {
+      {g:exponential(2, n), 0.5, 0.25},
+      {g:gamma(0.5, n), 0.5, 0.5},          -- the shape < 1 boost
+      {g:gamma(3, n), 3, 3},
+      {g:beta(2, 5, n), 2 / 7, 10 / 392},   -- ab / ((a+b)^2 (a+b+1))
+      {g:poisson(4, n), 4, 4},              -- product method
+      {g:poisson(37.5, n), 37.5, 37.5},     -- PTRS
+      {g:binomial(10, 0.3, n), 3, 2.1},     -- inversion
+      {g:binomial(1000, 0.5, n), 500, 250}, -- BTRS
+      {g:binomial(20, 0.9, n), 18, 1.8},    -- p > 1/2 by symmetry
+    }
+    for k, c in ipairs(cases) do
+      local x, mean, var = c[1], c[2], c[3]
+      assert.is_true(math.abs(x:mean() - mean) < 5 * math.sqrt(var / n), "case " .. k)
+      assert.is_true(math.abs(x:var() / var - 1) < 0.05, "case " .. k)
+    end
+    local counts = g:poisson(4, n)
+    assert.is_true(counts:eq(counts:floor()):all()) -- integers
+    assert.equal(0, g:binomial(0, 0.5))
+    assert.equal(7, g:binomial(7, 1))
+    assert.equal(0, g:poisson(0))
+  end)
+
   it("rejects bad arguments", function()
     local g = random.Generator(1)
     assert.has_error(function() random.Generator("x") end)
@@ -181,6 +208,12 @@ describe("luma.random #smoke", function()
       "bad argument #2 to 'choice' (cannot take 2 without replacement: only 1 entries of p are positive)")
     assert.has_error(function() g:choice(3, 2, {weights = {1, 0, 0}}) end,
       "bad argument #3 to 'choice' (unknown option 'weights' (valid: replace|p))")
+    assert.has_error(function() g:gamma(0) end, "bad argument #1 to 'gamma' (shape must be > 0, got 0.0)")
+    assert.has_error(function() g:beta(1, -1) end, "bad argument #2 to 'beta' (b must be > 0, got -1.0)")
+    assert.has_error(function() g:exponential(0) end, "bad argument #1 to 'exponential' (rate must be > 0, got 0.0)")
+    assert.has_error(function() g:poisson(-1) end, "bad argument #1 to 'poisson' (lambda must be in [0, 1e15], got -1.0)")
+    assert.has_error(function() g:binomial(3, 1.5) end, "bad argument #2 to 'binomial' (p must be in [0, 1], got 1.5)")
+    assert.has_error(function() g:binomial(-1, 0.5) end)
     assert.has_error(function() g:shuffle(3) end,
       "bad argument #1 to 'shuffle' (luma.Matrix or table expected, got number)")
   end)

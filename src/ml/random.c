@@ -166,3 +166,99 @@ void luma_rng_weighted_sample(luma_Rng *rng, const double *weights, int64_t n, i
   qsort(keyed, (size_t)n, sizeof *keyed, by_key_descending);
   for (int64_t i = 0; i < k; i++) out[i] = (int64_t)keyed[i].index;
 }
+
+/* ------------------------------------------------------------ samplers */
+
+double luma_rng_exponential(luma_Rng *rng) { return -log1p(-uniform(rng)); }
+
+/* lgamma without glibc's global signgam (lgamma itself is not
+ * thread-safe); the arguments here are positive. */
+static double log_gamma(double x) {
+  int sign;
+  return lgamma_r(x, &sign);
+}
+
+double luma_rng_gamma(luma_Rng *rng, double shape) {
+  if (shape < 1) {
+    /* Boost to shape + 1 and scale back: G(a) = G(a + 1) U^(1/a). */
+    double u = 1.0 - uniform(rng);
+    return luma_rng_gamma(rng, shape + 1) * pow(u, 1 / shape);
+  }
+  /* Marsaglia and Tsang (2000), "A simple method for generating gamma
+   * variables": a squeeze accepts about 98% without a logarithm. */
+  double d = shape - 1.0 / 3, c = 1 / sqrt(9 * d);
+  for (;;) {
+    double x = normal(rng), v = 1 + c * x;
+    if (v <= 0) continue;
+    v = v * v * v;
+    double u = uniform(rng);
+    if (u < 1 - 0.0331 * x * x * x * x) return d * v;
+    if (log(u) < 0.5 * x * x + d * (1 - v + log(v))) return d * v;
+  }
+}
+
+double luma_rng_beta(luma_Rng *rng, double a, double b) {
+  double x = luma_rng_gamma(rng, a), y = luma_rng_gamma(rng, b);
+  return x / (x + y);
+}
+
+int64_t luma_rng_poisson(luma_Rng *rng, double lambda) {
+  if (lambda < 10) { /* multiply uniforms until below e^-lambda (Knuth) */
+    double limit = exp(-lambda), prod = 1;
+    int64_t k = -1;
+    do {
+      k++;
+      prod *= uniform(rng);
+    } while (prod > limit);
+    return k;
+  }
+  /* PTRS, transformed rejection with squeeze (Hormann 1993, "The
+   * transformed rejection method for generating Poisson random
+   * variables"), constants from the paper. */
+  double slam = sqrt(lambda), loglam = log(lambda);
+  double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
+  double inv_alpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
+  for (;;) {
+    double u = uniform(rng) - 0.5, v = uniform(rng), us = 0.5 - fabs(u);
+    double k = floor((2 * a / us + b) * u + lambda + 0.43);
+    if (us >= 0.07 && v <= vr) return (int64_t)k;
+    if (k < 0 || (us < 0.013 && v > us)) continue;
+    if (log(v) + log(inv_alpha) - log(a / (us * us) + b) <= -lambda + k * loglam - log_gamma(k + 1))
+      return (int64_t)k;
+  }
+}
+
+int64_t luma_rng_binomial(luma_Rng *rng, int64_t n, double p) {
+  if (p > 0.5) return n - luma_rng_binomial(rng, n, 1 - p);
+  if (n == 0 || p == 0) return 0;
+  double q = 1 - p;
+  if ((double)n * p < 14) {
+    /* Inversion: walk the pmf from 0 with its ratio recurrence. */
+    double ratio = p / q, f0 = pow(q, (double)n);
+    for (;;) {
+      double u = uniform(rng), f = f0;
+      for (int64_t k = 0; k <= n; k++) {
+        if (u < f) return k;
+        u -= f;
+        f *= ratio * (double)(n - k) / (double)(k + 1);
+      }
+      /* rounding left u above the total mass: draw again */
+    }
+  }
+  /* BTRS (Hormann 1993, "The generation of binomial random variates"). */
+  double spq = sqrt((double)n * p * q);
+  double b = 1.15 + 2.53 * spq, a = -0.0873 + 0.0248 * b + 0.01 * p;
+  double c = (double)n * p + 0.5, vr = 0.92 - 4.2 / b;
+  double alpha = (2.83 + 5.1 / b) * spq, lpq = log(p / q);
+  double m = floor((double)(n + 1) * p);
+  double h = log_gamma(m + 1) + log_gamma((double)n - m + 1);
+  for (;;) {
+    double u = uniform(rng) - 0.5, v = uniform(rng), us = 0.5 - fabs(u);
+    double k = floor((2 * a / us + b) * u + c);
+    if (k < 0 || k > (double)n) continue;
+    if (us >= 0.07 && v <= vr) return (int64_t)k;
+    v = log(v * alpha / (a / (us * us) + b));
+    if (v <= h - log_gamma(k + 1) - log_gamma((double)n - k + 1) + (k - m) * lpq)
+      return (int64_t)k;
+  }
+}

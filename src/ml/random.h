@@ -45,6 +45,13 @@ int64_t luma_rng_weighted_index(luma_Rng *rng, const double *cumulative, int64_t
 void luma_rng_weighted_sample(luma_Rng *rng, const double *weights, int64_t n, int64_t k,
                               int64_t *out, double *scratch);
 
+/* Samplers behind luma.dist (parameters already validated). */
+double luma_rng_exponential(luma_Rng *rng);          /* rate 1 */
+double luma_rng_gamma(luma_Rng *rng, double shape);  /* scale 1, shape > 0 */
+double luma_rng_beta(luma_Rng *rng, double a, double b);
+int64_t luma_rng_poisson(luma_Rng *rng, double lambda);           /* lambda >= 0 */
+int64_t luma_rng_binomial(luma_Rng *rng, int64_t n, double p);   /* 0 <= p <= 1 */
+
 /* Fill every element of m (any strides). */
 void luma_rng_fill_uniform(luma_Rng *rng, luma_Mat *m, double lo, double hi);
 void luma_rng_fill_normal(luma_Rng *rng, luma_Mat *m, double mean, double std);

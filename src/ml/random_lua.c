@@ -111,6 +111,75 @@ static lua_Integer draw_integer(luma_Rng *rng, lua_Integer lo, uint64_t span) {
   return (lua_Integer)((uint64_t)lo + offset);
 }
 
+/* The samplers with required parameters take them first, then an
+ * optional shape: g:gamma(shape [, rows [, cols]]).  Each draws either a
+ * number or fills a new matrix. */
+typedef double (*Sampler)(luma_Rng *rng, const double *params);
+
+static double sample_exponential(luma_Rng *rng, const double *p) {
+  return luma_rng_exponential(rng) / p[0];
+}
+static double sample_gamma(luma_Rng *rng, const double *p) { return luma_rng_gamma(rng, p[0]); }
+static double sample_beta(luma_Rng *rng, const double *p) { return luma_rng_beta(rng, p[0], p[1]); }
+static double sample_poisson(luma_Rng *rng, const double *p) {
+  return (double)luma_rng_poisson(rng, p[0]);
+}
+static double sample_binomial(luma_Rng *rng, const double *p) {
+  return (double)luma_rng_binomial(rng, (int64_t)p[0], p[1]);
+}
+
+static int draw(lua_State *L, Sampler sampler, const double *params, int shape_arg,
+                int integral) {
+  luma_Rng *rng = check_generator(L);
+  luma_Mat *m = opt_shape_matrix(L, shape_arg);
+  if (m == NULL) {
+    double v = sampler(rng, params);
+    if (integral) lua_pushinteger(L, (lua_Integer)v);
+    else lua_pushnumber(L, v);
+    return 1;
+  }
+  for (int64_t i = 0; i < m->rows; i++)
+    for (int64_t j = 0; j < m->cols; j++) LUMA_AT(m, i, j) = sampler(rng, params);
+  return 1;
+}
+
+/* A positive finite parameter. */
+static double check_positive(lua_State *L, int arg, const char *what) {
+  double v = luma_check_finite(L, arg, what);
+  if (!(v > 0)) luma_arg_error(L, arg, "%s must be > 0, got %f", what, v);
+  return v;
+}
+
+static int g_exponential(lua_State *L) {
+  double params[1] = {lua_isnoneornil(L, 2) ? 1.0 : check_positive(L, 2, "rate")};
+  return draw(L, sample_exponential, params, 3, 0);
+}
+
+static int g_gamma(lua_State *L) {
+  double params[1] = {check_positive(L, 2, "shape")};
+  return draw(L, sample_gamma, params, 3, 0);
+}
+
+static int g_beta(lua_State *L) {
+  double params[2] = {check_positive(L, 2, "a"), check_positive(L, 3, "b")};
+  return draw(L, sample_beta, params, 4, 0);
+}
+
+static int g_poisson(lua_State *L) {
+  double lambda = luma_check_finite(L, 2, "lambda");
+  if (lambda < 0 || lambda > 1e15) return luma_arg_error(L, 2, "lambda must be in [0, 1e15], got %f", lambda);
+  double params[1] = {lambda};
+  return draw(L, sample_poisson, params, 3, 1);
+}
+
+static int g_binomial(lua_State *L) {
+  double n = (double)luma_check_int_range(L, 2, "n", 0, (lua_Integer)1 << 53);
+  double p = luma_check_finite(L, 3, "p");
+  if (p < 0 || p > 1) return luma_arg_error(L, 3, "p must be in [0, 1], got %f", p);
+  double params[2] = {n, p};
+  return draw(L, sample_binomial, params, 4, 1);
+}
+
 /* g:integers(lo, hi [, rows, cols]): uniform on lo..hi inclusive */
 static int g_integers(lua_State *L) {
   luma_Rng *rng = check_generator(L);
@@ -369,6 +438,16 @@ static const luma_Func generator_methods[] = {
      "Normal draws (default mean 0, std 1): a number without a shape, else a matrix."},
     {"integers", g_integers, "g:integers(lo, hi [, rows [, cols]])",
      "Uniform integers on lo..hi inclusive, unbiased: an integer, or a matrix given a shape."},
+    {"exponential", g_exponential, "g:exponential([rate [, rows [, cols]]])",
+     "Exponential draws with the given rate (default 1, mean 1/rate)."},
+    {"gamma", g_gamma, "g:gamma(shape [, rows [, cols]])",
+     "Gamma draws with the given shape and scale 1 (Marsaglia-Tsang); multiply for another "
+     "scale."},
+    {"beta", g_beta, "g:beta(a, b [, rows [, cols]])", "Beta(a, b) draws (a ratio of gammas)."},
+    {"poisson", g_poisson, "g:poisson(lambda [, rows [, cols]])",
+     "Poisson draws (Knuth's product method below 10, Hormann's PTRS above)."},
+    {"binomial", g_binomial, "g:binomial(n, p [, rows [, cols]])",
+     "Binomial(n, p) draws (inversion for small n p, Hormann's BTRS otherwise)."},
     {"permutation", g_permutation, "g:permutation(n)",
      "The integers 1..n in random order (Fisher-Yates) as an n x 1 matrix."},
     {"choice", g_choice, "g:choice(population [, size [, {replace = true, p = weights}]])",
