@@ -1,0 +1,477 @@
+--- luma.estimator: the estimator contract (scikit-learn's, in Lua).
+--
+-- estimator.class(spec) makes an estimator class from an explicit
+-- parameter schema and the class's own fit/predict/... functions.  The
+-- schema drives constructor validation, get_params, set_params, clone,
+-- help() and serialization; the wrappers added here give every estimator,
+-- native or written in Lua, the same behaviour:
+--   * Class{...} validates the parameters (unknown or ill-typed ones are
+--     errors that list the valid ones); missing ones take their defaults;
+--   * fit(X, y) checks its arguments, forgets everything a previous fit
+--     learned, calls the class's fit, records n_features_in and returns
+--     the estimator;
+--   * predict, predict_proba, decision_function, transform,
+--     inverse_transform and score refuse to run before fit and check that
+--     X has the columns the estimator was fitted on;
+--   * score defaults to R^2 for regressors and accuracy for classifiers.
+-- Parameters live in est.params (read them there; change them with
+-- set_params, which validates); fitted attributes are plain fields.
+local luma = require("luma")
+
+local estimator = {}
+
+local KINDS = { regressor = true, classifier = true, transformer = true, clusterer = true,
+                density = true, meta = true }
+
+-- The wrapped methods that need a fitted estimator and a data matrix.
+local FITTED_METHODS = { "predict", "predict_proba", "predict_log_proba",
+                         "decision_function", "transform", "inverse_transform", "score" }
+
+-- Fields of an instance that are not fitted state.
+local INSTANCE_FIELDS = { params = true }
+
+local function fail(level, fmt, ...)
+  error(string.format(fmt, ...), level + 1)
+end
+
+-- --------------------------------------------------------------- values
+
+local function describe(v)
+  if luma.ismatrix(v) then
+    local r, c = v:shape()
+    return string.format("a %d x %d matrix", r, c)
+  end
+  return type(v) == "string" and string.format("%q", v) or tostring(v)
+end
+
+local function is_estimator(v)
+  local mt = getmetatable(v)
+  return type(v) == "table" and type(mt) == "table" and rawget(mt, "__estimator") == true
+end
+estimator.is_estimator = is_estimator
+
+local function is_generator(v)
+  local mt = getmetatable(v)
+  return type(mt) == "table" and rawget(mt, "__name") == "luma.Generator"
+end
+
+-- Checks of each declared parameter type: returns true or nil.
+local TYPE_CHECKS = {
+  number = function(v) return type(v) == "number" and v == v end,
+  integer = function(v) return math.type(v) == "integer" end,
+  boolean = function(v) return type(v) == "boolean" end,
+  string = function(v) return type(v) == "string" end,
+  ["function"] = function(v) return type(v) == "function" end,
+  table = function(v) return type(v) == "table" and not is_estimator(v) end,
+  matrix = function(v) return luma.ismatrix(v) end,
+  estimator = is_estimator,
+  seed = function(v) return math.type(v) == "integer" or is_generator(v) end,
+  any = function() return true end,
+}
+
+-- The alternatives of a type declaration such as "number|string".
+local function type_list(decl)
+  local list = {}
+  for t in decl:gmatch("[^|]+") do
+    assert(TYPE_CHECKS[t], "unknown parameter type '" .. t .. "'")
+    list[#list + 1] = t
+  end
+  return list
+end
+
+-- What a parameter accepts, for error messages: "a number > 0",
+-- "one of "l1", "l2"", ...
+local function expectation(p)
+  if p.values then
+    local shown = {}
+    for i, v in ipairs(p.values) do shown[i] = describe(v) end
+    return "one of " .. table.concat(shown, ", ")
+  end
+  local text = "a " .. p.type:gsub("|", " or ")
+  local bounds = {}
+  if p.min then bounds[#bounds + 1] = ">= " .. tostring(p.min) end
+  if p.gt then bounds[#bounds + 1] = "> " .. tostring(p.gt) end
+  if p.max then bounds[#bounds + 1] = "<= " .. tostring(p.max) end
+  if p.lt then bounds[#bounds + 1] = "< " .. tostring(p.lt) end
+  if #bounds > 0 then text = text .. " " .. table.concat(bounds, " and ") end
+  if p.nullable then text = text .. " (or nil)" end
+  return text
+end
+
+local function valid_value(p, v)
+  if v == nil then return p.nullable end
+  if p.values then
+    for _, allowed in ipairs(p.values) do
+      if v == allowed then return true end
+    end
+    return false
+  end
+  local ok = false
+  for _, t in ipairs(p.types) do
+    if TYPE_CHECKS[t](v) then ok = true break end
+  end
+  if not ok then return false end
+  if type(v) == "number" then
+    if p.min and v < p.min then return false end
+    if p.max and v > p.max then return false end
+    if p.gt and not (v > p.gt) then return false end
+    if p.lt and not (v < p.lt) then return false end
+  end
+  return true
+end
+
+-- A copy for clone(): nested estimators cloned unfitted, tables and
+-- matrices copied, generators and functions shared (a generator is never
+-- advanced by fit: see estimator.rng).
+local function copy_value(v)
+  if is_estimator(v) then return v:clone() end
+  if luma.ismatrix(v) then return v:copy() end
+  if type(v) == "table" and getmetatable(v) == nil then
+    local t = {}
+    for k, x in pairs(v) do t[k] = copy_value(x) end
+    return t
+  end
+  return v
+end
+estimator.copy_value = copy_value
+
+-- --------------------------------------------------------------- schema
+
+local function compile_schema(spec)
+  local byname, names = {}, {}
+  for i, p in ipairs(spec.params or {}) do
+    assert(type(p.name) == "string" and p.name:match("^[%a_][%w_]*$"),
+      "parameter " .. i .. " needs an identifier name")
+    assert(not p.name:find("__", 1, true), "parameter names may not contain '__'")
+    assert(type(p.doc) == "string", "parameter '" .. p.name .. "' needs a doc string")
+    p.type = p.type or "any"
+    p.types = type_list(p.type)
+    if p.default == nil then p.nullable = true end
+    assert(valid_value(p, p.default), "default of '" .. p.name .. "' is invalid")
+    byname[p.name] = p
+    names[#names + 1] = p.name
+  end
+  return byname, names
+end
+
+-- ---------------------------------------------------------- the methods
+
+local Base = {}
+
+--- est:get_params([deep]): the parameters as a new table; with deep
+-- (default true), nested estimators' parameters as "name__param" too.
+function Base:get_params(deep)
+  local out = {}
+  for _, name in ipairs(self.__class.param_names) do
+    local v = self.params[name]
+    out[name] = v
+    if deep ~= false and is_estimator(v) then
+      for k, x in pairs(v:get_params(true)) do out[name .. "__" .. k] = x end
+    end
+  end
+  return out
+end
+
+local function set_param(self, name, value, level)
+  local class = self.__class
+  local split = name:find("__", 1, true) -- parameter names never contain "__"
+  local head, rest = name:sub(1, (split or 0) - 1), split and name:sub(split + 2)
+  if split and class.schema[head] then
+    local inner = self.params[head]
+    if not is_estimator(inner) then
+      fail(level, "%s: parameter '%s' is not an estimator, so '%s' cannot be set",
+        class.name, head, name)
+    end
+    inner:set_params({ [rest] = value })
+    return
+  end
+  local p = class.schema[name]
+  if not p then
+    fail(level, "%s: unknown parameter '%s' (valid: %s)", class.name, tostring(name),
+      table.concat(class.param_names, ", "))
+  end
+  if not valid_value(p, value) then
+    fail(level, "%s: parameter '%s' must be %s, got %s", class.name, name, expectation(p),
+      describe(value))
+  end
+  self.params[name] = value
+end
+
+--- est:set_params{name = value, ...}: validates and sets parameters
+-- (nested ones as "step__param"); returns est.  Fitted state is kept
+-- until the next fit, as in scikit-learn.
+function Base:set_params(values)
+  if type(values) ~= "table" then
+    fail(2, "bad argument #1 to 'set_params' (table expected, got %s)", type(values))
+  end
+  for name, value in pairs(values) do
+    if type(name) ~= "string" then
+      fail(2, "%s: parameter names must be strings, got %s", self.__class.name, describe(name))
+    end
+    set_param(self, name, value, 3)
+  end
+  return self
+end
+
+--- est:clone(): a new unfitted estimator with copies of est's parameters.
+function Base:clone()
+  local params = {}
+  for _, name in ipairs(self.__class.param_names) do
+    params[name] = copy_value(self.params[name])
+  end
+  return self.__class(params)
+end
+
+--- est:is_fitted(): true once fit has succeeded.
+function Base:is_fitted()
+  return rawget(self, "__fitted") == true
+end
+
+-- Forgets fitted state: every field but the parameters.
+local function reset(self)
+  for k in pairs(self) do
+    if not INSTANCE_FIELDS[k] then rawset(self, k, nil) end
+  end
+end
+
+local function shape_text(m)
+  local r, c = m:shape()
+  return string.format("%d x %d", r, c)
+end
+
+-- Checks X (and y when given) for fit; name is the caller for messages.
+local function check_data(class, method, X, y, y_required)
+  if not luma.ismatrix(X) then
+    fail(4, "bad argument #1 to '%s' (X must be a luma.Matrix, got %s)", method, type(X))
+  end
+  if y == nil then
+    if y_required then
+      fail(4, "bad argument #2 to '%s' (%s needs targets y)", method, class.name)
+    end
+    return
+  end
+  if not luma.ismatrix(y) then
+    fail(4, "bad argument #2 to '%s' (y must be a luma.Matrix, got %s)", method, type(y))
+  end
+  local n = X:rows()
+  local yr, yc = y:shape()
+  if yr ~= n then
+    fail(4, "bad argument #2 to '%s' (X has %d rows but y has %d)", method, n, yr)
+  end
+  if yc < 1 then fail(4, "bad argument #2 to '%s' (y has no columns)", method) end
+  if y:isnan():any() then
+    fail(4, "bad argument #2 to '%s' (y contains NaN; drop or impute those rows first)", method)
+  end
+end
+
+local function check_fitted_input(self, method, X)
+  local class = self.__class
+  if not self:is_fitted() then
+    fail(3, "%s: %s called before fit", class.name, method)
+  end
+  if not luma.ismatrix(X) then
+    fail(3, "bad argument #1 to '%s' (X must be a luma.Matrix, got %s)", method, type(X))
+  end
+  local want = rawget(self, "n_features_in")
+  if want and X:cols() ~= want then
+    fail(3, "bad argument #1 to '%s' (X has %d columns but %s was fitted on %d)", method,
+      X:cols(), class.name, want)
+  end
+end
+
+-- R^2 = 1 - SS_res / SS_tot over all columns of y (scikit-learn's
+-- uniform average for several outputs).
+local function r2_score(y, pred)
+  local total = 0
+  for j = 1, y:cols() do
+    local yj, pj = y:col(j), pred:col(j)
+    local ss_res = (yj - pj):pow(2):sum()
+    local ss_tot = (yj - yj:mean()):pow(2):sum()
+    total = total + (ss_tot > 0 and 1 - ss_res / ss_tot or (ss_res == 0 and 1 or 0))
+  end
+  return total / y:cols()
+end
+
+local function accuracy_score(y, pred)
+  return y:eq(pred):mean()
+end
+
+-- ------------------------------------------------------------ the class
+
+local function param_signature(class)
+  local parts = {}
+  for _, name in ipairs(class.param_names) do
+    parts[#parts + 1] = name .. " = " .. describe(class.schema[name].default)
+  end
+  return class.short_name .. "{" .. table.concat(parts, ", ") .. "}"
+end
+
+local function instance_tostring(self)
+  local parts = {}
+  for _, name in ipairs(self.__class.param_names) do
+    local v = self.params[name]
+    if v ~= self.__class.schema[name].default then
+      parts[#parts + 1] = name .. "=" .. (is_estimator(v) and tostring(v) or describe(v))
+    end
+  end
+  return self.__class.short_name .. "(" .. table.concat(parts, ", ") .. ")"
+end
+
+--- estimator.class(spec) -> Class.
+-- spec: name (qualified, "luma.linear.Ridge"), kind ("regressor",
+-- "classifier", "transformer", "clusterer", "density" or "meta"), doc,
+-- params (a list of {name, type, default, min, max, gt, lt, values,
+-- doc}; type is one of number, integer, boolean, string, function,
+-- table, matrix, estimator, seed, any, or alternatives joined by '|'),
+-- and the methods: fit(self, X, y, ...) (required) and any of predict,
+-- predict_proba, predict_log_proba, decision_function, transform,
+-- inverse_transform, score, plus other functions, which are kept as
+-- they are.  requires_y (default true for regressors and classifiers).
+function estimator.class(spec)
+  assert(type(spec) == "table", "estimator.class expects a spec table")
+  assert(type(spec.name) == "string", "spec.name (the qualified class name) is required")
+  assert(KINDS[spec.kind], "spec.kind must be regressor, classifier, transformer, "
+    .. "clusterer, density or meta")
+  assert(type(spec.fit) == "function", "spec.fit is required")
+  local schema, names = compile_schema(spec)
+  local class = {
+    name = spec.name,
+    short_name = spec.name:match("([^%.]+)$"),
+    kind = spec.kind,
+    schema = schema,
+    param_names = names,
+    requires_y = spec.requires_y,
+  }
+  if class.requires_y == nil then
+    class.requires_y = spec.kind == "regressor" or spec.kind == "classifier"
+  end
+  local methods = {}
+  for k, v in pairs(Base) do methods[k] = v end
+  for k, v in pairs(spec) do
+    if type(v) == "function" and k ~= "fit" then methods[k] = v end
+  end
+  local user_fit = spec.fit
+  methods.fit = function(self, X, y, ...)
+    check_data(class, "fit", X, y, class.requires_y)
+    reset(self)
+    local result = user_fit(self, X, y, ...)
+    if result ~= nil and result ~= self then
+      fail(2, "%s: fit must return self or nothing", class.name)
+    end
+    rawset(self, "n_features_in", X:cols())
+    rawset(self, "__fitted", true)
+    return self
+  end
+  for _, m in ipairs(FITTED_METHODS) do
+    local impl = spec[m]
+    if m == "score" and impl == nil then
+      if spec.kind == "regressor" and spec.predict then
+        impl = function(self, X, y) return r2_score(y, self:predict(X)) end
+      elseif spec.kind == "classifier" and spec.predict then
+        impl = function(self, X, y) return accuracy_score(y, self:predict(X)) end
+      end
+    end
+    if impl then
+      methods[m] = function(self, X, ...)
+        check_fitted_input(self, m, X)
+        if m == "score" then check_data(class, "score", X, (...), true) end
+        return impl(self, X, ...)
+      end
+    end
+  end
+  if methods.transform and not spec.fit_transform then
+    methods.fit_transform = function(self, X, y, ...)
+      return self:fit(X, y, ...):transform(X)
+    end
+  end
+  if methods.predict and not spec.fit_predict and spec.kind == "clusterer" then
+    methods.fit_predict = function(self, X, y, ...)
+      return self:fit(X, y, ...):predict(X)
+    end
+  end
+  class.methods = methods
+
+  -- Instances use this metatable; __index reaches the methods.
+  class.meta = {
+    __index = methods,
+    __name = spec.name,
+    __tostring = instance_tostring,
+    __estimator = true,
+  }
+  methods.__class = class
+
+  setmetatable(class, {
+    __call = function(_, params)
+      if params ~= nil and type(params) ~= "table" then
+        fail(2, "%s: parameters must be given as a table, got %s", spec.name, type(params))
+      end
+      local self = setmetatable({ params = {} }, class.meta)
+      for _, name in ipairs(names) do self.params[name] = copy_value(schema[name].default) end
+      for name, value in pairs(params or {}) do
+        if type(name) ~= "string" then
+          fail(2, "%s: parameter names must be strings, got %s", spec.name, describe(name))
+        end
+        set_param(self, name, value, 3)
+      end
+      return self
+    end,
+    __tostring = function() return spec.name end,
+  })
+
+  local record = {
+    name = spec.name,
+    signature = param_signature(class),
+    doc = spec.doc,
+    params = {},
+  }
+  for _, name in ipairs(names) do
+    local p = schema[name]
+    record.params[#record.params + 1] = { name = name, type = expectation(p):gsub("^a ", ""),
+      default = p.default, doc = p.doc }
+  end
+  luma.doc.set(class, record)
+  luma.doc.set(class.meta, record) -- help(instance) finds its metatable's record
+  return class
+end
+
+-- -------------------------------------------------------------- helpers
+
+--- estimator.encode_labels(y) -> codes, classes: y's values (a column)
+-- as codes 1..k (a column) and the sorted distinct values (k x 1).
+function estimator.encode_labels(y)
+  local classes = y:col(1):unique()
+  local codes = luma.zeros(y:rows(), 1)
+  for i = 1, y:rows() do
+    -- binary search: classes are sorted
+    local v, lo, hi = y:get(i, 1), 1, classes:rows()
+    while lo < hi do
+      local mid = (lo + hi) // 2
+      if classes:get(mid, 1) < v then lo = mid + 1 else hi = mid end
+    end
+    codes:set(i, 1, lo)
+  end
+  return codes, classes
+end
+
+--- estimator.decode_labels(codes, classes) -> labels: the inverse.
+function estimator.decode_labels(codes, classes)
+  return classes:take(codes)
+end
+
+--- estimator.rng(seed) -> a generator for one fit: a new Generator(seed)
+-- for an integer, a copy of a Generator (which itself is never advanced,
+-- so fitting twice gives the same model), the default generator for nil.
+function estimator.rng(seed)
+  if seed == nil then return luma.random.default() end
+  if math.type(seed) == "integer" then return luma.random.Generator(seed) end
+  return seed:copy()
+end
+
+estimator.r2_score = r2_score
+estimator.accuracy_score = accuracy_score
+
+luma.doc.set(estimator, { name = "luma.estimator",
+  doc = "The estimator contract: estimator.class(spec) builds an estimator class from a "
+    .. "parameter schema and fit/predict functions; see docs/ESTIMATORS.md." })
+
+return estimator
