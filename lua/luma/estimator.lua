@@ -100,6 +100,7 @@ end
 
 local function valid_value(p, v)
   if v == nil then return p.nullable end
+  if v ~= v then return p.nan_ok == true end
   if p.values then
     for _, allowed in ipairs(p.values) do
       if v == allowed then return true end
@@ -321,7 +322,7 @@ end
 -- spec: name (qualified, "luma.linear.Ridge"), kind ("regressor",
 -- "classifier", "transformer", "clusterer", "density" or "meta"), doc,
 -- params (a list of {name, type, default, min, max, gt, lt, values,
--- doc}; type is one of number, integer, boolean, string, function,
+-- nan_ok, doc}; type is one of number, integer, boolean, string, function,
 -- table, matrix, estimator, seed, any, or alternatives joined by '|'),
 -- and the methods: fit(self, X, y, ...) (required) and any of predict,
 -- predict_proba, predict_log_proba, decision_function, transform,

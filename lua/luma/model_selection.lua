@@ -603,9 +603,562 @@ function ms.check_cv(cv, X, y, is_classifier, groups)
   return splits
 end
 
+-- ------------------------------------------------------------- scoring
+
+-- A scorer from the scoring argument: nil (the estimator's own score), a
+-- registered name (luma.metrics), or a function(est, X, y) -> number.
+local function resolve_scorer(scoring, level)
+  if scoring == nil then
+    return function(est, X, y) return est:score(X, y) end, "score"
+  end
+  if type(scoring) == "function" then return scoring, "score" end
+  if type(scoring) == "string" then
+    return require("luma.metrics").get_scorer(scoring), scoring
+  end
+  if type(scoring) == "table" and getmetatable(scoring) and getmetatable(scoring).__call then
+    return scoring, scoring.name or "score"
+  end
+  fail(level + 1, "scoring must be nil, a scorer name, a scorer or a function, got %s",
+    type(scoring))
+end
+
+-- Scorers by name: scoring may also be a list of names (or a table of
+-- name = scorer) for several at once.
+local function resolve_scorers(scoring, level)
+  if type(scoring) == "table" and not getmetatable(scoring) then
+    local out, names = {}, {}
+    for k, v in pairs(scoring) do
+      if math.type(k) == "integer" then
+        local fn, name = resolve_scorer(v, level + 1)
+        out[name] = fn
+        names[#names + 1] = name
+      else
+        out[k] = resolve_scorer(v, level + 1)
+        names[#names + 1] = k
+      end
+    end
+    table.sort(names)
+    return out, names
+  end
+  local fn, name = resolve_scorer(scoring, level + 1)
+  return { [name] = fn }, { name }
+end
+
+local function is_classifier(est)
+  return est.__class and est.__class.kind == "classifier"
+end
+
+local function check_xy(fname, X, y)
+  if not luma.ismatrix(X) then
+    fail(3, "bad argument #2 to '%s' (X must be a luma.Matrix, got %s)", fname, type(X))
+  end
+  if y ~= nil and (not luma.ismatrix(y) or y:rows() ~= X:rows()) then
+    fail(3, "bad argument #3 to '%s' (X has %d rows but y has %s)", fname, X:rows(),
+      luma.ismatrix(y) and tostring(y:rows()) or type(y))
+  end
+end
+
+-- Fits a clone on one split and scores it; a failing fit gives
+-- error_score (or raises when error_score is "raise").
+local function fit_and_score(est, X, y, train, test, scorers, names, opts)
+  local model = est:clone()
+  if opts.params then model:set_params(opts.params) end
+  local Xtr, ytr = X:take(train), y and y:take(train)
+  local t0 = luma.now()
+  local ok, err = pcall(model.fit, model, Xtr, ytr)
+  local result = { fit_time = luma.now() - t0, test = {}, train = {} }
+  if not ok then
+    if opts.error_score == "raise" then error(err, 0) end
+    warn(string.format("%s: fit failed (%s); its scores are set to error_score",
+      tostring(model), tostring(err)))
+    for _, name in ipairs(names) do
+      result.test[name] = opts.error_score
+      result.train[name] = opts.error_score
+    end
+    result.score_time = 0
+    result.failed = err
+    return result
+  end
+  local Xte, yte = X:take(test), y and y:take(test)
+  t0 = luma.now()
+  for _, name in ipairs(names) do
+    result.test[name] = scorers[name](model, Xte, yte)
+    if opts.train_score then result.train[name] = scorers[name](model, Xtr, ytr) end
+  end
+  result.score_time = luma.now() - t0
+  result.model = model
+  return result
+end
+
+local function mean_std(values)
+  local n, sum = #values, 0
+  for _, v in ipairs(values) do sum = sum + v end
+  local mean = sum / n
+  local ss = 0
+  for _, v in ipairs(values) do ss = ss + (v - mean) ^ 2 end
+  return mean, math.sqrt(ss / n)
+end
+
+local CV_OPTIONS = { cv = true, scoring = true, return_train_score = true,
+                     return_estimator = true, groups = true, error_score = true, n_jobs = true }
+
+local function check_opts(fname, opts, valid, level)
+  for k in pairs(opts or {}) do
+    if not valid[k] then
+      local names = {}
+      for name in pairs(valid) do names[#names + 1] = name end
+      table.sort(names)
+      fail(level + 1, "%s: unknown option '%s' (valid: %s)", fname, tostring(k),
+        table.concat(names, ", "))
+    end
+  end
+  return opts or {}
+end
+
+--- cross_validate(est, X, y [, opts]) -> results: test_<name>, train_<name>
+-- (with return_train_score), fit_time, score_time (each a list over the
+-- folds) and estimators (with return_estimator).
+function ms.cross_validate(est, X, y, opts)
+  if not require("luma.estimator").is_estimator(est) then
+    fail(2, "bad argument #1 to 'cross_validate' (an estimator expected, got %s)", type(est))
+  end
+  check_xy("cross_validate", X, y)
+  opts = check_opts("cross_validate", opts, CV_OPTIONS, 2)
+  local scorers, names = resolve_scorers(opts.scoring, 2)
+  local splits = ms.check_cv(opts.cv, X, y, is_classifier(est), opts.groups)
+  local out = { fit_time = {}, score_time = {} }
+  for _, name in ipairs(names) do
+    out["test_" .. name] = {}
+    if opts.return_train_score then out["train_" .. name] = {} end
+  end
+  if opts.return_estimator then out.estimators = {} end
+  local error_score = opts.error_score
+  if error_score == nil then error_score = 0 / 0 end
+  for k, split in ipairs(splits) do
+    local r = fit_and_score(est, X, y, split[1], split[2], scorers, names,
+      { train_score = opts.return_train_score, error_score = error_score })
+    out.fit_time[k], out.score_time[k] = r.fit_time, r.score_time
+    for _, name in ipairs(names) do
+      out["test_" .. name][k] = r.test[name]
+      if opts.return_train_score then out["train_" .. name][k] = r.train[name] end
+    end
+    if opts.return_estimator then out.estimators[k] = r.model end
+  end
+  return out
+end
+
+--- cross_val_score(est, X, y [, opts]) -> scores (a column, one per fold).
+function ms.cross_val_score(est, X, y, opts)
+  opts = opts or {}
+  if type(opts.scoring) == "table" and not getmetatable(opts.scoring) then
+    fail(2, "cross_val_score takes one scorer; use cross_validate for several")
+  end
+  local r = ms.cross_validate(est, X, y, opts)
+  local _, names = resolve_scorers(opts.scoring, 2)
+  return luma.matrix(r["test_" .. names[1]])
+end
+
+--- cross_val_predict(est, X, y [, {cv, method = "predict", groups}]) ->
+-- each sample's prediction from the model that did not see it.
+function ms.cross_val_predict(est, X, y, opts)
+  check_xy("cross_val_predict", X, y)
+  opts = check_opts("cross_val_predict", opts, { cv = true, method = true, groups = true }, 2)
+  local method = opts.method or "predict"
+  if type(est[method]) ~= "function" then
+    fail(2, "cross_val_predict: %s has no method '%s'", tostring(est), method)
+  end
+  local splits = ms.check_cv(opts.cv, X, y, is_classifier(est), opts.groups)
+  local out, seen = nil, {}
+  for _, split in ipairs(splits) do
+    local model = est:clone():fit(X:take(split[1]), y and y:take(split[1]))
+    local pred = model[method](model, X:take(split[2]))
+    out = out or luma.zeros(X:rows(), pred:cols())
+    for i = 1, split[2]:rows() do
+      local row = math.tointeger(split[2]:get(i, 1))
+      if seen[row] then
+        fail(2, "cross_val_predict: sample %d is in more than one test fold", row)
+      end
+      seen[row] = true
+      out:row(row):assign(pred:row(i))
+    end
+  end
+  for i = 1, X:rows() do
+    if not seen[i] then fail(2, "cross_val_predict: sample %d is in no test fold", i) end
+  end
+  return out
+end
+
+-- ------------------------------------------------------------ searches
+
+--- The results of a search: one row per candidate with params, mean_<s>,
+-- std_<s>, rank_<s> and split<k>_<s> for each scorer s (test scores;
+-- train_<s>... with return_train_score), mean_fit_time and
+-- mean_score_time.  Prints as an aligned table.
+local Results = { __name = "luma.model_selection.Results" }
+Results.__index = Results
+
+local function format_value(v)
+  if type(v) == "number" then
+    if math.type(v) == "integer" then return tostring(v) end
+    return string.format("%.4g", v)
+  end
+  if type(v) == "table" and not getmetatable(v) then
+    local keys = {}
+    for k in pairs(v) do keys[#keys + 1] = k end
+    table.sort(keys)
+    local parts = {}
+    for _, k in ipairs(keys) do parts[#parts + 1] = k .. "=" .. format_value(v[k]) end
+    return table.concat(parts, ", ")
+  end
+  return tostring(v)
+end
+
+function Results.__tostring(self)
+  local cols = { "rank_" .. self.primary, "mean_" .. self.primary, "std_" .. self.primary,
+                 "mean_fit_time", "params" }
+  local rows = { cols }
+  local order = {}
+  for i = 1, #self do order[i] = i end
+  table.sort(order, function(a, b)
+    local ra, rb = self[a]["rank_" .. self.primary], self[b]["rank_" .. self.primary]
+    if ra ~= rb then return ra < rb end
+    return a < b
+  end)
+  for _, i in ipairs(order) do
+    local row = {}
+    for j, c in ipairs(cols) do row[j] = format_value(self[i][c]) end
+    rows[#rows + 1] = row
+  end
+  local widths = {}
+  for _, row in ipairs(rows) do
+    for j, cell in ipairs(row) do widths[j] = math.max(widths[j] or 0, #cell) end
+  end
+  local lines = {}
+  for _, row in ipairs(rows) do
+    local cells = {}
+    for j, cell in ipairs(row) do
+      cells[j] = j == #row and cell or string.format("%-" .. widths[j] .. "s", cell)
+    end
+    lines[#lines + 1] = table.concat(cells, "  ")
+  end
+  return table.concat(lines, "\n")
+end
+
+-- Every combination of a grid {name = {values...}} (or a list of grids).
+local function expand_grid(grid, level)
+  if type(grid) ~= "table" then fail(level + 1, "param_grid must be a table") end
+  local grids = grid[1] ~= nil and grid or { grid }
+  local out = {}
+  for _, g in ipairs(grids) do
+    local names = {}
+    for name, values in pairs(g) do
+      if type(values) ~= "table" or #values == 0 then
+        fail(level + 1, "param_grid: '%s' needs a non-empty list of values", tostring(name))
+      end
+      names[#names + 1] = name
+    end
+    table.sort(names)
+    local function rec(i, current)
+      if i > #names then
+        local copy = {}
+        for k, v in pairs(current) do copy[k] = v end
+        out[#out + 1] = copy
+        return
+      end
+      for _, v in ipairs(g[names[i]]) do
+        current[names[i]] = v
+        rec(i + 1, current)
+      end
+      current[names[i]] = nil
+    end
+    rec(1, {})
+  end
+  return out
+end
+
+-- Ranks (1 = best, ties share the lowest rank, NaN last) of a list.
+local function ranks(values)
+  local order = {}
+  for i = 1, #values do order[i] = i end
+  local function key(v) return v ~= v and -math.huge or v end
+  table.sort(order, function(a, b)
+    local ka, kb = key(values[a]), key(values[b])
+    if ka ~= kb then return ka > kb end
+    return a < b
+  end)
+  local out, rank = {}, 0
+  for pos, i in ipairs(order) do
+    if pos == 1 or key(values[i]) ~= key(values[order[pos - 1]]) then rank = pos end
+    out[i] = rank
+  end
+  return out
+end
+
+-- Evaluates candidate parameter sets by cross-validation and refits.
+local function run_search(self, X, y, candidates)
+  local p = self.params
+  local est = p.estimator
+  local scorers, names = resolve_scorers(p.scoring, 3)
+  local primary = type(p.refit) == "string" and p.refit or names[1]
+  if scorers[primary] == nil then
+    fail(3, "%s: refit = '%s' is not one of the scorers (%s)", tostring(self), primary,
+      table.concat(names, ", "))
+  end
+  local splits = ms.check_cv(p.cv, X, y, is_classifier(est))
+  local results = setmetatable({ primary = primary, scorers = names }, Results)
+  local error_score = p.error_score
+  for c, params in ipairs(candidates) do
+    local row = { params = params }
+    local per = {}
+    local fit_times, score_times = {}, {}
+    for _, name in ipairs(names) do per[name] = { test = {}, train = {} } end
+    for k, split in ipairs(splits) do
+      local r = fit_and_score(est, X, y, split[1], split[2], scorers, names,
+        { params = params, train_score = p.return_train_score, error_score = error_score })
+      fit_times[k], score_times[k] = r.fit_time, r.score_time
+      for _, name in ipairs(names) do
+        per[name].test[k] = r.test[name]
+        row[string.format("split%d_test_%s", k, name)] = r.test[name]
+        if p.return_train_score then
+          per[name].train[k] = r.train[name]
+          row[string.format("split%d_train_%s", k, name)] = r.train[name]
+        end
+      end
+    end
+    for _, name in ipairs(names) do
+      row["mean_" .. name], row["std_" .. name] = mean_std(per[name].test)
+      if p.return_train_score then
+        row["mean_train_" .. name], row["std_train_" .. name] = mean_std(per[name].train)
+      end
+    end
+    row.mean_fit_time, row.std_fit_time = mean_std(fit_times)
+    row.mean_score_time, row.std_score_time = mean_std(score_times)
+    results[c] = row
+  end
+  for _, name in ipairs(names) do
+    local means = {}
+    for c = 1, #results do means[c] = results[c]["mean_" .. name] end
+    local r = ranks(means)
+    for c = 1, #results do results[c]["rank_" .. name] = r[c] end
+  end
+  self.results = results
+  local best
+  if type(p.refit) == "function" then
+    best = p.refit(results)
+    if math.type(best) ~= "integer" or best < 1 or best > #results then
+      fail(3, "%s: the refit function must return a row number in 1..%d", tostring(self),
+        #results)
+    end
+  else
+    for c = 1, #results do
+      if results[c]["rank_" .. primary] == 1 then best = c break end
+    end
+  end
+  self.best_index = best
+  self.best_params = results[best].params
+  self.best_score = results[best]["mean_" .. primary]
+  if self.best_score ~= self.best_score then
+    fail(3, "%s: every candidate failed to fit", tostring(self))
+  end
+  if p.refit ~= false then
+    local t0 = luma.now()
+    self.best_estimator = est:clone():set_params(self.best_params):fit(X, y)
+    self.refit_time = luma.now() - t0
+    self.classes = self.best_estimator.classes
+  end
+end
+
+local SEARCH_PARAMS = {
+  { name = "estimator", type = "estimator", doc = "the estimator to tune" },
+  { name = "scoring", type = "string|function|table", doc = "a scorer name, a function "
+    .. "(est, X, y) -> score, or a list of names (default: the estimator's score)" },
+  { name = "cv", type = "any", doc = "folds: an integer, a splitter or (train, test) pairs "
+    .. "(default 5; stratified for classifiers)" },
+  { name = "refit", type = "boolean|string|function", default = true, doc = "refit the best "
+    .. "candidate on all data: true, the scorer name that picks it, a function(results) -> "
+    .. "row, or false" },
+  { name = "error_score", type = "number|string", default = 0 / 0, nan_ok = true,
+    doc = "score of a "
+    .. "failing fit (\"raise\" re-raises its error)" },
+  { name = "return_train_score", type = "boolean", default = false,
+    doc = "also score the training folds" },
+  { name = "n_jobs", type = "integer", default = 1, min = 1, doc = "worker processes" },
+}
+
+local function search_delegate(method)
+  return function(self, X, ...)
+    if not self.best_estimator then
+      fail(2, "%s: %s needs refit ~= false", tostring(self), method)
+    end
+    return self.best_estimator[method](self.best_estimator, X, ...)
+  end
+end
+
+local function search_class(name, extra_params, candidates, doc)
+  local params = {}
+  for _, p in ipairs(SEARCH_PARAMS) do params[#params + 1] = p end
+  for _, p in ipairs(extra_params) do params[#params + 1] = p end
+  return estimator.class{
+    name = "luma.model_selection." .. name,
+    kind = "meta",
+    requires_y = false,
+    doc = doc,
+    params = params,
+    fit = function(self, X, y)
+      if self.params.estimator == nil then
+        fail(2, "%s: the estimator parameter is required", name)
+      end
+      run_search(self, X, y, candidates(self, 3))
+    end,
+    predict = search_delegate("predict"),
+    predict_proba = search_delegate("predict_proba"),
+    decision_function = search_delegate("decision_function"),
+    transform = search_delegate("transform"),
+    score = function(self, X, y)
+      local fn = resolve_scorer(self.params.scoring and self.results.primary ~= "score"
+        and self.results.primary or nil, 2)
+      return fn(self.best_estimator, X, y)
+    end,
+  }
+end
+
+ms.GridSearch = search_class("GridSearch", {
+  { name = "param_grid", type = "table", doc = "{name = {values...}} or a list of such grids; "
+    .. "nested parameters as step__param" },
+}, function(self, level)
+  if self.params.param_grid == nil then fail(level + 1, "GridSearch: param_grid is required") end
+  return expand_grid(self.params.param_grid, level + 1)
+end, "Exhaustive search over a parameter grid by cross-validation; refits the best.")
+
+--- Samplers for RandomSearch: each has sample(rng) -> one value.
+local function sampler(name, draw)
+  return setmetatable({ sample = draw }, { __name = "luma.model_selection." .. name,
+    __tostring = function() return name end })
+end
+
+function ms.uniform(lo, hi)
+  return sampler("uniform", function(rng) return rng:uniform(nil, nil, lo, hi) end)
+end
+
+function ms.log_uniform(lo, hi)
+  if not (lo > 0 and hi > lo) then fail(2, "log_uniform needs 0 < lo < hi") end
+  local a, b = math.log(lo), math.log(hi)
+  return sampler("log_uniform", function(rng) return math.exp(rng:uniform(nil, nil, a, b)) end)
+end
+
+function ms.randint(lo, hi)
+  return sampler("randint", function(rng) return rng:integers(lo, hi) end)
+end
+
+-- One draw from a distribution spec: a list (uniform choice), an object
+-- with sample(rng) (ms.uniform, ms.log_uniform, ms.randint), or anything
+-- with sample(n, rng) returning a matrix (luma.dist distributions).
+local function draw_value(spec, rng, name, level)
+  if type(spec) == "table" and getmetatable(spec) == nil then
+    if #spec == 0 then fail(level + 1, "param_distributions: '%s' is an empty list", name) end
+    return spec[rng:integers(1, #spec)]
+  end
+  local mt = getmetatable(spec)
+  if type(spec) == "table" and type(spec.sample) == "function" then
+    if mt and tostring(mt.__name or ""):find("^luma%.model_selection%.") then
+      return spec.sample(rng)
+    end
+    local m = spec:sample(1, rng)
+    return luma.ismatrix(m) and m:get(1, 1) or m
+  end
+  fail(level + 1, "param_distributions: '%s' must be a list or a distribution", name)
+end
+
+ms.RandomSearch = search_class("RandomSearch", {
+  { name = "param_distributions", type = "table", doc = "{name = list or distribution}: "
+    .. "lists are sampled uniformly; distributions by their sample method" },
+  { name = "n_iter", type = "integer", default = 10, min = 1, doc = "candidates drawn" },
+  { name = "seed", type = "seed", doc = "seed of the candidate draws" },
+}, function(self, level)
+  local dists = self.params.param_distributions
+  if dists == nil then fail(level + 1, "RandomSearch: param_distributions is required") end
+  local names = {}
+  for k in pairs(dists) do names[#names + 1] = k end
+  table.sort(names)
+  local rng = estimator.rng(self.params.seed)
+  local out = {}
+  for c = 1, self.params.n_iter do
+    local params = {}
+    for _, name in ipairs(names) do params[name] = draw_value(dists[name], rng, name, level + 1) end
+    out[c] = params
+  end
+  return out
+end, "Random search over parameter distributions by cross-validation; refits the best.")
+
+-- --------------------------------------------------------------- curves
+
+--- validation_curve(est, X, y, {param_name, param_range, cv, scoring}) ->
+-- train_scores, test_scores (one row per value, one column per fold).
+function ms.validation_curve(est, X, y, opts)
+  check_xy("validation_curve", X, y)
+  opts = check_opts("validation_curve", opts, { param_name = true, param_range = true,
+    cv = true, scoring = true, groups = true }, 2)
+  if type(opts.param_name) ~= "string" or type(opts.param_range) ~= "table" then
+    fail(2, "validation_curve needs param_name (a string) and param_range (a list)")
+  end
+  local scorers, names = resolve_scorers(opts.scoring, 2)
+  if #names ~= 1 then fail(2, "validation_curve takes one scorer") end
+  local splits = ms.check_cv(opts.cv, X, y, is_classifier(est), opts.groups)
+  local train = luma.zeros(#opts.param_range, #splits)
+  local test = luma.zeros(#opts.param_range, #splits)
+  for i, value in ipairs(opts.param_range) do
+    for k, split in ipairs(splits) do
+      local r = fit_and_score(est, X, y, split[1], split[2], scorers, names,
+        { params = { [opts.param_name] = value }, train_score = true, error_score = "raise" })
+      train:set(i, k, r.train[names[1]])
+      test:set(i, k, r.test[names[1]])
+    end
+  end
+  return train, test
+end
+
+--- learning_curve(est, X, y, {train_sizes, cv, scoring, shuffle, seed}) ->
+-- sizes (a column), train_scores, test_scores (rows per size, columns per
+-- fold).  train_sizes: fractions of the largest training fold or counts
+-- (default 0.1, 0.325, 0.55, 0.775, 1).
+function ms.learning_curve(est, X, y, opts)
+  check_xy("learning_curve", X, y)
+  opts = check_opts("learning_curve", opts, { train_sizes = true, cv = true, scoring = true,
+    shuffle = true, seed = true, groups = true }, 2)
+  local scorers, names = resolve_scorers(opts.scoring, 2)
+  local splits = ms.check_cv(opts.cv, X, y, is_classifier(est), opts.groups)
+  local max_train = math.huge
+  for _, split in ipairs(splits) do max_train = math.min(max_train, split[1]:rows()) end
+  local sizes = {}
+  for i, s in ipairs(opts.train_sizes or { 0.1, 0.325, 0.55, 0.775, 1.0 }) do
+    local count = math.type(s) == "integer" and s or math.floor(s * max_train)
+    if count < 1 or count > max_train then
+      fail(2, "learning_curve: train size %s gives %d samples, outside 1..%d", tostring(s),
+        count, max_train)
+    end
+    sizes[i] = count
+  end
+  local rng = opts.shuffle and estimator.rng(opts.seed) or nil
+  local train = luma.zeros(#sizes, #splits)
+  local test = luma.zeros(#sizes, #splits)
+  for k, split in ipairs(splits) do
+    local order = split[1]
+    if rng then order = order:take(rng:permutation(order:rows())) end
+    for i, count in ipairs(sizes) do
+      local r = fit_and_score(est, X, y, order:sub(1, count), split[2], scorers, names,
+        { train_score = true, error_score = "raise" })
+      train:set(i, k, r.train[names[1]])
+      test:set(i, k, r.test[names[1]])
+    end
+  end
+  return luma.matrix(sizes), train, test
+end
+
 luma.doc.set(ms, { name = "luma.model_selection",
   doc = "Splitters (KFold, StratifiedKFold, RepeatedKFold, RepeatedStratifiedKFold, "
     .. "LeaveOneOut, LeavePOut, ShuffleSplit, StratifiedShuffleSplit, GroupKFold, "
-    .. "TimeSeriesSplit, PredefinedSplit), train_test_split and check_cv." })
+    .. "TimeSeriesSplit, PredefinedSplit), train_test_split, check_cv, cross_validate, "
+    .. "cross_val_score, cross_val_predict, GridSearch, RandomSearch (with uniform, "
+    .. "log_uniform, randint), validation_curve and learning_curve." })
 
 return ms
