@@ -223,6 +223,12 @@ function Base:clone()
   return self.__class(params)
 end
 
+--- est:kind_of(): "regressor", "classifier", ... (composites report the
+-- kind of the estimator they end in).
+function Base:kind_of()
+  return self.__class.kind
+end
+
 --- est:is_fitted(): true once fit has succeeded.
 function Base:is_fitted()
   return rawget(self, "__fitted") == true
@@ -467,6 +473,10 @@ function estimator.rng(seed)
   if math.type(seed) == "integer" then return luma.random.Generator(seed) end
   return seed:copy()
 end
+
+--- estimator.set_params: the schema-validated set_params, for classes
+-- that override set_params and hand their own parameters back to it.
+estimator.set_params = Base.set_params
 
 estimator.r2_score = r2_score
 estimator.accuracy_score = accuracy_score

@@ -645,7 +645,7 @@ local function resolve_scorers(scoring, level)
 end
 
 local function is_classifier(est)
-  return est.__class and est.__class.kind == "classifier"
+  return est:kind_of() == "classifier"
 end
 
 local function check_xy(fname, X, y)
