@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include <lua.h>
+#include <lauxlib.h>
 
 #define LUMA_VERSION "0.1.0"
 #define LUMA_VERSION_NUM 100 /* major * 10000 + minor * 100 + patch */
@@ -146,6 +147,51 @@ LUMA_API int luma_get_matrix(lua_State *L, int idx, luma_MatrixRef *out);
 /* For C functions running inside Lua: like luma_get_matrix, but raises
  * "bad argument #arg to 'fname' (matrix expected, got T)". */
 LUMA_API luma_MatrixRef luma_check_matrix(lua_State *L, int arg);
+
+/* ------------------------------------------------------------ estimators */
+
+/* One hyperparameter of a native estimator: the same schema Lua
+ * estimators declare with luma.estimator.class (docs/ESTIMATORS.md).
+ *   type     "number", "integer", "boolean", "string", "seed", "matrix",
+ *            "estimator", "function", "table", "any", or alternatives
+ *            joined by '|' ("number|string")
+ *   value    the default as a Lua literal ("1.0", "true", "\"auto\"");
+ *            NULL for no default (nil)
+ *   range    NULL, or an interval in the usual notation: "[0, inf)",
+ *            "(0, 1]", "[1, 100]"
+ *   values   NULL, or the allowed values joined by '|' ("l1|l2"), for
+ *            string parameters
+ *   doc      one line for help() */
+typedef struct luma_ParamSpec {
+  const char *name;
+  const char *type;
+  const char *value;
+  const char *range;
+  const char *values;
+  const char *doc;
+} luma_ParamSpec;
+
+/* A native estimator class.  kind is "regressor", "classifier",
+ * "transformer", "clusterer", "density" or "meta".  params ends with an
+ * entry whose name is NULL.  methods (ending with {NULL, NULL}) are Lua C
+ * functions called with the estimator as argument 1: "fit" is required;
+ * "predict", "predict_proba", "decision_function", "transform",
+ * "inverse_transform" and "score" get the contract's checks (fitted, X's
+ * columns), any other name is added as it is.  Parameters are in the
+ * estimator's field `params`; fitted state goes in other fields. */
+typedef struct luma_EstimatorSpec {
+  const char *name;
+  const char *kind;
+  const char *doc;
+  const luma_ParamSpec *params;
+  const luaL_Reg *methods;
+} luma_EstimatorSpec;
+
+/* For C functions running inside Lua (it may raise): builds the class
+ * through luma.estimator.class and pushes it; calling the class with a
+ * parameter table makes an estimator that works everywhere a Lua one does
+ * (cross-validation, searches, pipelines, help). */
+LUMA_API void luma_define_estimator(lua_State *L, const luma_EstimatorSpec *spec);
 
 /* ------------------------------------------------------------------ misc */
 

@@ -299,6 +299,68 @@ static void test_threads(void) {
   CHECK(ok[0] && ok[1]);
 }
 
+/* A native estimator: predicts shrink * mean(y) (a regressor). */
+static int mean_fit(lua_State *L) {
+  luma_MatrixRef y = luma_check_matrix(L, 3);
+  double sum = 0;
+  for (int64_t i = 0; i < y.rows; i++) sum += y.data[i * y.row_stride];
+  lua_getfield(L, 1, "params");
+  lua_getfield(L, -1, "shrink");
+  lua_pushnumber(L, lua_tonumber(L, -1) * sum / (double)y.rows);
+  lua_setfield(L, 1, "value");
+  lua_settop(L, 1);
+  return 1;
+}
+
+static int mean_predict(lua_State *L) {
+  luma_MatrixRef X = luma_check_matrix(L, 2);
+  lua_getfield(L, 1, "value");
+  double v = lua_tonumber(L, -1);
+  double *out = malloc((size_t)X.rows * sizeof *out);
+  for (int64_t i = 0; i < X.rows; i++) out[i] = v;
+  int status = luma_push_matrix(L, X.rows, 1, out);
+  free(out);
+  if (status != LUA_OK) return luaL_error(L, "out of memory");
+  return 1;
+}
+
+static int define_mean(lua_State *L) {
+  static const luma_ParamSpec params[] = {
+      {"shrink", "number", "1.0", "[0, 1]", NULL, "multiplies the mean"},
+      {"label", "string", "\"mean\"", NULL, "mean|median", "which statistic"},
+      {NULL, NULL, NULL, NULL, NULL, NULL}};
+  static const luaL_Reg methods[] = {{"fit", mean_fit}, {"predict", mean_predict}, {NULL, NULL}};
+  static const luma_EstimatorSpec spec = {"host.Mean", "regressor", "Predicts shrink * mean(y).",
+                                          params, methods};
+  luma_define_estimator(L, &spec);
+  return 1;
+}
+
+static void test_native_estimator(void) {
+  lua_State *L = luma_newstate(NULL);
+  CHECK(L != NULL);
+  lua_pushcfunction(L, define_mean);
+  CHECK(lua_pcall(L, 0, 1, 0) == LUA_OK);
+  lua_setglobal(L, "Mean");
+  CHECK(strcmp(eval_string(L, "local m = Mean{shrink = 0.5}:fit(luma.zeros(4, 2), "
+                              "luma.matrix{1, 2, 3, 6}) return tostring(m:predict(luma.zeros(1, 2)):get(1, 1))"),
+               "1.5") == 0);
+  CHECK(strcmp(eval_string(L, "local s = luma.model_selection.GridSearch{estimator = Mean{}, "
+                              "param_grid = {shrink = {0, 1}}, cv = 2}:fit(luma.zeros(6, 1), "
+                              "luma.matrix{1, 2, 3, 4, 5, 6}) return tostring(s.best_params.shrink)"),
+               "1") == 0);
+  char msg[512];
+  CHECK(run_failing(L, "Mean{shrink = 2}", msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "host.Mean: parameter 'shrink' must be a number >= 0.0 and <= 1.0, got 2") !=
+        NULL);
+  CHECK(run_failing(L, "Mean{label = 'mode'}", msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "must be one of \"mean\", \"median\"") != NULL);
+  CHECK(run_failing(L, "Mean{}:predict(luma.zeros(1, 1))", msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "host.Mean: predict called before fit") != NULL);
+  CHECK(strstr(eval_string(L, "return luma.help(Mean{})"), "multiplies the mean") != NULL);
+  luma_close(L);
+}
+
 int main(void) {
   test_basic_state();
   test_memory_limit();
@@ -309,6 +371,7 @@ int main(void) {
   test_openlibs_foreign_state();
   test_warnings();
   test_threads();
+  test_native_estimator();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }
