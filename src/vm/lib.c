@@ -34,6 +34,7 @@ typedef struct NativeModule {
 } NativeModule;
 
 static const NativeModule native_modules[] = {
+    {"pairwise", luma_open_pairwise},
     {NULL, NULL}};
 
 /* package.preload entry of a native module: require("luma.NAME") */
@@ -202,7 +203,8 @@ int luaopen_luma(lua_State *L) {
   luma_doc_set(L, luma, "luma",
                NULL,
                "Luma: machine learning in Lua. Submodules: luma.matrix (dense matrices), "
-               "luma.doc (documentation registry), luma.repl (REPL helpers). "
+               "luma.doc (documentation registry), luma.pairwise (distance and kernel matrices), "
+               "luma.kernels (kernel objects and their algebra), luma.repl (REPL helpers). "
                "Try help(luma.matrix).");
   return 1;
 }
