@@ -23,9 +23,10 @@
 #include "pairwise.h"
 #include "vecmath.h"
 
-/* Square tiles of the self-case finishing pass: two 32 KB tiles (the one
- * read and its mirror) fit in L2. */
-#define TILE 64
+/* Square tiles of the self-case finishing pass: the tile read and its
+ * mirror (128 KB each) stay in L2 (measured: 128 beat 64 and 32 on the
+ * 5000 x 5000 benchmark). */
+#define TILE 128
 /* Bytes of Y rows compared against each X row in the loop family. */
 #define LOOP_BLOCK_BYTES 16384
 
@@ -281,8 +282,9 @@ static void finish_self(const Fin *f, const luma_Mat *c, const double *a) {
     for (int64_t j0 = i0; j0 < n; j0 += TILE) {
       int64_t j1 = j0 + TILE < n ? j0 + TILE : n;
       finish_block(f, c, i0, i1, j0, j1, 1, a, a);
-      for (int64_t i = i0; i < i1; i++)
-        for (int64_t j = i + 1 > j0 ? i + 1 : j0; j < j1; j++)
+      /* Contiguous writes, strided reads from the tile still in cache. */
+      for (int64_t j = j0; j < j1; j++)
+        for (int64_t i = i0; i < (j < i1 ? j : i1); i++)
           c->data[j * c->rs + i] = c->data[i * c->rs + j];
     }
   }

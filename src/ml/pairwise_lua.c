@@ -175,6 +175,7 @@ static double number_option(lua_State *L, const Call *c, const char *key, double
       luma_arg_error(L, c->opts_arg, "%s must be %s, got a %s", key, requirement,
                      luaL_typename(L, -1));
     v = lua_tonumber(L, -1);
+    if (isnan(v)) luma_arg_error(L, c->opts_arg, "%s must be %s, got NaN", key, requirement);
     if (!ok(v)) luma_arg_error(L, c->opts_arg, "%s must be %s, got %f", key, requirement, v);
   }
   lua_pop(L, 1);
