@@ -295,7 +295,8 @@ static int p_distances(lua_State *L) {
   return 1;
 }
 
-/* Kernel options, with scikit-learn's defaults (gamma 1/n_features). */
+/* Kernel options, with scikit-learn's defaults (gamma 1/n_features; 1 for
+ * matrices without columns, where every distance is 0 anyway). */
 static luma_KernelParams kernel_params(lua_State *L, const Call *c) {
   int64_t d = c->x->cols;
   luma_KernelParams kp;
