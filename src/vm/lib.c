@@ -36,6 +36,7 @@ typedef struct NativeModule {
 static const NativeModule native_modules[] = {
     {"random", luma_open_random},
     {"linalg", luma_open_linalg},
+    {"pairwise", luma_open_pairwise},
     {NULL, NULL}};
 
 /* package.preload entry of a native module: require("luma.NAME") */
@@ -205,8 +206,10 @@ int luaopen_luma(lua_State *L) {
   luma_doc_set(L, luma, "luma",
                NULL,
                "Luma: machine learning in Lua. Submodules: luma.matrix (dense matrices), "
-               "luma.linalg (LAPACK), luma.random (generators), "
-               "luma.doc (documentation registry), luma.repl (REPL helpers). "
+               "luma.linalg (LAPACK), luma.random (generators), luma.pairwise (distance and "
+               "kernel matrices), luma.kernels (kernel objects and their algebra), "
+               "luma.estimator, luma.model_selection, luma.pipeline, luma.doc (documentation "
+               "registry), luma.repl (REPL helpers). "
                "Try help(luma.matrix).");
   return 1;
 }
