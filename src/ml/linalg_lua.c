@@ -293,6 +293,17 @@ static luma_Mat *push_singular_values(lua_State *L, const char *fname, luma_Mat 
   return s;
 }
 
+/* Pushes U, s and Vt of a's SVD (mode 'S' thin or 'A' full). */
+static void push_svd(lua_State *L, const char *fname, const luma_Mat *a, char mode, luma_Mat **u,
+                     luma_Mat **s, luma_Mat **vt) {
+  int64_t m = a->rows, n = a->cols, k = m < n ? m : n;
+  *u = luma_matrix_new(L, m, mode == 'A' ? m : k);
+  *s = luma_matrix_new(L, k, 1);
+  *vt = luma_matrix_new(L, mode == 'A' ? n : k, n);
+  raise_status(L, fname, luma_la_svd(a, mode, *u, *s, *vt, push_work(L, luma_la_svd_work(m, n, mode))));
+  lua_pop(L, 1);
+}
+
 static int la_svd(lua_State *L) {
   luma_Mat *a = check_lapack_matrix(L, 1);
   luma_check_options(L, 2, "mode");
@@ -302,13 +313,8 @@ static int la_svd(lua_State *L) {
     push_singular_values(L, "svd", a);
     return 1;
   }
-  int64_t m = a->rows, n = a->cols, k = m < n ? m : n;
-  char job = mode == 1 ? 'A' : 'S';
-  luma_Mat *u = luma_matrix_new(L, m, job == 'A' ? m : k);
-  luma_Mat *s = luma_matrix_new(L, k, 1);
-  luma_Mat *vt = luma_matrix_new(L, job == 'A' ? n : k, n);
-  raise_status(L, "svd", luma_la_svd(a, job, u, s, vt, push_work(L, luma_la_svd_work(m, n, job))));
-  lua_pop(L, 1);
+  luma_Mat *u, *s, *vt;
+  push_svd(L, "svd", a, mode == 1 ? 'A' : 'S', &u, &s, &vt);
   return 3;
 }
 
@@ -324,10 +330,8 @@ static int la_pinv(lua_State *L) {
   double rtol = luma_opt_number(L, 2, "rtol", default_rtol(a));
   int64_t m = a->rows, n = a->cols, k = m < n ? m : n;
   lua_settop(L, 2);
-  luma_Mat *u = luma_matrix_new(L, m, k), *s = luma_matrix_new(L, k, 1),
-           *vt = luma_matrix_new(L, k, n);
-  raise_status(L, "pinv", luma_la_svd(a, 'S', u, s, vt, push_work(L, luma_la_svd_work(m, n, 'S'))));
-  lua_pop(L, 1);
+  luma_Mat *u, *s, *vt;
+  push_svd(L, "pinv", a, 'S', &u, &s, &vt);
   /* pinv = V diag(1/s) U^T over the singular values above the cutoff:
    * scale U's columns, then one product. */
   double cutoff = k > 0 ? rtol * s->data[0] : 0;
@@ -439,10 +443,8 @@ static int subspace(lua_State *L, int null) {
   double rtol = luma_opt_number(L, 2, "rtol", default_rtol(a));
   int64_t m = a->rows, n = a->cols, k = m < n ? m : n;
   lua_settop(L, 2);
-  luma_Mat *u = luma_matrix_new(L, m, m), *s = luma_matrix_new(L, k, 1),
-           *vt = luma_matrix_new(L, n, n);
-  raise_status(L, fname, luma_la_svd(a, 'A', u, s, vt, push_work(L, luma_la_svd_work(m, n, 'A'))));
-  lua_pop(L, 1);
+  luma_Mat *u, *s, *vt;
+  push_svd(L, fname, a, 'A', &u, &s, &vt);
   int64_t rank = count_above(s, k > 0 ? rtol * s->data[0] : 0);
   luma_Mat basis;
   if (null) {

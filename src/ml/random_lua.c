@@ -506,21 +506,18 @@ int luma_open_random(lua_State *L) {
 
 /* ------------------------------------------------- matrix constructors */
 
-static int m_rand(lua_State *L) {
+/* rand and randn: rows [, cols [, rng]] */
+static int random_matrix(lua_State *L, int normal) {
   luma_Rng *rng = luma_random_opt_generator(L, 3);
   luma_Mat *m = opt_shape_matrix(L, 1);
   if (m == NULL) return luaL_argerror(L, 1, "rows expected");
-  luma_rng_fill_uniform(rng, m, 0.0, 1.0);
+  if (normal) luma_rng_fill_normal(rng, m, 0.0, 1.0);
+  else luma_rng_fill_uniform(rng, m, 0.0, 1.0);
   return 1;
 }
 
-static int m_randn(lua_State *L) {
-  luma_Rng *rng = luma_random_opt_generator(L, 3);
-  luma_Mat *m = opt_shape_matrix(L, 1);
-  if (m == NULL) return luaL_argerror(L, 1, "rows expected");
-  luma_rng_fill_normal(rng, m, 0.0, 1.0);
-  return 1;
-}
+static int m_rand(lua_State *L) { return random_matrix(L, 0); }
+static int m_randn(lua_State *L) { return random_matrix(L, 1); }
 
 void luma_open_random_matrix(lua_State *L, int module_idx) {
   static const luma_Func funcs[] = {
