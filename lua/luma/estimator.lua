@@ -20,6 +20,10 @@ local luma = require("luma")
 
 local estimator = {}
 
+--- estimator.classes: every class made by estimator.class, by name (what
+-- luma.load revives saved estimators from).
+estimator.classes = setmetatable({}, { __mode = "v" })
+
 local KINDS = { regressor = true, classifier = true, transformer = true, clusterer = true,
                 density = true, meta = true }
 
@@ -333,7 +337,8 @@ end
 -- and the methods: fit(self, X, y, ...) (required) and any of predict,
 -- predict_proba, predict_log_proba, decision_function, transform,
 -- inverse_transform, score, plus other functions, which are kept as
--- they are.  requires_y (default true for regressors and classifiers).
+-- they are.  requires_y (default true for regressors and classifiers);
+-- version (default 1): raise it when the saved state changes meaning.
 function estimator.class(spec)
   assert(type(spec) == "table", "estimator.class expects a spec table")
   assert(type(spec.name) == "string", "spec.name (the qualified class name) is required")
@@ -345,6 +350,7 @@ function estimator.class(spec)
     name = spec.name,
     short_name = spec.name:match("([^%.]+)$"),
     kind = spec.kind,
+    version = spec.version or 1,
     schema = schema,
     param_names = names,
     requires_y = spec.requires_y,
@@ -438,6 +444,7 @@ function estimator.class(spec)
   end
   luma.doc.set(class, record)
   luma.doc.set(class.meta, record) -- help(instance) finds its metatable's record
+  estimator.classes[spec.name] = class
   return class
 end
 

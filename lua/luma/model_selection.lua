@@ -796,6 +796,7 @@ end
 -- mean_score_time.  Prints as an aligned table.
 local Results = { __name = "luma.model_selection.Results" }
 Results.__index = Results
+ms.Results = Results
 
 local function format_value(v)
   if type(v) == "number" then

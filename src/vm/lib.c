@@ -36,6 +36,7 @@ typedef struct NativeModule {
 static const NativeModule native_modules[] = {
     {"random", luma_open_random},
     {"linalg", luma_open_linalg},
+    {"serial", luma_open_serial},
     {"pairwise", luma_open_pairwise},
     {NULL, NULL}};
 
@@ -154,12 +155,34 @@ static int luma_help(lua_State *L) {
   return 1;
 }
 
+/* luma.save / luma.load: forwarded to the Lua module luma.persist. */
+static int forward_to_persist(lua_State *L, const char *fname) {
+  int n = lua_gettop(L);
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "luma.persist");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, fname);
+  lua_insert(L, 1);
+  lua_pop(L, 1);
+  lua_call(L, n, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+static int luma_save(lua_State *L) { return forward_to_persist(L, "save"); }
+static int luma_load(lua_State *L) { return forward_to_persist(L, "load"); }
+
 static const luma_Func luma_funcs[] = {
     {"config", luma_config, "config()",
      "Returns a table describing this build: version, lua, blas, lapack, blas_config, "
      "blas_threads, compiler, optimized, sanitized, sandboxed."},
     {"now", luma_now, "now()",
      "Returns a monotonic clock reading in seconds (for timing; not wall-clock time)."},
+    {"save", luma_save, "save(obj, path)",
+     "Saves a matrix, estimator, pipeline, search result, generator or a table of those "
+     "to path, atomically (docs/FORMAT.md)."},
+    {"load", luma_load, "load(path)",
+     "Loads what luma.save wrote; corrupted or hostile files are errors, and no code in "
+     "them ever runs."},
     {"help", luma_help, "help(x)",
      "Returns the help text of x (a function, module, object or qualified name) as a string."},
     {NULL, NULL, NULL, NULL}};

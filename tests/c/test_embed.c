@@ -133,6 +133,14 @@ static void test_sandbox(void) {
       "return os.rename",   "return os.tmpname", "return os.getenv",   "return dofile",
       "return loadfile",    "return package.loadlib", "return debug.sethook",
       "return debug.getinfo", "return package.searchpath", NULL};
+  char denied[256];
+  CHECK(run_failing(L, "luma.save(1, '/tmp/luma-sandbox-test')", denied, sizeof denied) ==
+        LUA_ERRRUN);
+  CHECK(strstr(denied, "'luma.save' is not available in a sandboxed state") != NULL);
+  CHECK(run_failing(L, "luma.load('/etc/passwd')", denied, sizeof denied) == LUA_ERRRUN);
+  CHECK(strstr(denied, "'luma.load' is not available in a sandboxed state") != NULL);
+  CHECK(strcmp(eval_string(L, "return luma.persist.decode(luma.persist.encode({1, 2}))[2]"),
+               "2") == 0); /* in-memory encoding stays available */
   for (const char *const *code = absent; *code; code++) {
     const char *r = eval_string(L, *code);
     if (strcmp(r, "(nil)") != 0) printf("  sandbox leak: %s -> %s\n", *code, r);

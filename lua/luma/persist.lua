@@ -1,0 +1,191 @@
+--- luma.persist: luma.save / luma.load for matrices, estimators,
+-- pipelines, search results, generators and plain tables of those.
+--
+-- Objects become plain tables tagged with their type name and type
+-- version ({__luma_type = "luma.pipeline.Pipeline", __luma_version = 1,
+-- ...}) that luma.serial writes in the binary format of docs/FORMAT.md.
+-- Loading revives a tag only through a registered loader (an estimator
+-- class, or persist.register): the file chooses among known types and
+-- never supplies code.
+local luma = require("luma")
+local serial = require("luma.serial")
+local estimator = require("luma.estimator")
+
+local persist = {}
+
+local TYPE, VERSION = "__luma_type", "__luma_version"
+
+-- name -> {version, save = fn(obj) -> table, load = fn(table, version) -> obj, test = fn}
+local registry = {}
+
+local function fail(level, fmt, ...)
+  error(string.format(fmt, ...), level + 1)
+end
+
+--- persist.register(name, {version = 1, test = fn(v) -> bool,
+-- save = fn(obj) -> plain table, load = fn(table, version) -> obj}):
+-- makes a type savable.  Estimator classes need no registration.
+function persist.register(name, handler)
+  assert(type(name) == "string" and type(handler) == "table", "register(name, handler)")
+  assert(type(handler.save) == "function" and type(handler.load) == "function"
+    and type(handler.test) == "function", "a handler needs test, save and load functions")
+  handler.version = handler.version or 1
+  registry[name] = handler
+end
+
+local to_plain
+
+-- Estimators: parameters (shallow, nested estimators kept whole) and every
+-- fitted field.
+local function estimator_to_plain(est, path, seen)
+  local out = { [TYPE] = est.__class.name, [VERSION] = est.__class.version or 1,
+                params = {}, state = {} }
+  for _, name in ipairs(est.__class.param_names) do
+    local v = est.params[name]
+    if type(v) == "function" then
+      fail(4, "luma.save: %s parameter '%s' is a function and cannot be saved",
+        est.__class.name, name)
+    end
+    out.params[name] = to_plain(v, path .. ".params." .. name, seen)
+  end
+  for k, v in pairs(est) do
+    if k ~= "params" then out.state[k] = to_plain(v, path .. "." .. tostring(k), seen) end
+  end
+  return out
+end
+
+to_plain = function(v, path, seen)
+  local t = type(v)
+  if t == "nil" or t == "boolean" or t == "number" or t == "string" or luma.ismatrix(v) then
+    return v
+  end
+  if estimator.is_estimator(v) then return estimator_to_plain(v, path, seen) end
+  for name, handler in pairs(registry) do
+    if handler.test(v) then
+      local out = to_plain(handler.save(v), path, seen)
+      out[TYPE], out[VERSION] = name, handler.version
+      return out
+    end
+  end
+  if t == "table" and getmetatable(v) == nil then
+    if seen[v] then fail(4, "luma.save: %s contains itself (a cycle)", path) end
+    seen[v] = true
+    local out = {}
+    for k, x in pairs(v) do out[k] = to_plain(x, path .. "." .. tostring(k), seen) end
+    seen[v] = nil
+    return out
+  end
+  fail(4, "luma.save: %s is a %s and cannot be saved", path, t)
+end
+
+local from_plain
+
+-- The class of a saved estimator: already defined, or one of Luma's own
+-- modules that defines it (loaded only from the embedded modules).
+local function find_class(name)
+  local class = estimator.classes[name]
+  if class then return class end
+  local module = name:match("^(luma%.[%w_]+)%.[%w_]+$")
+  local preload = package and package.preload
+  if module and preload and preload[module] then
+    require(module)
+    return estimator.classes[name]
+  end
+end
+
+local function estimator_from_plain(t)
+  local name = t[TYPE]
+  local class = find_class(name)
+  if class == nil then
+    fail(4, "luma.load: unknown estimator type '%s' (define its class before loading)", name)
+  end
+  if (t[VERSION] or 1) > (class.version or 1) then
+    fail(4, "luma.load: %s was saved by a newer version of its class (%d > %d)", name,
+      t[VERSION], class.version or 1)
+  end
+  local params = {}
+  for k, v in pairs(t.params or {}) do params[k] = from_plain(v) end
+  local est = class(params)
+  for k, v in pairs(t.state or {}) do rawset(est, k, from_plain(v)) end
+  return est
+end
+
+from_plain = function(v)
+  if type(v) ~= "table" then return v end
+  local name = v[TYPE]
+  if name ~= nil then
+    if type(name) ~= "string" then fail(3, "luma.load: a type tag is not a string") end
+    local handler = registry[name]
+    if handler then
+      if (v[VERSION] or 1) > handler.version then
+        fail(3, "luma.load: %s was saved by a newer version (%d > %d)", name, v[VERSION],
+          handler.version)
+      end
+      local plain = {}
+      for k, x in pairs(v) do
+        if k ~= TYPE and k ~= VERSION then plain[k] = from_plain(x) end
+      end
+      return handler.load(plain, v[VERSION] or 1)
+    end
+    return estimator_from_plain(v)
+  end
+  local out = {}
+  for k, x in pairs(v) do out[k] = from_plain(x) end
+  return out
+end
+
+--- persist.encode(obj) / persist.decode(bytes): the same as save/load,
+-- to and from a string (for pipes between processes).
+function persist.encode(obj)
+  return serial.encode(to_plain(obj, "value", {}))
+end
+
+function persist.decode(bytes, what)
+  return from_plain(serial.decode(bytes, what))
+end
+
+--- persist.save(obj, path): writes obj atomically (a crash mid-save leaves
+-- the previous file intact).
+function persist.save(obj, path)
+  if type(path) ~= "string" then
+    fail(2, "bad argument #2 to 'save' (a file name expected, got %s)", type(path))
+  end
+  serial.write(path, serial.encode(to_plain(obj, "value", {})))
+end
+
+--- persist.load(path) -> obj
+function persist.load(path)
+  if type(path) ~= "string" then
+    fail(2, "bad argument #1 to 'load' (a file name expected, got %s)", type(path))
+  end
+  return from_plain(serial.read(path))
+end
+
+persist.register("luma.Generator", {
+  test = function(v)
+    local mt = getmetatable(v)
+    return type(mt) == "table" and rawget(mt, "__name") == "luma.Generator"
+  end,
+  save = function(g) return { state = g:state() } end,
+  load = function(t) return luma.random.Generator(0):set_state(t.state) end,
+})
+
+persist.register("luma.model_selection.Results", {
+  test = function(v)
+    local mt = getmetatable(v)
+    return type(mt) == "table" and rawget(mt, "__name") == "luma.model_selection.Results"
+  end,
+  save = function(r)
+    local t = {}
+    for k, v in pairs(r) do t[k] = v end
+    return t
+  end,
+  load = function(t) return setmetatable(t, require("luma.model_selection").Results) end,
+})
+
+luma.doc.set(persist, { name = "luma.persist",
+  doc = "luma.save(obj, path) and luma.load(path) for matrices, estimators, pipelines, search "
+    .. "results, generators and tables of them (docs/FORMAT.md); register(name, handler) "
+    .. "makes another type savable." })
+
+return persist
