@@ -676,7 +676,7 @@ local function fit_and_score(est, X, y, train, test, scorers, names, opts)
       result.train[name] = opts.error_score
     end
     result.score_time = 0
-    result.failed = err
+    result.failed = tostring(err)
     return result
   end
   local Xte, yte = X:take(test), y and y:take(test)
@@ -734,9 +734,13 @@ function ms.cross_validate(est, X, y, opts)
   if opts.return_estimator then out.estimators = {} end
   local error_score = opts.error_score
   if error_score == nil then error_score = 0 / 0 end
-  for k, split in ipairs(splits) do
+  local results = require("luma.parallel").map(function(split)
     local r = fit_and_score(est, X, y, split[1], split[2], scorers, names,
       { train_score = opts.return_train_score, error_score = error_score })
+    if not opts.return_estimator then r.model = nil end
+    return r
+  end, splits, { n_jobs = opts.n_jobs })
+  for k, r in ipairs(results) do
     out.fit_time[k], out.score_time[k] = r.fit_time, r.score_time
     for _, name in ipairs(names) do
       out["test_" .. name][k] = r.test[name]
@@ -908,14 +912,24 @@ local function run_search(self, X, y, candidates)
   local splits = ms.check_cv(p.cv, X, y, is_classifier(est))
   local results = setmetatable({ primary = primary, scorers = names }, Results)
   local error_score = p.error_score
+  local tasks = {}
+  for c = 1, #candidates do
+    for k = 1, #splits do tasks[#tasks + 1] = { c, k } end
+  end
+  local runs = require("luma.parallel").map(function(task)
+    local r = fit_and_score(est, X, y, splits[task[2]][1], splits[task[2]][2], scorers, names,
+      { params = candidates[task[1]], train_score = p.return_train_score,
+        error_score = error_score })
+    r.model = nil
+    return r
+  end, tasks, { n_jobs = p.n_jobs })
   for c, params in ipairs(candidates) do
     local row = { params = params }
     local per = {}
     local fit_times, score_times = {}, {}
     for _, name in ipairs(names) do per[name] = { test = {}, train = {} } end
-    for k, split in ipairs(splits) do
-      local r = fit_and_score(est, X, y, split[1], split[2], scorers, names,
-        { params = params, train_score = p.return_train_score, error_score = error_score })
+    for k = 1, #splits do
+      local r = runs[(c - 1) * #splits + k]
       fit_times[k], score_times[k] = r.fit_time, r.score_time
       for _, name in ipairs(names) do
         per[name].test[k] = r.test[name]

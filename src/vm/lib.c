@@ -37,6 +37,7 @@ static const NativeModule native_modules[] = {
     {"random", luma_open_random},
     {"linalg", luma_open_linalg},
     {"serial", luma_open_serial},
+    {"pool", luma_open_pool},
     {"pairwise", luma_open_pairwise},
     {NULL, NULL}};
 
