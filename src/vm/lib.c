@@ -38,6 +38,7 @@ static const NativeModule native_modules[] = {
     {"linalg", luma_open_linalg},
     {"serial", luma_open_serial},
     {"pool", luma_open_pool},
+    {"io", luma_open_io},
     {"pairwise", luma_open_pairwise},
     {NULL, NULL}};
 

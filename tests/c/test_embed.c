@@ -139,6 +139,11 @@ static void test_sandbox(void) {
   CHECK(strstr(denied, "'luma.save' is not available in a sandboxed state") != NULL);
   CHECK(run_failing(L, "luma.load('/etc/passwd')", denied, sizeof denied) == LUA_ERRRUN);
   CHECK(strstr(denied, "'luma.load' is not available in a sandboxed state") != NULL);
+  CHECK(run_failing(L, "luma.io.read_csv('/etc/passwd')", denied, sizeof denied) == LUA_ERRRUN);
+  CHECK(strstr(denied, "'luma.io.read_csv' is not available in a sandboxed state") != NULL);
+  CHECK(run_failing(L, "luma.io.write_npy('/tmp/x.npy', luma.zeros(1))", denied,
+                    sizeof denied) == LUA_ERRRUN);
+  CHECK(strstr(denied, "'luma.io.write_npy' is not available in a sandboxed state") != NULL);
   CHECK(strcmp(eval_string(L, "return luma.persist.decode(luma.persist.encode({1, 2}))[2]"),
                "2") == 0); /* in-memory encoding stays available */
   for (const char *const *code = absent; *code; code++) {
