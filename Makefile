@@ -27,6 +27,7 @@ VERSION := $(shell sed -n 's/^#define LUMA_VERSION "\(.*\)"/\1/p' src/vm/luma.h)
 LIB_SRCS  := $(wildcard src/vm/*.c src/ml/*.c)
 LIB_SRCS  := $(filter-out src/vm/main.c src/vm/repl.c,$(LIB_SRCS))
 LUA_SRCS  := $(sort $(wildcard lua/luma/*.lua))
+DATA_SRCS := $(sort $(wildcard data/datasets/*.csv))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded_lua.o
 BIN_OBJS  := $(BUILD)/obj/src/vm/main.o $(BUILD)/obj/src/vm/repl.o
 TOOL_BINS := $(BUILD)/test_embed $(BUILD)/embed_host $(BUILD)/ptydrive $(BUILD)/benchtool
@@ -41,9 +42,9 @@ $(BUILD)/obj/%.o: %.c src/vm/luma.h $(wildcard src/vm/*.h src/ml/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -c $< -o $@
 
-$(BUILD)/gen/embedded_lua.c: scripts/gen-embedded.lua $(LUA_SRCS)
+$(BUILD)/gen/embedded_lua.c: scripts/gen-embedded.lua $(LUA_SRCS) $(DATA_SRCS)
 	@mkdir -p $(dir $@)
-	$(LUA) scripts/gen-embedded.lua $@ $(LUA_SRCS)
+	$(LUA) scripts/gen-embedded.lua $@ $(LUA_SRCS) $(DATA_SRCS)
 
 $(BUILD)/obj/gen/embedded_lua.o: $(BUILD)/gen/embedded_lua.c
 	@mkdir -p $(dir $@)

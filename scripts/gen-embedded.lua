@@ -1,7 +1,8 @@
 -- Build step: turns lua/luma/*.lua into a C file of byte arrays, so libluma
 -- carries its own Lua modules (no search path needed, and a sandboxed state
--- can still require them).
---   lua5.4 scripts/gen-embedded.lua OUT.c lua/luma/a.lua lua/luma/b.lua ...
+-- can still require them).  Data files (data/datasets/NAME.csv) become
+-- modules luma.data.NAME that return the file's text.
+--   lua5.4 scripts/gen-embedded.lua OUT.c lua/luma/a.lua ... data/datasets/x.csv ...
 local out_path = assert(arg[1], "usage: gen-embedded.lua OUT.c FILES...")
 
 local parts = {
@@ -12,10 +13,17 @@ local entries = {}
 for i = 2, #arg do
   local path = arg[i]
   local base = path:match("([^/]+)%.lua$")
-  assert(base, "not a .lua file: " .. path)
   local f = assert(io.open(path, "rb"))
   local code = f:read("a")
   f:close()
+  if not base then
+    local data = path:match("([^/]+)%.csv$")
+    assert(data, "not a .lua or .csv file: " .. path)
+    local level = ""
+    while code:find("]" .. level .. "]", 1, true) do level = level .. "=" end
+    code = "return [" .. level .. "[\n" .. code .. "]" .. level .. "]\n"
+    base = "data." .. data
+  end
   -- Compile-check now so a syntax error fails the build, not a user's run.
   assert(load(code, "@" .. path, "t"))
   local bytes = {}

@@ -67,6 +67,16 @@ describe("read_csv #smoke", function()
     assert.equal(0, hinfo.rows)
   end)
 
+  it("parses CSV text without a file", function()
+    local X, info = io_.parse_csv("x,y\n1,a\n2,b\n")
+    assert.matrix_near({{1, 1}, {2, 2}}, X, 0)
+    assert.same({ "a", "b" }, info.categories.y)
+    assert.has_error(function() io_.parse_csv("a,b\n1\n") end,
+      "luma.io.read_csv: the text: line 2 has 1 fields but the header has 2")
+    assert.has_error(function() io_.parse_csv(42) end,
+      "bad argument #1 to 'parse_csv' (string expected, got number)")
+  end)
+
   it("round-trips through write_csv exactly", function()
     local A = M{{0.1, 1 / 3, -0.0}, {1e-300, 1e300, 2 ^ 53 + 2}, {0 / 0, math.huge, -math.huge}}
     local path = os.tmpname()

@@ -164,9 +164,11 @@ static void skip_header(luma_CsvReader *r, int header) {
     }
 }
 
-static int io_read_csv(lua_State *L) {
-  luma_check_unsandboxed(L, "luma.io.read_csv");
-  const char *path = luaL_checkstring(L, 1);
+/* read_csv and parse_csv: the CSV text is argument 1 of parse_csv, or the
+ * contents of the file named by argument 1 of read_csv. */
+static int csv_to_matrix(lua_State *L, int from_file) {
+  const char *path = from_file ? luaL_checkstring(L, 1) : "the text";
+  if (!from_file) luaL_checktype(L, 1, LUA_TSTRING);
   luma_check_options(L, 2, "header|delimiter|columns|na_values|skip_rows|comment");
   int header = luma_opt_boolean(L, 2, "header", 1);
   char delimiter = opt_char(L, 2, "delimiter", ',');
@@ -177,8 +179,14 @@ static int io_read_csv(lua_State *L) {
   read_na_list(L, 2, &na);
   lua_settop(L, 2);
   size_t len;
-  const char *bytes = read_whole_file(L, "luma.io.read_csv", path, &len); /* 3 */
-  char *scratch = lua_newuserdatauv(L, len + 1, 0);                      /* 4 */
+  const char *bytes; /* 3: the text (NUL-terminated either way) */
+  if (from_file) {
+    bytes = read_whole_file(L, "luma.io.read_csv", path, &len);
+  } else {
+    lua_pushvalue(L, 1);
+    bytes = lua_tolstring(L, 3, &len);
+  }
+  char *scratch = lua_newuserdatauv(L, len + 1, 0); /* 4 */
   const char *start = bytes, *end = bytes + len;
   for (lua_Integer k = 0; k < skip && start < end; k++) {
     const char *nl = memchr(start, '\n', (size_t)(end - start));
@@ -347,6 +355,13 @@ static int io_read_csv(lua_State *L) {
   return 2;
 }
 
+static int io_read_csv(lua_State *L) {
+  luma_check_unsandboxed(L, "luma.io.read_csv");
+  return csv_to_matrix(L, 1);
+}
+
+static int io_parse_csv(lua_State *L) { return csv_to_matrix(L, 0); }
+
 /* ----------------------------------------------------------- write_csv */
 
 /* Pushes the value at idx as CSV text: quoted, with quotes doubled, when
@@ -469,6 +484,8 @@ int luma_open_io(lua_State *L) {
        "na_values (default \"\", NA, NaN, nan, N/A, null, NULL) become NaN; a column with any "
        "other non-number becomes codes 1..k in order of first appearance, categories[name][code] "
        "giving the label. columns selects by name or 1-based index."},
+      {"parse_csv", io_parse_csv, "parse_csv(text [, opts])",
+       "Like read_csv, from a string (available in sandboxed states)."},
       {"write_csv", io_write_csv, "write_csv(path, X [, {header = names, delimiter, precision}])",
        "Writes X as CSV with %.17g numbers (exact round trip), nan and inf spelled out."},
       {"read_npy", io_read_npy, "read_npy(path)",
@@ -480,7 +497,7 @@ int luma_open_io(lua_State *L) {
   lua_newtable(L);
   luma_register_funcs(L, -1, "luma.io", funcs);
   luma_doc_set(L, -1, "luma.io", NULL,
-               "Reading and writing matrices: CSV and NumPy .npy files (not in sandboxed "
-               "states).");
+               "Reading and writing matrices: CSV and NumPy .npy files (files are not "
+               "available in sandboxed states; parse_csv works on strings).");
   return 1;
 }

@@ -223,6 +223,7 @@ int luaopen_luma(lua_State *L) {
     lua_rawseti(L, -2, ++n);
   }
   for (const luma_EmbeddedModule *m = luma_embedded_modules; m->name; m++) {
+    if (strchr(m->name + sizeof "luma." - 1, '.')) continue; /* data files: require only */
     lua_pushstring(L, m->name + sizeof "luma." - 1);
     lua_rawseti(L, -2, ++n);
   }
