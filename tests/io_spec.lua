@@ -115,6 +115,37 @@ describe("read_csv #smoke", function()
   end)
 end)
 
+describe("libsvm format #smoke", function()
+  it("reads sparse rows into dense matrices and writes them back", function()
+    local path = write("# a comment\n1 1:0.5 3:2\n-1 qid:3 2:4 # trailing comment\n\n0\n")
+    local X, y = io_.read_libsvm(path)
+    assert.matrix_near({{0.5, 0, 2}, {0, 4, 0}, {0, 0, 0}}, X, 0)
+    assert.matrix_near({{1}, {-1}}, y:sub(1, 2), 0)
+    local wide = io_.read_libsvm(path, { n_features = 5 })
+    assert.same({ 3, 5 }, { wide:shape() })
+    local out = os.tmpname()
+    io_.write_libsvm(out, X, y)
+    assert.equal("1 1:0.5 3:2\n-1 2:4\n0\n", slurp(out))
+    local X2, y2 = io_.read_libsvm(out)
+    assert.matrix_near(X, X2, 0)
+    assert.matrix_near(y, y2, 0)
+  end)
+
+  it("names malformed lines", function()
+    local bad = write("1 2:1 1:3\n")
+    assert.has_error(function() io_.read_libsvm(bad) end, "luma.io.read_libsvm: " .. bad
+      .. ": line 1: expected index:value with increasing indices from 1")
+    local nolabel = write("x 1:2\n")
+    assert.has_error(function() io_.read_libsvm(nolabel) end,
+      "luma.io.read_libsvm: " .. nolabel .. ": line 1 has no label")
+    local narrow = write("1 4:1\n")
+    assert.has_error(function() io_.read_libsvm(narrow, { n_features = 2 }) end,
+      "luma.io.read_libsvm: " .. narrow .. " uses feature 4 but n_features is 2")
+    assert.has_error(function() io_.write_libsvm(os.tmpname(), M{{1}}, M{{1, 2}}) end,
+      "bad argument #3 to 'write_libsvm' (y must be a 1 x 1 column, got 1 x 2)")
+  end)
+end)
+
 -- A .npy file: magic, version, little-endian header length, the header
 -- dictionary padded to a multiple of 64 with spaces and a newline, data.
 local function npy(dict, data, major)

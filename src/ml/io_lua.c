@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -474,6 +475,108 @@ static int io_write_npy(lua_State *L) {
   return 0;
 }
 
+/* ------------------------------------------------------------- libsvm */
+
+/* One "index:value" pair or the label; returns the position after it. */
+static const char *skip_blanks(const char *p) {
+  while (*p == ' ' || *p == '\t') p++;
+  return p;
+}
+
+/* read_libsvm(path [, {n_features}]) -> X (dense), y: the svmlight text
+ * format "label index:value ..." with 1-based increasing indices; "#"
+ * starts a comment, "qid:" pairs are skipped. */
+static int io_read_libsvm(lua_State *L) {
+  luma_check_unsandboxed(L, "luma.io.read_libsvm");
+  const char *path = luaL_checkstring(L, 1);
+  luma_check_options(L, 2, "n_features");
+  lua_Integer want = luma_opt_integer(L, 2, "n_features", 0);
+  if (want < 0) return luma_arg_error(L, 2, "option 'n_features' must be >= 0");
+  lua_settop(L, 2);
+  size_t len;
+  const char *bytes = read_whole_file(L, "luma.io.read_libsvm", path, &len); /* 3 */
+  /* Pass 1: rows and the largest index, every token checked. */
+  int64_t rows = 0, max_index = 0;
+  for (int pass = 1; pass <= 2; pass++) {
+    luma_Mat *X = NULL, *y = NULL;
+    if (pass == 2) {
+      int64_t cols = want > 0 ? want : max_index;
+      if (want > 0 && max_index > want)
+        return luaL_error(L, "luma.io.read_libsvm: %s uses feature %I but n_features is %I", path,
+                          (lua_Integer)max_index, want);
+      X = luma_matrix_new(L, rows, cols); /* 4 */
+      luma_mat_fill(X, 0.0);
+      y = luma_matrix_new(L, rows, 1); /* 5 */
+    }
+    int64_t row = 0, line = 0;
+    for (const char *p = bytes; p < bytes + len;) {
+      const char *eol = memchr(p, '\n', (size_t)(bytes + len - p));
+      if (eol == NULL) eol = bytes + len;
+      line++;
+      const char *q = skip_blanks(p);
+      if (q < eol && *q != '#' && *q != '\r') {
+        char *end;
+        double label = strtod(q, &end);
+        if (end == q) return luaL_error(L, "luma.io.read_libsvm: %s: line %I has no label", path,
+                                        (lua_Integer)line);
+        if (y) LUMA_AT(y, row, 0) = label;
+        int64_t last = 0;
+        for (q = skip_blanks(end); q < eol && *q != '#' && *q != '\r'; q = skip_blanks(q)) {
+          if (strncmp(q, "qid:", 4) == 0) {
+            while (q < eol && *q != ' ' && *q != '\t') q++;
+            continue;
+          }
+          long long index = strtoll(q, &end, 10);
+          if (end == q || *end != ':' || index <= last || index > LUMA_MAX_ELEMENTS)
+            return luaL_error(L, "luma.io.read_libsvm: %s: line %I: expected index:value with "
+                              "increasing indices from 1", path, (lua_Integer)line);
+          const char *v = end + 1;
+          double value = strtod(v, &end);
+          if (end == v) return luaL_error(L, "luma.io.read_libsvm: %s: line %I: bad value after "
+                                          "index %I", path, (lua_Integer)line, (lua_Integer)index);
+          last = index;
+          if (index > max_index) max_index = index;
+          if (X) LUMA_AT(X, row, index - 1) = value;
+          q = end;
+        }
+        row++;
+      }
+      p = eol + 1;
+    }
+    rows = row;
+  }
+  return 2;
+}
+
+/* write_libsvm(path, X, y): zeros are left out, as the format intends. */
+static int io_write_libsvm(lua_State *L) {
+  luma_check_unsandboxed(L, "luma.io.write_libsvm");
+  const char *path = luaL_checkstring(L, 1);
+  luma_Mat *X = luma_matrix_check(L, 2), *y = luma_matrix_check(L, 3);
+  if (y->rows != X->rows || y->cols != 1)
+    return luma_arg_error(L, 3, "y must be a %I x 1 column, got %I x %I", (lua_Integer)X->rows,
+                          (lua_Integer)y->rows, (lua_Integer)y->cols);
+  lua_settop(L, 3);
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  char num[64];
+  for (int64_t i = 0; i < X->rows; i++) {
+    luaL_addlstring(&b, num, (size_t)snprintf(num, sizeof num, "%.17g", LUMA_AT(y, i, 0)));
+    for (int64_t j = 0; j < X->cols; j++) {
+      double v = LUMA_AT(X, i, j);
+      if (v != 0)
+        luaL_addlstring(&b, num, (size_t)snprintf(num, sizeof num, " %lld:%.17g",
+                                                  (long long)(j + 1), v));
+    }
+    luaL_addchar(&b, '\n');
+  }
+  luaL_pushresult(&b);
+  size_t len;
+  const char *text = lua_tolstring(L, -1, &len);
+  write_whole_file(L, "luma.io.write_libsvm", path, text, len);
+  return 0;
+}
+
 int luma_open_io(lua_State *L) {
   static const luma_Func funcs[] = {
       {"read_csv", io_read_csv,
@@ -488,6 +591,11 @@ int luma_open_io(lua_State *L) {
        "Like read_csv, from a string (available in sandboxed states)."},
       {"write_csv", io_write_csv, "write_csv(path, X [, {header = names, delimiter, precision}])",
        "Writes X as CSV with %.17g numbers (exact round trip), nan and inf spelled out."},
+      {"read_libsvm", io_read_libsvm, "read_libsvm(path [, {n_features}])",
+       "Reads the libsvm/svmlight text format (label index:value ...) into a dense X and a "
+       "column y; n_features fixes the width (default: the largest index)."},
+      {"write_libsvm", io_write_libsvm, "write_libsvm(path, X, y)",
+       "Writes X and y in the libsvm/svmlight format (zeros omitted, %.17g values)."},
       {"read_npy", io_read_npy, "read_npy(path)",
        "Reads a NumPy .npy file (float64, float32, integers or bool; up to 2-D; C or Fortran "
        "order; either byte order) into a matrix; a 1-D array becomes a column."},
