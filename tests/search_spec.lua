@@ -173,3 +173,14 @@ describe("searches #smoke", function()
       "bad argument #1 to 'cross_validate' (an estimator expected, got table)")
   end)
 end)
+
+describe("agreement with scikit-learn", function()
+  it("cross-validates ridge on diabetes fold by fold", function()
+    -- sklearn 1.2.1: cross_val_score(Ridge(alpha=1.0), *load_diabetes(return_X_y=True), cv=5)
+    local expected = { 0.3216646057684237, 0.44048456345852616, 0.42210353683412705,
+      0.42466129269414277, 0.44196085794922524 }
+    local Xd, yd = luma.datasets.load("diabetes")
+    local scores = ms.cross_val_score(Ridge{ alpha = 1 }, Xd, yd, { cv = 5 })
+    for k = 1, 5 do assert.is_true(math.abs(scores:get(k, 1) - expected[k]) < 1e-12) end
+  end)
+end)
