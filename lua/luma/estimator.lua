@@ -338,7 +338,10 @@ end
 -- predict_proba, predict_log_proba, decision_function, transform,
 -- inverse_transform, score, plus other functions, which are kept as
 -- they are.  requires_y (default true for regressors and classifiers);
--- version (default 1): raise it when the saved state changes meaning.
+-- version (default 1): raise it when the saved state changes meaning;
+-- example: function(base) -> est, X, y, a small fitted-able instance for
+-- the save/load test that walks every luma.* class (meta estimators wrap
+-- the base estimator the test hands them).
 function estimator.class(spec)
   assert(type(spec) == "table", "estimator.class expects a spec table")
   assert(type(spec.name) == "string", "spec.name (the qualified class name) is required")
@@ -351,6 +354,7 @@ function estimator.class(spec)
     short_name = spec.name:match("([^%.]+)$"),
     kind = spec.kind,
     version = spec.version or 1,
+    example = spec.example,
     schema = schema,
     param_names = names,
     requires_y = spec.requires_y,
@@ -361,7 +365,7 @@ function estimator.class(spec)
   local methods = {}
   for k, v in pairs(Base) do methods[k] = v end
   for k, v in pairs(spec) do
-    if type(v) == "function" and k ~= "fit" then methods[k] = v end
+    if type(v) == "function" and k ~= "fit" and k ~= "example" then methods[k] = v end
   end
   local user_fit = spec.fit
   methods.fit = function(self, X, y, ...)

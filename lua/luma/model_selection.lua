@@ -1009,7 +1009,7 @@ local function search_delegate(method)
   end
 end
 
-local function search_class(name, extra_params, candidates, doc)
+local function search_class(name, extra_params, candidates, doc, example)
   local params = {}
   for _, p in ipairs(SEARCH_PARAMS) do params[#params + 1] = p end
   for _, p in ipairs(extra_params) do params[#params + 1] = p end
@@ -1019,6 +1019,7 @@ local function search_class(name, extra_params, candidates, doc)
     requires_y = false,
     doc = doc,
     params = params,
+    example = example,
     fit = function(self, X, y)
       if self.params.estimator == nil then
         fail(2, "%s: the estimator parameter is required", name)
@@ -1043,26 +1044,40 @@ ms.GridSearch = search_class("GridSearch", {
 }, function(self, level)
   if self.params.param_grid == nil then fail(level + 1, "GridSearch: param_grid is required") end
   return expand_grid(self.params.param_grid, level + 1)
-end, "Exhaustive search over a parameter grid by cross-validation; refits the best.")
+end, "Exhaustive search over a parameter grid by cross-validation; refits the best.",
+function(base)
+  local X = luma.random.Generator(1):normal(12, 2)
+  return ms.GridSearch{ estimator = base, param_grid = { alpha = { 0.1, 1 } }, cv = 3 }, X,
+    X:sum(2)
+end)
 
 --- Samplers for RandomSearch: each has sample(rng) -> one value.
-local function sampler(name, draw)
-  return setmetatable({ sample = draw }, { __name = "luma.model_selection." .. name,
-    __tostring = function() return name end })
+-- (kind and bounds are kept so luma.save can write a search's parameters)
+local Sampler = { __name = "luma.model_selection.Sampler" }
+Sampler.__tostring = function(self) return string.format("%s(%s, %s)", self.kind, self.lo, self.hi) end
+ms.Sampler = Sampler
+
+local function sampler(kind, lo, hi, draw)
+  return setmetatable({ sample = draw, kind = kind, lo = lo, hi = hi }, Sampler)
 end
 
 function ms.uniform(lo, hi)
-  return sampler("uniform", function(rng) return rng:uniform(nil, nil, lo, hi) end)
+  if not (hi > lo) then fail(2, "uniform needs lo < hi") end
+  return sampler("uniform", lo, hi, function(rng) return rng:uniform(nil, nil, lo, hi) end)
 end
 
 function ms.log_uniform(lo, hi)
   if not (lo > 0 and hi > lo) then fail(2, "log_uniform needs 0 < lo < hi") end
   local a, b = math.log(lo), math.log(hi)
-  return sampler("log_uniform", function(rng) return math.exp(rng:uniform(nil, nil, a, b)) end)
+  return sampler("log_uniform", lo, hi,
+    function(rng) return math.exp(rng:uniform(nil, nil, a, b)) end)
 end
 
 function ms.randint(lo, hi)
-  return sampler("randint", function(rng) return rng:integers(lo, hi) end)
+  if math.type(lo) ~= "integer" or math.type(hi) ~= "integer" or hi < lo then
+    fail(2, "randint needs integers lo <= hi")
+  end
+  return sampler("randint", lo, hi, function(rng) return rng:integers(lo, hi) end)
 end
 
 -- One draw from a distribution spec: a list (uniform choice), an object
@@ -1075,9 +1090,7 @@ local function draw_value(spec, rng, name, level)
   end
   local mt = getmetatable(spec)
   if type(spec) == "table" and type(spec.sample) == "function" then
-    if mt and tostring(mt.__name or ""):find("^luma%.model_selection%.") then
-      return spec.sample(rng)
-    end
+    if mt == Sampler then return spec.sample(rng) end
     local m = spec:sample(1, rng)
     return luma.ismatrix(m) and m:get(1, 1) or m
   end
@@ -1103,7 +1116,12 @@ ms.RandomSearch = search_class("RandomSearch", {
     out[c] = params
   end
   return out
-end, "Random search over parameter distributions by cross-validation; refits the best.")
+end, "Random search over parameter distributions by cross-validation; refits the best.",
+function(base)
+  local X = luma.random.Generator(2):normal(12, 2)
+  return ms.RandomSearch{ estimator = base, n_iter = 2, seed = 1, cv = 3,
+    param_distributions = { alpha = ms.log_uniform(0.1, 10) } }, X, X:sum(2)
+end)
 
 -- --------------------------------------------------------------- curves
 

@@ -9,7 +9,11 @@
 -- never supplies code.
 local luma = require("luma")
 local serial = require("luma.serial")
-local estimator = require("luma.estimator")
+
+-- luma.estimator is looked up at each use, not captured: where modules are
+-- loaded more than once (test runners that insulate files), the classes a
+-- program defines live in the instance it required.
+local function estimator() return require("luma.estimator") end
 
 local persist = {}
 
@@ -59,7 +63,7 @@ to_plain = function(v, path, seen)
   if t == "nil" or t == "boolean" or t == "number" or t == "string" or luma.ismatrix(v) then
     return v
   end
-  if estimator.is_estimator(v) then return estimator_to_plain(v, path, seen) end
+  if estimator().is_estimator(v) then return estimator_to_plain(v, path, seen) end
   for name, handler in pairs(registry) do
     if handler.test(v) then
       local out = to_plain(handler.save(v), path, seen)
@@ -83,13 +87,13 @@ local from_plain
 -- The class of a saved estimator: already defined, or one of Luma's own
 -- modules that defines it (loaded only from the embedded modules).
 local function find_class(name)
-  local class = estimator.classes[name]
+  local class = estimator().classes[name]
   if class then return class end
   local module = name:match("^(luma%.[%w_]+)%.[%w_]+$")
   local preload = package and package.preload
   if module and preload and preload[module] then
     require(module)
-    return estimator.classes[name]
+    return estimator().classes[name]
   end
 end
 
@@ -181,6 +185,21 @@ persist.register("luma.model_selection.Results", {
     return t
   end,
   load = function(t) return setmetatable(t, require("luma.model_selection").Results) end,
+})
+
+persist.register("luma.model_selection.Sampler", {
+  test = function(v)
+    local mt = getmetatable(v)
+    return type(mt) == "table" and rawget(mt, "__name") == "luma.model_selection.Sampler"
+  end,
+  save = function(s) return { kind = s.kind, lo = s.lo, hi = s.hi } end,
+  load = function(t)
+    local ms = require("luma.model_selection")
+    if t.kind ~= "uniform" and t.kind ~= "log_uniform" and t.kind ~= "randint" then
+      error("luma.load: unknown sampler kind '" .. tostring(t.kind) .. "'", 0)
+    end
+    return ms[t.kind](t.lo, t.hi)
+  end,
 })
 
 luma.doc.set(persist, { name = "luma.persist",

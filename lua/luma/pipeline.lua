@@ -140,6 +140,11 @@ pipeline.Pipeline = estimator.class{
   params = {
     { name = "steps", type = "table", doc = "list of {name, estimator} pairs" },
   },
+  example = function(base)
+    local X = luma.random.Generator(3):normal(10, 2)
+    return pipeline.Pipeline{ steps = { { "first", base:clone() }, { "last", base } } }, X,
+      X:sum(2)
+  end,
   get_params = function(self, deep) return named_get_params(self, "steps", deep) end,
   set_params = function(self, values)
     return named_set_params(base_set_params)(self, "steps", values)
@@ -220,6 +225,11 @@ pipeline.FeatureUnion = estimator.class{
   params = {
     { name = "transformer_list", type = "table", doc = "list of {name, transformer} pairs" },
   },
+  example = function(base)
+    local X = luma.random.Generator(4):normal(10, 2)
+    return pipeline.FeatureUnion{ transformer_list = { { "a", base }, { "b", "passthrough" } } },
+      X, X:sum(2)
+  end,
   get_params = function(self, deep) return named_get_params(self, "transformer_list", deep) end,
   set_params = function(self, values)
     return named_set_params(base_set_params)(self, "transformer_list", values)
@@ -278,6 +288,11 @@ pipeline.ColumnTransformer = estimator.class{
     { name = "remainder", type = "string", default = "drop", values = { "drop", "passthrough" },
       doc = "what happens to the other columns" },
   },
+  example = function(base)
+    local X = luma.random.Generator(5):normal(10, 3)
+    return pipeline.ColumnTransformer{ transformers = { { "t", base, { 1, 3 } } },
+      remainder = "passthrough" }, X, X:sum(2)
+  end,
   get_params = function(self, deep) return named_get_params(self, "transformers", deep) end,
   set_params = function(self, values)
     return named_set_params(base_set_params)(self, "transformers", values)
