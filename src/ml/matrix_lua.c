@@ -704,6 +704,6 @@ int luma_open_matrix(lua_State *L) {
   lua_setmetatable(L, -2);
   luma_doc_set(L, -1, "luma.matrix", "matrix(t)",
                "Dense float64 matrices: constructors (matrix, zeros, ones, full, eye), "
-               "ismatrix and set_printoptions. Methods are listed by help("luma.Matrix") or help(A) for a matrix A.");
+               "ismatrix and set_printoptions. Methods are listed by help(\"luma.Matrix\") or help(A) for a matrix A.");
   return 1;
 }
