@@ -39,6 +39,7 @@ static const NativeModule native_modules[] = {
     {"serial", luma_open_serial},
     {"pool", luma_open_pool},
     {"io", luma_open_io},
+    {"special", luma_open_special},
     {"pairwise", luma_open_pairwise},
     {NULL, NULL}};
 
