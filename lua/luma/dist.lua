@@ -767,11 +767,19 @@ mv_class("MultivariateNormal", {
     if not ok then check("cov is not symmetric positive definite (%s)", tostring(L)) end
     self.cov, self.chol = S:copy(), L
     self.log_det = 2 * L:diag():log():sum()
+    -- (x - mu) L^-T whitens a row: one matrix product per batch of points
+    self.whiten = luma.linalg.solve_triangular(L, luma.eye(self.d)):t():copy()
+    self.mean_white = self.mean:t() * self.whiten
+    self.ones = luma.ones(self.d, 1) -- row sums as one matrix-vector product
   end,
 })
 function dist.MultivariateNormal._logp(self, X)
-  local Z = luma.linalg.solve_triangular(self.chol, (X - self.mean:t()):t()) -- d x n
-  return Z:pow(2):sum(1):t() * -0.5 - 0.5 * (self.d * LOG_2PI + self.log_det)
+  local Z = X * self.whiten
+  Z:subtract(self.mean_white, Z)
+  Z:mul(Z, Z)
+  local out = Z * self.ones
+  out:mul(-0.5, out)
+  return out:subtract(0.5 * (self.d * LOG_2PI + self.log_det), out)
 end
 function dist.MultivariateNormal._sample(self, n, rng)
   return rng:normal(n, self.d) * self.chol:t() + self.mean:t()
