@@ -101,3 +101,98 @@ describe("descriptive statistics #smoke", function()
       "bad argument #1 to 'pdf' (points must have 2 columns)")
   end)
 end)
+
+-- Hypothesis tests against SciPy 1.10.1 on
+--   x = [5.1, 4.9, 5.6, 5.8, 6.0, 5.5, 5.3], y = [4.8, 5.0, 4.6, 4.9, 5.2, 4.7]
+-- (st.ttest_1samp(x, 5), st.ttest_ind(x, y[, equal_var=False]),
+-- st.chisquare([16, 18, 16, 14, 12, 12]), st.chi2_contingency(T,
+-- correction=False), st.f_oneway(x, y, [5.5, 5.9, 6.1, 5.7]),
+-- st.kstest(x, st.norm(5.5, .4).cdf, method="asymp"), st.kstwobign.sf for
+-- the two-sample limit, st.t.interval, binomtest(...).proportion_ci).
+describe("hypothesis tests #smoke", function()
+  local x = M{5.1, 4.9, 5.6, 5.8, 6.0, 5.5, 5.3}
+  local y = M{4.8, 5.0, 4.6, 4.9, 5.2, 4.7}
+  local function close(expected, got, tol) assert.is_true(math.abs(got - expected) <= (tol or 1e-10) * math.max(1, math.abs(expected)), tostring(got)) end
+
+  it("reproduce the notes' binomial test (notes 000 App. B.1.2)", function()
+    local r = st.binom_test(15, 40, { alternative = "less" })
+    close(0.0769299720814, r.pvalue, 1e-11)
+    assert.same({ 0, 14 }, r.critical_region)
+    assert.is_false(r.reject)
+    close(0.0403452338760, luma.dist.Binomial{ n = 40, p = 0.5 }:cdf(14), 1e-11)
+    close(0.1538599441628321, st.binom_test(15, 40).pvalue)
+    assert.same({ 26, 40 }, st.binom_test(30, 40, { alternative = "greater" }).critical_region)
+  end)
+
+  it("match SciPy's t, chi-square, F and KS tests", function()
+    local t = st.ttest_1samp(x, { mu = 5 })
+    close(3.1278490197651534, t.statistic)
+    close(0.020380298573351812, t.pvalue)
+    t = st.ttest_ind(x, y)
+    close(3.3107088679732066, t.statistic)
+    close(0.006944788908887747, t.pvalue)
+    t = st.ttest_ind(x, y, { equal_var = false })
+    close(3.4591557864403564, t.statistic)
+    close(0.006479288942709138, t.pvalue)
+    local c = st.chisquare(M{16, 18, 16, 14, 12, 12})
+    close(2.0, c.statistic)
+    close(0.8491450360846096, c.pvalue)
+    c = st.chi2_contingency(M{{10, 20}, {20, 15}})
+    close(3.6848072562358287, c.statistic)
+    close(0.05491031771913593, c.pvalue)
+    local f = st.f_oneway(x, y, M{5.5, 5.9, 6.1, 5.7})
+    close(12.02105351804287, f.statistic)
+    close(0.0009142065057277144, f.pvalue)
+    local k = st.kstest(x, luma.dist.Normal{ mu = 5.5, sigma = 0.4 })
+    close(0.12705903178282885, k.statistic)
+    close(0.9998646769686602, k.pvalue)
+    k = st.ks_2samp(x, y)
+    close(0.7142857142857143, k.statistic)
+    close(0.07400617148563049, k.pvalue)
+    local paired = st.ttest_rel(x:sub(1, 6), y)
+    close(st.ttest_1samp(x:sub(1, 6) - y).statistic, paired.statistic, 1e-15)
+  end)
+
+  it("give SciPy's confidence intervals and the noncentral-t power", function()
+    local lo, hi = st.mean_ci(x)
+    close(5.099520648824974, lo, 1e-9)
+    close(5.814765065460739, hi, 1e-9)
+    lo, hi = st.proportion_ci(15, 40)
+    close(0.24222979167233272, lo)
+    close(0.5296756086269889, hi)
+    lo, hi = st.proportion_ci(15, 40, { method = "clopper_pearson" })
+    close(0.2272627224818259, lo)
+    close(0.541985247767389, hi)
+    -- st.nct.sf(c, 19, 0.5 sqrt 20) + st.nct.cdf(-c, 19, 0.5 sqrt 20), c = t_{0.975, 19}
+    close(0.564504418439038, st.power_ttest(0.5, 20), 1e-6)
+  end)
+
+  it("resample reproducibly", function()
+    local b = st.bootstrap(x, function(s) return s:mean() end, { seed = 1, n_resamples = 2000 })
+    close(x:mean(), b.estimate, 1e-15)
+    -- the bootstrap standard error of a mean is near s / sqrt(n) (0.148 here)
+    assert.is_true(math.abs(b.standard_error - math.sqrt(x:var(nil, 1) / 7)) < 0.03)
+    assert.is_true(b.ci[1] < x:mean() and x:mean() < b.ci[2])
+    local again = st.bootstrap(x, function(s) return s:mean() end, { seed = 1, n_resamples = 2000 })
+    assert.equal(b.ci[1], again.ci[1])
+    local p = st.permutation_test(x, y, function(a, c) return a:mean() - c:mean() end,
+      { seed = 2, n_resamples = 2000 })
+    assert.is_true(p.pvalue < 0.02 and p.pvalue >= 1 / 2001) -- the t-test says 0.007
+  end)
+
+  it("reject bad input", function()
+    assert.has_error(function() st.binom_test(41, 40) end, "luma.stats.binom_test: needs integers 0 <= k <= n, n >= 1")
+    assert.has_error(function() st.ttest_1samp(M{1}) end, "luma.stats.ttest_1samp: needs at least 2 observations, got 1")
+    assert.has_error(function() st.ttest_1samp(x, { alternative = "bigger" }) end,
+      "luma.stats.ttest_1samp: alternative must be \"two-sided\", \"less\" or \"greater\", got bigger")
+    assert.has_error(function() st.ttest_rel(x, y) end, "luma.stats.ttest_rel: x has 7 observations but y has 6")
+    assert.has_error(function() st.chisquare(M{1, 2}, M{1, 1}) end,
+      "luma.stats.chisquare: observed and expected totals differ (3.0 vs 2.0)")
+    assert.has_error(function() st.chi2_contingency(M{{1, 0}, {2, 0}}) end,
+      "luma.stats.chi2_contingency: a row or column sums to 0")
+    assert.has_error(function() st.ttest_1samp(M{1, 0 / 0}) end, "luma.stats.ttest_1samp: samples contain NaN or infinity")
+    assert.has_error(function() st.f_oneway(x) end, "luma.stats.f_oneway: needs at least two groups")
+    assert.has_error(function() st.proportion_ci(3, 10, { method = "exact" }) end,
+      "luma.stats.proportion_ci: method must be wilson, clopper_pearson or wald")
+  end)
+end)
