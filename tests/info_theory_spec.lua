@@ -63,7 +63,7 @@ describe("learning-theory calculators #smoke", function()
     close(2 * math.exp(-2 * 400 * 0.01 / 4), th.hoeffding(400, 0.1, { range = 2 })) -- (b - a)^2
     assert.equal(1, th.hoeffding(10, 0.1, { range = 2 })) -- capped at 1
     close(math.exp(-2), th.hoeffding(100, 0.1, { two_sided = false }))
-    close(2 * 5 * math.exp(-2), th.union_bound(5, 100, 0.1))
+    close(2 * 5 * math.exp(-6), th.union_bound(5, 300, 0.1))
     assert.equal(math.ceil(math.log(2 / 0.05) / (2 * 0.01)), th.hoeffding_sample_size(0.1, 0.05))
   end)
 
