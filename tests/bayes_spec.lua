@@ -69,6 +69,26 @@ describe("conjugate updating #smoke", function()
     close(((x - mu):pow(2):sum() + 6 + 1.5 * (0.5 - mu) ^ 2) / (4 + 3 + 4), var)
   end)
 
+  it("updates Normal-Inverse-Wishart, matching Normal-Inverse-Gamma in one dimension", function()
+    local x = M{1.2, -0.3, 2.5, 0.8}
+    -- NIW(alpha, psi, gamma, delta) in 1-D is NIG(alpha / 2, psi / 2, gamma, delta)
+    local niw = bayes.NormalInverseWishart{ alpha = 4, psi = M{{6}}, gamma = 1.5, delta = { 0.5 } }:update(x)
+    local nig = bayes.NormalInverseGamma{ alpha = 2, beta = 3, gamma = 1.5, delta = 0.5 }:update(x)
+    close(nig.alpha, niw.alpha / 2)
+    close(nig.beta, niw.psi:get(1, 1) / 2)
+    close(nig.gamma, niw.gamma)
+    close(nig.delta, niw.delta:get(1, 1))
+    close(nig:predictive():logpdf(0.3), niw:predictive():logpdf(M{{0.3}}):get(1, 1))
+    -- the notes' density (normalizer 2^(alpha D / 2)), evaluated with NumPy:
+    -- D/2 log g + a/2 log|Psi| - (a+D+2)/2 log|S| - (D/2 log 2pi + aD/2 log 2
+    -- + multigammaln(a/2, D)) - (tr(Psi S^-1) + g (mu-d)' S^-1 (mu-d)) / 2
+    local prior = bayes.NormalInverseWishart{ alpha = 5, psi = M{{2, 0.3}, {0.3, 1}}, gamma = 2, delta = { 1, 0 } }
+    close(-6.060748968208491, prior:logpdf({ 0.5, 0.2 }, M{{1.5, 0.2}, {0.2, 0.8}}))
+    local mu, S = prior:map(M{{1, 1}, {2, 0}, {0, -1}})
+    assert.matrix_near({{ (3 + 2) / 5 }, { 0 }}, mu, 1e-15)
+    assert.same({ 2, 2 }, { S:shape() })
+  end)
+
   it("rejects bad hyperparameters and data", function()
     assert.has_error(function() bayes.BetaBernoulli{ a = 0 } end,
       "luma.bayes.BetaBernoulli: a must be a finite number > 0, got 0")

@@ -166,6 +166,34 @@ describe("multivariate distributions #smoke", function()
   end)
 end)
 
+describe("matrix-variate and heavy-tailed distributions #smoke", function()
+  it("match SciPy (multivariate_t, wishart, invwishart)", function()
+    local t = d.MultivariateStudentT{ df = 4, loc = { 1, 2 }, shape = M{{2, 0.5}, {0.5, 1}} }
+    near({ -4.1971265, -2.11768496 }, t:logpdf(M{{0, 0}, {1, 2}}), 1e-8)
+    local V = M{{2, 0.3}, {0.3, 1}}
+    local W = d.Wishart{ df = 5, scale = V }
+    assert.is_true(math.abs(W:logpdf(M{{3, 1}, {1, 4}}) - -6.265159637550557) < 1e-10)
+    local IW = d.InverseWishart{ df = 5, scale = V }
+    assert.is_true(math.abs(IW:logpdf(M{{3, 1}, {1, 4}}) - -12.769333974971754) < 1e-10)
+    assert.equal(-math.huge, W:logpdf(M{{1, 2}, {2, 1}})) -- not positive definite
+  end)
+
+  it("sample around their means", function()
+    local V = M{{2, 0.3}, {0.3, 1}}
+    local function average(list)
+      local acc = luma.zeros(2, 2)
+      for _, w in ipairs(list) do acc = acc + w end
+      return acc / #list
+    end
+    assert.matrix_near(V * 5, average(d.Wishart{ df = 5, scale = V }:sample(4000, luma.random.Generator(1))), 0.05)
+    assert.matrix_near(V / 2, average(d.InverseWishart{ df = 5, scale = V }:sample(4000, luma.random.Generator(2))), 0.05)
+    local t = d.MultivariateStudentT{ df = 6, loc = { 1, 2 }, shape = V }
+    local X = t:sample(20000, luma.random.Generator(3))
+    assert.matrix_near({{ 1, 2 }}, X:mean(1), 0.05)
+    assert.matrix_near(V * 1.5, luma.stats.cov(X), 0.15) -- shape df / (df - 2)
+  end)
+end)
+
 describe("distribution errors", function()
   it("name the bad parameter", function()
     assert.has_error(function() d.Normal{ mu = 0, sigma = -1 } end,
@@ -190,6 +218,8 @@ describe("distribution errors", function()
     assert.has_error(function() d.Normal{}:sample(-1) end, "sample: n must be an integer >= 0, got -1")
     assert.has_error(function() d.Gamma.fit(M{1, -1}) end, "Gamma.fit: data must be > 0")
     assert.has_error(function() d.Normal.fit(luma.zeros(0, 1)) end, "Normal.fit: data must be a non-empty matrix")
+    assert.has_error(function() d.Wishart{ df = 0.5, scale = luma.eye(2) } end,
+      "luma.dist.Wishart: df must be > 1 (D - 1), got 0.5")
     assert.has_error(function() return d.MultivariateNormal{ mean = { 0, 0 } }:logpdf(M{1, 2, 3}) end,
       "MultivariateNormal.logpdf: points must be rows of 2 columns")
   end)

@@ -227,9 +227,72 @@ function NIG.logpdf(self, mu, var)
     - luma.special.lgamma(a) - (a + 1) * math.log(var) - (2 * b + g * (d - mu) ^ 2) / (2 * var)
 end
 
+-- -------------------------------------------- Normal-Inverse-Wishart
+
+--- NormalInverseWishart{alpha, psi, gamma, delta}: the conjugate prior of
+-- a multivariate Normal with unknown mean and covariance (notes 000 L63):
+-- Sigma ~ InverseWishart(alpha, psi), mu | Sigma ~ N(delta, Sigma / gamma).
+-- logpdf(mu, Sigma) is the notes' density with the normalizer 2^(alpha D/2)
+-- (the notes print 2^(alpha Sigma / 2)).
+local NIW = kind("NormalInverseWishart", { "alpha", "gamma" })
+function NIW.init(self, p)
+  local delta = luma.ismatrix(p.delta) and p.delta:flatten() or (type(p.delta) == "table" and luma.matrix(p.delta))
+  if not delta then fail(3, "luma.bayes.NormalInverseWishart: delta must be a vector") end
+  self.delta, self.d = delta, delta:rows()
+  self.psi = p.psi or luma.eye(self.d)
+  if not luma.ismatrix(self.psi) or self.psi:rows() ~= self.d or self.psi:cols() ~= self.d then
+    fail(3, "luma.bayes.NormalInverseWishart: psi must be a %d x %d matrix", self.d, self.d)
+  end
+  self.alpha = positive("NormalInverseWishart", "alpha", p.alpha or self.d + 2)
+  if not (self.alpha > self.d - 1) then
+    fail(3, "luma.bayes.NormalInverseWishart: alpha must be > %d (D - 1)", self.d - 1)
+  end
+  self.gamma = positive("NormalInverseWishart", "gamma", p.gamma or 1)
+  self.covariance = dist().InverseWishart{ df = self.alpha, scale = self.psi }
+end
+--- update(X): X has one observation per row (I x D).
+function NIW.update(self, X)
+  if not luma.ismatrix(X) or X:cols() ~= self.d or X:rows() == 0 then
+    fail(2, "luma.bayes.NormalInverseWishart: data must be rows of %d columns", self.d)
+  end
+  local I = X:rows()
+  local sx = X:sum(1):t()
+  local g, d = self.gamma, self.delta
+  local g2 = g + I
+  local d2 = (d * g + sx) / g2
+  local psi2 = self.psi + X:t() * X + (d * d:t()) * g - (d2 * d2:t()) * g2
+  return bayes.NormalInverseWishart{ alpha = self.alpha + I, psi = (psi2 + psi2:t()) / 2,
+    gamma = g2, delta = d2 }
+end
+function NIW.logpdf(self, mu, Sigma)
+  local m = luma.ismatrix(mu) and mu:flatten() or luma.matrix(mu)
+  local normal = dist().MultivariateNormal{ mean = self.delta, cov = Sigma / self.gamma }
+  return self.covariance:logpdf(Sigma) + normal:logpdf(m:t()):get(1, 1)
+end
+--- map(X): the MAP mean and covariance given data X (rows).
+function NIW.map(self, X)
+  local I, mu = 0, self.delta
+  local S = luma.zeros(self.d, self.d)
+  if X ~= nil then
+    I = X:rows()
+    mu = (X:sum(1):t() + self.delta * self.gamma) / (I + self.gamma)
+    local C = X - mu:t()
+    S = C:t() * C
+  end
+  local dm = self.delta - mu
+  return mu, (self.psi + S + (dm * dm:t()) * self.gamma) / (I + self.alpha + self.d + 2)
+end
+--- predictive(): the multivariate t with df alpha - D + 1, location delta
+-- and shape psi (gamma + 1) / (gamma (alpha - D + 1)).
+function NIW.predictive(self)
+  local df = self.alpha - self.d + 1
+  return dist().MultivariateStudentT{ df = df, loc = self.delta,
+    shape = self.psi * ((self.gamma + 1) / (self.gamma * df)) }
+end
+
 luma.doc.set(bayes, { name = "luma.bayes",
   doc = "Conjugate Bayesian updating: BetaBernoulli, GammaPoisson, DirichletCategorical, "
-    .. "NormalKnownVariance, NormalInverseGamma; each with update, posterior, map and "
-    .. "predictive." })
+    .. "NormalKnownVariance, NormalInverseGamma, NormalInverseWishart; each with update, "
+    .. "map and predictive." })
 
 return bayes

@@ -904,6 +904,135 @@ function dist.Multinomial._sample(self, n, rng)
 end
 function dist.Multinomial.mean_vector(self) return self.p * self.n end
 
+mv_class("MultivariateStudentT", {
+  params = { "df", "loc", "shape" },
+  doc = "MultivariateStudentT{df, loc, shape}: the multivariate t (notes 000 §12.2.3) with "
+    .. "location loc and shape matrix (covariance shape df / (df - 2) for df > 2).",
+  init = function(self, p, check)
+    self.df = positive(check, p.df, "df")
+    self.loc = mean_vector(check, p.loc, "loc")
+    self.d = self.loc:rows()
+    local S = p.shape or luma.eye(self.d)
+    if not luma.ismatrix(S) or S:rows() ~= self.d or S:cols() ~= self.d then
+      check("shape must be a %d x %d matrix", self.d, self.d)
+    end
+    local ok, L = pcall(luma.linalg.cholesky, S)
+    if not ok then check("shape is not symmetric positive definite (%s)", tostring(L)) end
+    self.shape, self.chol = S:copy(), L
+    self.whiten = luma.linalg.solve_triangular(L, luma.eye(self.d)):t():copy()
+    self.log_det = 2 * L:diag():log():sum()
+  end,
+})
+function dist.MultivariateStudentT._logp(self, X)
+  local v, D = self.df, self.d
+  local Z = (X - self.loc:t()) * self.whiten
+  local maha = Z:pow(2):sum(2)
+  return (maha / v):log1p() * (-(v + D) / 2)
+    + (sf.lgamma((v + D) / 2) - sf.lgamma(v / 2) - D / 2 * math.log(v * math.pi) - 0.5 * self.log_det)
+end
+function dist.MultivariateStudentT._sample(self, n, rng)
+  local z = rng:normal(n, self.d) * self.chol:t()
+  local g = (rng:gamma(self.df / 2, n, 1) * (2 / self.df)):sqrt()
+  return z:div(g) + self.loc:t()
+end
+function dist.MultivariateStudentT.mean_vector(self) return self.loc:copy() end
+function dist.MultivariateStudentT.var(self)
+  if self.df <= 2 then return luma.full(self.d, self.d, math.huge) end
+  return self.shape * (self.df / (self.df - 2))
+end
+
+-- Densities over single symmetric positive definite matrices.
+local function check_spd_point(name, W, D)
+  if not luma.ismatrix(W) or W:rows() ~= D or W:cols() ~= D then
+    fail(3, "%s.logpdf: the point must be a %d x %d matrix", name, D, D)
+  end
+  local ok, L = pcall(luma.linalg.cholesky, W)
+  return ok and L or nil
+end
+
+local function spd_param(check, S, D, what)
+  if not luma.ismatrix(S) or S:rows() ~= S:cols() then check("%s must be a square matrix", what) end
+  local ok, L = pcall(luma.linalg.cholesky, S)
+  if not ok then check("%s is not symmetric positive definite", what) end
+  return S:copy(), L
+end
+
+local function wishart_draw(df, L, rng)
+  -- Bartlett: W = L A A' L' with A lower triangular, A_ii^2 ~ chi2(df - i + 1)
+  local D = L:rows()
+  local A = luma.zeros(D, D)
+  for i = 1, D do
+    A:set(i, i, math.sqrt(2 * rng:gamma((df - i + 1) / 2)))
+    for j = 1, i - 1 do A:set(i, j, rng:normal()) end
+  end
+  local LA = L * A
+  return LA * LA:t()
+end
+
+class("Wishart", {
+  params = { "df", "scale" },
+  doc = "Wishart{df, scale}: distribution of sums of df outer products of N(0, scale) "
+    .. "vectors (df > D - 1); logpdf takes one D x D matrix; sample(n) returns a list.",
+  init = function(self, p, check)
+    self.scale, self.chol = spd_param(check, p.scale, nil, "scale")
+    self.d = self.scale:rows()
+    self.df = positive(check, p.df, "df")
+    if not (self.df > self.d - 1) then check("df must be > %d (D - 1), got %s", self.d - 1, tostring(self.df)) end
+    self.log_det = 2 * self.chol:diag():log():sum()
+  end,
+})
+function dist.Wishart.logpdf(self, W)
+  local D, v = self.d, self.df
+  local LW = check_spd_point("Wishart", W, D)
+  if not LW then return -math.huge end
+  local log_det_w = 2 * LW:diag():log():sum()
+  local tr = luma.linalg.solve(self.scale, W, { assume = "spd" }):trace()
+  return (v - D - 1) / 2 * log_det_w - tr / 2 - v * D / 2 * math.log(2) - v / 2 * self.log_det
+    - sf.mvlgamma(v / 2, D)
+end
+function dist.Wishart.pdf(self, W) return math.exp(self:logpdf(W)) end
+function dist.Wishart.sample(self, n, rng)
+  rng = default_rng(rng)
+  local out = {}
+  for i = 1, n do out[i] = wishart_draw(self.df, self.chol, rng) end
+  return out
+end
+function dist.Wishart.mean(self) return self.scale * self.df end
+
+class("InverseWishart", {
+  params = { "df", "scale" },
+  doc = "InverseWishart{df, scale}: the distribution of W^-1 for W ~ Wishart(df, scale^-1) "
+    .. "(the conjugate prior of a Gaussian covariance); logpdf takes one D x D matrix.",
+  init = function(self, p, check)
+    self.scale, self.chol = spd_param(check, p.scale, nil, "scale")
+    self.d = self.scale:rows()
+    self.df = positive(check, p.df, "df")
+    if not (self.df > self.d - 1) then check("df must be > %d (D - 1), got %s", self.d - 1, tostring(self.df)) end
+    self.log_det = 2 * self.chol:diag():log():sum()
+    self.inv_chol = luma.linalg.cholesky(luma.linalg.inv(self.scale))
+  end,
+})
+function dist.InverseWishart.logpdf(self, X)
+  local D, v = self.d, self.df
+  local LX = check_spd_point("InverseWishart", X, D)
+  if not LX then return -math.huge end
+  local log_det_x = 2 * LX:diag():log():sum()
+  local tr = luma.linalg.solve(X, self.scale, { assume = "spd" }):trace()
+  return v / 2 * self.log_det - v * D / 2 * math.log(2) - sf.mvlgamma(v / 2, D)
+    - (v + D + 1) / 2 * log_det_x - tr / 2
+end
+function dist.InverseWishart.pdf(self, X) return math.exp(self:logpdf(X)) end
+function dist.InverseWishart.sample(self, n, rng)
+  rng = default_rng(rng)
+  local out = {}
+  for i = 1, n do out[i] = luma.linalg.inv(wishart_draw(self.df, self.inv_chol, rng)) end
+  return out
+end
+function dist.InverseWishart.mean(self)
+  if self.df <= self.d + 1 then return luma.full(self.d, self.d, math.huge) end
+  return self.scale / (self.df - self.d - 1)
+end
+
 local Mixture = mv_class("Mixture", {
   params = { "components", "weights" },
   doc = "Mixture{components = {d1, d2, ...}, weights}: a finite mixture; density the weighted "
@@ -947,8 +1076,8 @@ end
 luma.doc.set(dist, { name = "luma.dist",
   doc = "Probability distributions: Normal, LogNormal, Uniform, Exponential, Laplace, Gamma, "
     .. "ChiSquared, Beta, StudentT, F, Bernoulli, Binomial, Geometric, NegativeBinomial, "
-    .. "Poisson, Categorical, MultivariateNormal (marginal, conditional), Dirichlet, "
-    .. "Multinomial, Mixture; each with pdf/logpdf (pmf/logpmf), cdf and ppf (1-D), sample, "
+    .. "Poisson, Categorical, MultivariateNormal (marginal, conditional), MultivariateStudentT, "
+    .. "Dirichlet, Multinomial, Wishart, InverseWishart, Mixture; each with pdf/logpdf (pmf/logpmf), cdf and ppf (1-D), sample, "
     .. "mean, var, entropy and fit." })
 
 return dist
