@@ -194,6 +194,50 @@ describe("matrix-variate and heavy-tailed distributions #smoke", function()
   end)
 end)
 
+describe("more fits, entropies and goodness of fit #smoke", function()
+  it("fit F, multivariate t, Wishart, inverse Wishart and multinomial", function()
+    local g = luma.random.Generator(3)
+    local f = d.F.fit(d.F{ d1 = 6, d2 = 15 }:sample(20000, g))
+    assert.is_true(math.abs(f.d1 - 6) < 0.5 and math.abs(f.d2 - 15) < 1.5)
+    local V = M{{2, 0.5}, {0.5, 1}}
+    local t = d.MultivariateStudentT.fit(d.MultivariateStudentT{ df = 5, loc = { 1, 2 }, shape = V }:sample(20000, g), { df = 5 })
+    assert.matrix_near({{1}, {2}}, t.loc, 0.05)
+    assert.matrix_near(V, t.shape, 0.08)
+    local W = d.Wishart.fit(d.Wishart{ df = 6, scale = V }:sample(3000, g))
+    assert.is_true(math.abs(W.df - 6) < 0.4)
+    local IW = d.InverseWishart.fit(d.InverseWishart{ df = 7, scale = V }:sample(3000, g))
+    assert.is_true(math.abs(IW.df - 7) < 0.5)
+    near({ 1 / 3, 1 / 3, 1 / 3 }, d.Multinomial.fit(M{{1, 2, 3}, {3, 2, 1}}).p, 1e-15)
+  end)
+
+  it("give closed-form entropies (SciPy for F; the formula checked by Monte Carlo for t)", function()
+    assert.is_true(math.abs(d.F{ d1 = 3, d2 = 7 }:entropy() - 1.2975738670236565) < 1e-10)
+    local t = d.MultivariateStudentT{ df = 4, loc = { 1, 2 }, shape = M{{2, 0.5}, {0.5, 1}} }
+    assert.is_true(math.abs(t:entropy() - 3.6176849603770567) < 1e-12)
+    local x = t:sample(200000, luma.random.Generator(4))
+    assert.is_true(math.abs(-t:logpdf(x):mean() - t:entropy()) < 0.02)
+  end)
+
+  it("sample what their cdfs say (Kolmogorov-Smirnov at fixed seeds)", function()
+    for _, D in ipairs({ d.Normal{ mu = 1, sigma = 2 }, d.Gamma{ shape = 0.7, rate = 2 },
+      d.Beta{ a = 0.5, b = 3 }, d.StudentT{ df = 3 }, d.F{ d1 = 4, d2 = 9 }, d.Laplace{},
+      d.LogNormal{ sigma = 0.8 }, d.Exponential{ rate = 0.5 } }) do
+      local r = luma.stats.kstest(D:sample(5000, luma.random.Generator(5)), D)
+      assert.is_true(r.pvalue > 0.01, tostring(D) .. " p = " .. r.pvalue)
+    end
+  end)
+
+  it("reach the Normal-Inverse priors from luma.dist", function()
+    assert.equal(luma.bayes.NormalInverseGamma, d.NormalInverseGamma)
+    local mu, var = d.NormalInverseGamma{ alpha = 3, beta = 4, gamma = 2, delta = 1 }:sample(50000, luma.random.Generator(6))
+    assert.is_true(math.abs(var:mean() - 2) < 0.05) -- beta / (alpha - 1)
+    assert.is_true(math.abs(mu:mean() - 1) < 0.02)
+    local draws = d.NormalInverseWishart{ alpha = 5, psi = M{{2, 0.3}, {0.3, 1}}, gamma = 2, delta = { 1, 0 } }:sample(3, luma.random.Generator(7))
+    assert.equal(3, #draws)
+    assert.same({ 2, 2 }, { draws[1].sigma:shape() })
+  end)
+end)
+
 describe("distribution errors", function()
   it("name the bad parameter", function()
     assert.has_error(function() d.Normal{ mu = 0, sigma = -1 } end,

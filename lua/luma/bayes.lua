@@ -220,6 +220,14 @@ function NIG.predictive(self)
   return dist().StudentT{ df = 2 * a, loc = self.delta,
     scale = math.sqrt(self.beta * (g + 1) / (a * g)) }
 end
+--- sample(n [, rng]) -> mu, var (n x 1 each): var ~ InvGamma(alpha, beta),
+-- mu | var ~ N(delta, var / gamma).
+function NIG.sample(self, n, rng)
+  rng = rng or luma.random.default()
+  local var = rng:gamma(self.alpha, n, 1):pow(-1) * self.beta
+  local mu = rng:normal(n, 1):mul((var / self.gamma):sqrt()) + self.delta
+  return mu, var
+end
 --- The density of (mu, sigma^2) under the distribution (notes 000 L56).
 function NIG.logpdf(self, mu, var)
   local a, b, g, d = self.alpha, self.beta, self.gamma, self.delta
@@ -268,6 +276,16 @@ function NIW.logpdf(self, mu, Sigma)
   local m = luma.ismatrix(mu) and mu:flatten() or luma.matrix(mu)
   local normal = dist().MultivariateNormal{ mean = self.delta, cov = Sigma / self.gamma }
   return self.covariance:logpdf(Sigma) + normal:logpdf(m:t()):get(1, 1)
+end
+--- sample(n [, rng]) -> a list of {mu = D x 1, sigma = D x D} draws.
+function NIW.sample(self, n, rng)
+  rng = rng or luma.random.default()
+  local out = {}
+  for i, S in ipairs(self.covariance:sample(n, rng)) do
+    local mvn = dist().MultivariateNormal{ mean = self.delta, cov = S / self.gamma }
+    out[i] = { mu = mvn:sample(1, rng):t(), sigma = S }
+  end
+  return out
 end
 --- map(X): the MAP mean and covariance given data X (rows).
 function NIW.map(self, X)

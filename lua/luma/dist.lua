@@ -123,6 +123,21 @@ local function discrete_ppf(self, q, lo)
   return q:map(search)
 end
 
+-- Maximizes a concave-enough f over (lo, hi) by golden-section search
+-- (profile likelihoods in one shape parameter).
+local function golden_max(f, lo, hi)
+  local r = (math.sqrt(5) - 1) / 2
+  local a, b = lo, hi
+  local c, e = b - r * (b - a), a + r * (b - a)
+  local fc, fe = f(c), f(e)
+  for _ = 1, 200 do
+    if fc < fe then a, c, fc = c, e, fe; e = a + r * (b - a); fe = f(e)
+    else b, e, fe = e, c, fc; c = b - r * (b - a); fc = f(c) end
+    if b - a < 1e-10 * (1 + math.abs(a)) then break end
+  end
+  return (a + b) / 2
+end
+
 -- ------------------------------------------------------ continuous, 1-D
 
 class("Normal", {
@@ -456,6 +471,28 @@ function dist.F._sample(self, n, rng)
   return a:div(b)
 end
 function dist.F.mean(self) return self.d2 > 2 and self.d2 / (self.d2 - 2) or 0 / 0 end
+function dist.F.entropy(self)
+  local a, b = self.d1 / 2, self.d2 / 2
+  return math.log(self.d2 / self.d1) + sf.lbeta(a, b) + (1 - a) * sf.digamma(a)
+    - (1 + b) * sf.digamma(b) + (a + b) * sf.digamma(a + b)
+end
+--- F.fit(x): both degrees of freedom by maximum likelihood (coordinate
+-- ascent with golden-section searches over log d1 and log d2).
+function dist.F.fit(x)
+  x = data_column("F.fit", x)
+  if x:le(0):any() then fail(2, "F.fit: data must be > 0") end
+  local m = x:mean()
+  local d1, d2 = 5, m > 1 and math.max(2 * m / (m - 1), 2.5) or 10
+  local function ll(a, b) return dist.F{ d1 = a, d2 = b }:logpdf(x):sum() end
+  for _ = 1, 50 do
+    local n1 = math.exp(golden_max(function(t) return ll(math.exp(t), d2) end, math.log(1e-2), math.log(1e6)))
+    local n2 = math.exp(golden_max(function(t) return ll(n1, math.exp(t)) end, math.log(1e-2), math.log(1e6)))
+    local done = math.abs(n1 - d1) < 1e-8 * d1 and math.abs(n2 - d2) < 1e-8 * d2
+    d1, d2 = n1, n2
+    if done then break end
+  end
+  return dist.F{ d1 = d1, d2 = d2 }
+end
 function dist.F.var(self)
   local d1, d2 = self.d1, self.d2
   if d2 <= 4 then return 0 / 0 end
@@ -903,6 +940,16 @@ function dist.Multinomial._sample(self, n, rng)
   return out
 end
 function dist.Multinomial.mean_vector(self) return self.p * self.n end
+--- Multinomial.fit(counts): p = column totals / all draws (every row must
+-- have the same number of draws n).
+function dist.Multinomial.fit(C)
+  if not luma.ismatrix(C) or C:rows() < 1 then fail(2, "Multinomial.fit: needs rows of counts") end
+  local n = C:row(1):sum()
+  if not C:sum(2):eq(n):all() or C:lt(0):any() then
+    fail(2, "Multinomial.fit: every row must hold non-negative counts of the same total")
+  end
+  return dist.Multinomial{ n = math.tointeger(n), p = (C:sum(1) / C:sum()):t() }
+end
 
 mv_class("MultivariateStudentT", {
   params = { "df", "loc", "shape" },
@@ -936,6 +983,34 @@ function dist.MultivariateStudentT._sample(self, n, rng)
   return z:div(g) + self.loc:t()
 end
 function dist.MultivariateStudentT.mean_vector(self) return self.loc:copy() end
+function dist.MultivariateStudentT.entropy(self)
+  local v, D = self.df, self.d
+  return 0.5 * self.log_det + D / 2 * math.log(v * math.pi) + sf.lgamma(v / 2) - sf.lgamma((v + D) / 2)
+    + (v + D) / 2 * (sf.digamma((v + D) / 2) - sf.digamma(v / 2))
+end
+--- MultivariateStudentT.fit(X [, {df = 5}]): loc and shape by EM with df
+-- fixed; the E-step weight of a row is (df + D) / (df + maha) (notes 000
+-- §12.2.3, whose "(df + 1) / 2" shape is the erratum for D > 1).
+function dist.MultivariateStudentT.fit(X, opts)
+  if not luma.ismatrix(X) or X:rows() < 2 then fail(2, "MultivariateStudentT.fit: needs at least 2 rows") end
+  local v = (opts and opts.df) or 5
+  local D = X:cols()
+  local g = dist.MultivariateNormal.fit(X)
+  local loc, S = g.mean, g.cov
+  for _ = 1, 500 do
+    local t = dist.MultivariateStudentT{ df = v, loc = loc, shape = S }
+    local Z = (X - loc:t()) * t.whiten
+    local w = (Z:pow(2):sum(2) + v):pow(-1) * (v + D)
+    local new_loc = (X:t() * w) / w:sum()
+    local C = (X - new_loc:t()):mul(w:sqrt())
+    local new_S = (C:t() * C) / X:rows()
+    local done = (new_loc - loc):abs():max() < 1e-10 * (1 + loc:abs():max())
+      and (new_S - S):abs():max() < 1e-10 * S:abs():max()
+    loc, S = new_loc, (new_S + new_S:t()) / 2
+    if done then break end
+  end
+  return dist.MultivariateStudentT{ df = v, loc = loc, shape = S }
+end
 function dist.MultivariateStudentT.var(self)
   if self.df <= 2 then return luma.full(self.d, self.d, math.huge) end
   return self.shape * (self.df / (self.df - 2))
@@ -998,6 +1073,23 @@ function dist.Wishart.sample(self, n, rng)
   return out
 end
 function dist.Wishart.mean(self) return self.scale * self.df end
+--- Wishart.fit(list of matrices): df by a golden-section search of the
+-- profile likelihood, scale = mean / df.
+function dist.Wishart.fit(list)
+  if type(list) ~= "table" or #list < 2 then fail(2, "Wishart.fit: needs a list of at least 2 matrices") end
+  local mean = luma.zeros(list[1]:rows(), list[1]:cols())
+  for _, W in ipairs(list) do mean = mean + W end
+  mean = mean / #list
+  local D = mean:rows()
+  local function ll(v)
+    local w = dist.Wishart{ df = v, scale = mean / v }
+    local s = 0
+    for _, W in ipairs(list) do s = s + w:logpdf(W) end
+    return s
+  end
+  local v = math.exp(golden_max(function(t) return ll(D - 1 + math.exp(t)) end, math.log(1e-3), math.log(1e6)))
+  return dist.Wishart{ df = D - 1 + v, scale = mean / (D - 1 + v) }
+end
 
 class("InverseWishart", {
   params = { "df", "scale" },
@@ -1027,6 +1119,23 @@ function dist.InverseWishart.sample(self, n, rng)
   local out = {}
   for i = 1, n do out[i] = luma.linalg.inv(wishart_draw(self.df, self.inv_chol, rng)) end
   return out
+end
+--- InverseWishart.fit(list of matrices): df by a golden-section search of
+-- the profile likelihood, scale = df (mean of the inverses)^-1.
+function dist.InverseWishart.fit(list)
+  if type(list) ~= "table" or #list < 2 then fail(2, "InverseWishart.fit: needs a list of at least 2 matrices") end
+  local D = list[1]:rows()
+  local inv_mean = luma.zeros(D, D)
+  for _, X in ipairs(list) do inv_mean = inv_mean + luma.linalg.inv(X) end
+  local base = luma.linalg.inv(inv_mean / #list)
+  local function ll(v)
+    local w = dist.InverseWishart{ df = v, scale = base * v }
+    local s = 0
+    for _, X in ipairs(list) do s = s + w:logpdf(X) end
+    return s
+  end
+  local v = D - 1 + math.exp(golden_max(function(t) return ll(D - 1 + math.exp(t)) end, math.log(1e-3), math.log(1e6)))
+  return dist.InverseWishart{ df = v, scale = base * v }
 end
 function dist.InverseWishart.mean(self)
   if self.df <= self.d + 1 then return luma.full(self.d, self.d, math.huge) end
@@ -1072,6 +1181,14 @@ function Mixture._sample(self, n, rng)
   end
   return out
 end
+
+-- The Normal-Inverse-Gamma and Normal-Inverse-Wishart distributions live
+-- with their conjugate updates in luma.bayes; they are reachable here too.
+setmetatable(dist, { __index = function(_, key)
+  if key == "NormalInverseGamma" or key == "NormalInverseWishart" then
+    return require("luma.bayes")[key]
+  end
+end })
 
 luma.doc.set(dist, { name = "luma.dist",
   doc = "Probability distributions: Normal, LogNormal, Uniform, Exponential, Laplace, Gamma, "
