@@ -216,6 +216,15 @@ describe("more fits, entropies and goodness of fit #smoke", function()
     assert.is_true(math.abs(t:entropy() - 3.6176849603770567) < 1e-12)
     local x = t:sample(200000, luma.random.Generator(4))
     assert.is_true(math.abs(-t:logpdf(x):mean() - t:entropy()) < 0.02)
+    local V = M{{2, 0.3}, {0.3, 1}}
+    assert.is_true(math.abs(d.Wishart{ df = 5, scale = V }:entropy() - 7.781203242421553) < 1e-10) -- scipy
+    -- inverse Wishart: against -E log p over 100,000 draws (standard error 0.0085)
+    local IW = d.InverseWishart{ df = 5, scale = V }
+    local draws, total = IW:sample(100000, luma.random.Generator(5)), 0
+    for _, X in ipairs(draws) do total = total - IW:logpdf(X) end
+    assert.is_true(math.abs(total / #draws - IW:entropy()) < 5 * 0.0085)
+    -- multinomial: scipy.stats.multinomial(5, [.2, .3, .5]).entropy()
+    assert.is_true(math.abs(d.Multinomial{ n = 5, p = { 0.2, 0.3, 0.5 } }:entropy() - 2.5918085962714983) < 1e-10)
   end)
 
   it("sample what their cdfs say (Kolmogorov-Smirnov at fixed seeds)", function()

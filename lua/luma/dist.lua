@@ -940,6 +940,31 @@ function dist.Multinomial._sample(self, n, rng)
   return out
 end
 function dist.Multinomial.mean_vector(self) return self.p * self.n end
+--- entropy by summing over every count vector (C(n + d - 1, d - 1) of
+-- them; an error past a million).
+function dist.Multinomial.entropy(self)
+  local n, D = self.n, self.d
+  local count = math.exp(sf.lchoose(n + D - 1, D - 1))
+  if count > 1e6 then fail(2, "Multinomial.entropy: %.0f count vectors are too many to sum", count) end
+  local logp = self.p:log()
+  local lgn = sf.lgamma(n + 1)
+  local h = 0
+  local x = {}
+  local function walk(k, left, acc)
+    if k == D then
+      x[D] = left
+      local lp = acc - sf.lgamma(left + 1) + (left > 0 and left * logp:get(D, 1) or 0)
+      if lp > -math.huge then h = h - math.exp(lp) * lp end
+      return
+    end
+    for c = 0, left do
+      local term = c > 0 and c * logp:get(k, 1) or 0
+      walk(k + 1, left - c, acc - sf.lgamma(c + 1) + term)
+    end
+  end
+  walk(1, n, lgn)
+  return h
+end
 --- Multinomial.fit(counts): p = column totals / all draws (every row must
 -- have the same number of draws n).
 function dist.Multinomial.fit(C)
@@ -1073,6 +1098,19 @@ function dist.Wishart.sample(self, n, rng)
   return out
 end
 function dist.Wishart.mean(self) return self.scale * self.df end
+-- psi_D(a) = sum_{i=1}^{D} psi(a + (1 - i) / 2), the multivariate digamma.
+local function mvdigamma(a, D)
+  local s = 0
+  for i = 1, D do s = s + sf.digamma(a + (1 - i) / 2) end
+  return s
+end
+
+function dist.Wishart.entropy(self)
+  local v, D = self.df, self.d
+  local e_logdet = mvdigamma(v / 2, D) + D * math.log(2) + self.log_det
+  return -(v - D - 1) / 2 * e_logdet + v * D / 2 + v * D / 2 * math.log(2) + v / 2 * self.log_det
+    + sf.mvlgamma(v / 2, D)
+end
 --- Wishart.fit(list of matrices): df by a golden-section search of the
 -- profile likelihood, scale = mean / df.
 function dist.Wishart.fit(list)
@@ -1119,6 +1157,12 @@ function dist.InverseWishart.sample(self, n, rng)
   local out = {}
   for i = 1, n do out[i] = luma.linalg.inv(wishart_draw(self.df, self.inv_chol, rng)) end
   return out
+end
+function dist.InverseWishart.entropy(self)
+  local v, D = self.df, self.d
+  local e_logdet = self.log_det - D * math.log(2) - mvdigamma(v / 2, D)
+  return -v / 2 * self.log_det + v * D / 2 * math.log(2) + sf.mvlgamma(v / 2, D)
+    + (v + D + 1) / 2 * e_logdet + v * D / 2
 end
 --- InverseWishart.fit(list of matrices): df by a golden-section search of
 -- the profile likelihood, scale = df (mean of the inverses)^-1.
