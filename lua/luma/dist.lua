@@ -131,8 +131,15 @@ local function golden_max(f, lo, hi)
   local c, e = b - r * (b - a), a + r * (b - a)
   local fc, fe = f(c), f(e)
   for _ = 1, 200 do
-    if fc < fe then a, c, fc = c, e, fe; e = a + r * (b - a); fe = f(e)
-    else b, e, fe = e, c, fc; c = b - r * (b - a); fc = f(c) end
+    if fc < fe then -- the maximum lies in (c, b)
+      a, c, fc = c, e, fe
+      e = a + r * (b - a)
+      fe = f(e)
+    else -- in (a, e)
+      b, e, fe = e, c, fc
+      c = b - r * (b - a)
+      fc = f(c)
+    end
     if b - a < 1e-10 * (1 + math.abs(a)) then break end
   end
   return (a + b) / 2
@@ -1069,17 +1076,36 @@ local function wishart_draw(df, L, rng)
   return LA * LA:t()
 end
 
+-- Shared by Wishart and InverseWishart: an SPD scale and df > D - 1.
+local function wishart_init(self, p, check)
+  self.scale, self.chol = spd_param(check, p.scale, nil, "scale")
+  self.d = self.scale:rows()
+  self.df = positive(check, p.df, "df")
+  if not (self.df > self.d - 1) then check("df must be > %d (D - 1), got %s", self.d - 1, tostring(self.df)) end
+  self.log_det = 2 * self.chol:diag():log():sum()
+end
+
+-- The maximum-likelihood df of a list of matrices for a family whose
+-- scale is known given df (scale_for(df)): a golden-section search of the
+-- profile likelihood over log(df - (D - 1)).
+local function fit_df(cls, list, scale_for)
+  local D = list[1]:rows()
+  local function ll(v)
+    local w = cls{ df = v, scale = scale_for(v) }
+    local total = 0
+    for _, X in ipairs(list) do total = total + w:logpdf(X) end
+    return total
+  end
+  local v = D - 1 + math.exp(golden_max(function(t) return ll(D - 1 + math.exp(t)) end,
+    math.log(1e-3), math.log(1e6)))
+  return cls{ df = v, scale = scale_for(v) }
+end
+
 class("Wishart", {
   params = { "df", "scale" },
   doc = "Wishart{df, scale}: distribution of sums of df outer products of N(0, scale) "
     .. "vectors (df > D - 1); logpdf takes one D x D matrix; sample(n) returns a list.",
-  init = function(self, p, check)
-    self.scale, self.chol = spd_param(check, p.scale, nil, "scale")
-    self.d = self.scale:rows()
-    self.df = positive(check, p.df, "df")
-    if not (self.df > self.d - 1) then check("df must be > %d (D - 1), got %s", self.d - 1, tostring(self.df)) end
-    self.log_det = 2 * self.chol:diag():log():sum()
-  end,
+  init = function(self, p, check) wishart_init(self, p, check) end,
 })
 function dist.Wishart.logpdf(self, W)
   local D, v = self.d, self.df
@@ -1118,15 +1144,7 @@ function dist.Wishart.fit(list)
   local mean = luma.zeros(list[1]:rows(), list[1]:cols())
   for _, W in ipairs(list) do mean = mean + W end
   mean = mean / #list
-  local D = mean:rows()
-  local function ll(v)
-    local w = dist.Wishart{ df = v, scale = mean / v }
-    local s = 0
-    for _, W in ipairs(list) do s = s + w:logpdf(W) end
-    return s
-  end
-  local v = math.exp(golden_max(function(t) return ll(D - 1 + math.exp(t)) end, math.log(1e-3), math.log(1e6)))
-  return dist.Wishart{ df = D - 1 + v, scale = mean / (D - 1 + v) }
+  return fit_df(dist.Wishart, list, function(v) return mean / v end)
 end
 
 class("InverseWishart", {
@@ -1134,11 +1152,7 @@ class("InverseWishart", {
   doc = "InverseWishart{df, scale}: the distribution of W^-1 for W ~ Wishart(df, scale^-1) "
     .. "(the conjugate prior of a Gaussian covariance); logpdf takes one D x D matrix.",
   init = function(self, p, check)
-    self.scale, self.chol = spd_param(check, p.scale, nil, "scale")
-    self.d = self.scale:rows()
-    self.df = positive(check, p.df, "df")
-    if not (self.df > self.d - 1) then check("df must be > %d (D - 1), got %s", self.d - 1, tostring(self.df)) end
-    self.log_det = 2 * self.chol:diag():log():sum()
+    wishart_init(self, p, check)
     self.inv_chol = luma.linalg.cholesky(luma.linalg.inv(self.scale))
   end,
 })
@@ -1172,14 +1186,7 @@ function dist.InverseWishart.fit(list)
   local inv_mean = luma.zeros(D, D)
   for _, X in ipairs(list) do inv_mean = inv_mean + luma.linalg.inv(X) end
   local base = luma.linalg.inv(inv_mean / #list)
-  local function ll(v)
-    local w = dist.InverseWishart{ df = v, scale = base * v }
-    local s = 0
-    for _, X in ipairs(list) do s = s + w:logpdf(X) end
-    return s
-  end
-  local v = D - 1 + math.exp(golden_max(function(t) return ll(D - 1 + math.exp(t)) end, math.log(1e-3), math.log(1e6)))
-  return dist.InverseWishart{ df = v, scale = base * v }
+  return fit_df(dist.InverseWishart, list, function(v) return base * v end)
 end
 function dist.InverseWishart.mean(self)
   if self.df <= self.d + 1 then return luma.full(self.d, self.d, math.huge) end
