@@ -1,0 +1,634 @@
+--- luma.metrics: regression, classification and clustering metrics, and
+-- the scorer registry searches use.
+--
+-- Targets and predictions are n x 1 matrices (labels are any numbers);
+-- probabilities are n x 1 (binary: the positive class) or n x k (columns
+-- in the order of the sorted labels).  Definitions follow scikit-learn's,
+-- and so do zero-division conventions (0, with a warning).  Every scorer
+-- is greater-is-better: losses are negated ("neg_...").
+local luma = require("luma")
+
+local metrics = {}
+
+local function fail(level, fmt, ...)
+  error(string.format(fmt, ...), level + 1)
+end
+
+local function column(fname, what, v)
+  if not luma.ismatrix(v) then fail(3, "luma.metrics.%s: %s must be a luma.Matrix, got %s", fname, what, type(v)) end
+  if v:rows() == 0 then fail(3, "luma.metrics.%s: %s is empty", fname, what) end
+  return v
+end
+
+local function pair(fname, y, p)
+  y, p = column(fname, "y_true", y), column(fname, "y_pred", p)
+  if y:rows() ~= p:rows() then
+    fail(3, "luma.metrics.%s: y_true has %d rows but y_pred has %d", fname, y:rows(), p:rows())
+  end
+  return y:flatten(), p:cols() == 1 and p:flatten() or p
+end
+
+-- Weighted mean of a column (weights: nil or an n x 1 matrix).
+local function wmean(v, w)
+  if not w then return v:mean() end
+  return v:mul(w):sum() / w:sum()
+end
+
+local function weights(fname, opts, n)
+  local w = opts and opts.sample_weight
+  if w == nil then return nil end
+  if not luma.ismatrix(w) or w:rows() * w:cols() ~= n then
+    fail(3, "luma.metrics.%s: sample_weight must have %d entries", fname, n)
+  end
+  return w:flatten()
+end
+
+-- ------------------------------------------------------------ regression
+
+function metrics.mean_squared_error(y, p, opts)
+  y, p = pair("mean_squared_error", y, p)
+  return wmean((y - p):pow(2), weights("mean_squared_error", opts, y:rows()))
+end
+
+function metrics.root_mean_squared_error(y, p, opts)
+  return math.sqrt(metrics.mean_squared_error(y, p, opts))
+end
+
+function metrics.mean_absolute_error(y, p, opts)
+  y, p = pair("mean_absolute_error", y, p)
+  return wmean((y - p):abs(), weights("mean_absolute_error", opts, y:rows()))
+end
+
+function metrics.median_absolute_error(y, p)
+  y, p = pair("median_absolute_error", y, p)
+  return luma.stats.median((y - p):abs()):get(1, 1)
+end
+
+function metrics.max_error(y, p)
+  y, p = pair("max_error", y, p)
+  return (y - p):abs():max()
+end
+
+--- r2_score: 1 - SS_res / SS_tot (1 for a perfect fit of constant y, 0
+-- for an imperfect one, as scikit-learn).
+function metrics.r2_score(y, p, opts)
+  y, p = pair("r2_score", y, p)
+  local w = weights("r2_score", opts, y:rows())
+  local ym = wmean(y, w)
+  local res = w and (y - p):pow(2):mul(w):sum() or (y - p):pow(2):sum()
+  local tot = w and (y - ym):pow(2):mul(w):sum() or (y - ym):pow(2):sum()
+  if tot == 0 then return res == 0 and 1 or 0 end
+  return 1 - res / tot
+end
+
+function metrics.explained_variance_score(y, p)
+  y, p = pair("explained_variance_score", y, p)
+  local vy = y:var()
+  if vy == 0 then return (y - p):var() == 0 and 1 or 0 end
+  return 1 - (y - p):var() / vy
+end
+
+--- mean_gaussian_nll(y, mean, var): the average negative log-likelihood
+-- of y under N(mean, var) (var a number or a column of variances).
+function metrics.mean_gaussian_nll(y, mean, var)
+  y, mean = pair("mean_gaussian_nll", y, mean)
+  local v = type(var) == "number" and luma.full(y:rows(), 1, var) or var:flatten()
+  if v:le(0):any() then fail(2, "luma.metrics.mean_gaussian_nll: variances must be > 0") end
+  return ((y - mean):pow(2):div(v) + v:log() + math.log(2 * math.pi)):mean() * 0.5
+end
+
+-- -------------------------------------------------------- classification
+
+-- Sorted distinct labels of one or two columns (a k x 1 matrix).
+local function labels_of(y, p)
+  if p then return luma.vstack{ y, p }:unique() end
+  return y:unique()
+end
+
+local function index_of(labels)
+  local idx = {}
+  for i = 1, labels:rows() do idx[labels:get(i, 1)] = i end
+  return idx
+end
+
+--- confusion_matrix(y, p [, {labels}]) -> C (k x k; rows true, columns
+-- predicted), labels (k x 1).
+function metrics.confusion_matrix(y, p, opts)
+  y, p = pair("confusion_matrix", y, p)
+  local labels = opts and opts.labels and luma.matrix(opts.labels) or labels_of(y, p)
+  local idx = index_of(labels)
+  local C = luma.zeros(labels:rows(), labels:rows())
+  for i = 1, y:rows() do
+    local a, b = idx[y:get(i, 1)], idx[p:get(i, 1)]
+    if a and b then C:set(a, b, C:get(a, b) + 1) end
+  end
+  return C, labels
+end
+
+function metrics.accuracy_score(y, p, opts)
+  y, p = pair("accuracy_score", y, p)
+  return wmean(y:eq(p), weights("accuracy_score", opts, y:rows()))
+end
+
+function metrics.zero_one_loss(y, p, opts)
+  return 1 - metrics.accuracy_score(y, p, opts)
+end
+
+function metrics.balanced_accuracy_score(y, p)
+  local C = metrics.confusion_matrix(y, p)
+  local recall, k = 0, 0
+  for i = 1, C:rows() do
+    local support = C:row(i):sum()
+    if support > 0 then
+      recall = recall + C:get(i, i) / support
+      k = k + 1
+    end
+  end
+  return recall / k
+end
+
+local function safe_div(a, b, what)
+  if b == 0 then
+    warn("luma.metrics: " .. what .. " is ill-defined (no samples); set to 0")
+    return 0
+  end
+  return a / b
+end
+
+--- precision_recall_fscore(y, p [, {average = "binary" | "micro" |
+-- "macro" | "weighted" | "none", pos_label = 1, beta = 1, labels}]) ->
+-- precision, recall, fscore, support (numbers, or k x 1 columns with
+-- average = "none").
+function metrics.precision_recall_fscore(y, p, opts)
+  opts = opts or {}
+  local C, labels = metrics.confusion_matrix(y, p, opts)
+  local beta = opts.beta or 1
+  local average = opts.average or "binary"
+  local k = labels:rows()
+  local tp, fp, fn, support = {}, {}, {}, {}
+  for i = 1, k do
+    tp[i] = C:get(i, i)
+    fp[i] = C:col(i):sum() - tp[i]
+    fn[i] = C:row(i):sum() - tp[i]
+    support[i] = C:row(i):sum()
+  end
+  local function f(prec, rec)
+    local b2 = beta * beta
+    if prec + rec == 0 then return 0 end
+    return (1 + b2) * prec * rec / (b2 * prec + rec)
+  end
+  if average == "binary" then
+    local pos = opts.pos_label or 1
+    local i = index_of(labels)[pos]
+    if k > 2 then fail(2, "luma.metrics: average = \"binary\" needs two labels, got %d; choose micro, macro or weighted", k) end
+    if not i then fail(2, "luma.metrics: pos_label %s is not a label", tostring(pos)) end
+    local prec = safe_div(tp[i], tp[i] + fp[i], "precision")
+    local rec = safe_div(tp[i], tp[i] + fn[i], "recall")
+    return prec, rec, f(prec, rec), support[i]
+  elseif average == "micro" then
+    local TP, FP, FN = 0, 0, 0
+    for i = 1, k do TP, FP, FN = TP + tp[i], FP + fp[i], FN + fn[i] end
+    local prec, rec = safe_div(TP, TP + FP, "precision"), safe_div(TP, TP + FN, "recall")
+    return prec, rec, f(prec, rec), y:rows()
+  end
+  local P, R, F = luma.zeros(k, 1), luma.zeros(k, 1), luma.zeros(k, 1)
+  for i = 1, k do
+    P:set(i, 1, safe_div(tp[i], tp[i] + fp[i], "precision"))
+    R:set(i, 1, safe_div(tp[i], tp[i] + fn[i], "recall"))
+    F:set(i, 1, f(P:get(i, 1), R:get(i, 1)))
+  end
+  local S = luma.matrix(support)
+  if average == "none" then return P, R, F, S end
+  if average == "macro" then return P:mean(), R:mean(), F:mean(), S:sum() end
+  if average == "weighted" then
+    local w = S / S:sum()
+    return (P:t() * w):get(1, 1), (R:t() * w):get(1, 1), (F:t() * w):get(1, 1), S:sum()
+  end
+  fail(2, "luma.metrics: average must be binary, micro, macro, weighted or none, got %s", tostring(average))
+end
+
+function metrics.precision_score(y, p, opts) return (metrics.precision_recall_fscore(y, p, opts)) end
+function metrics.recall_score(y, p, opts) return select(2, metrics.precision_recall_fscore(y, p, opts)) end
+function metrics.f1_score(y, p, opts) return select(3, metrics.precision_recall_fscore(y, p, opts)) end
+function metrics.fbeta_score(y, p, beta, opts)
+  opts = opts or {}
+  local o = {}
+  for k, v in pairs(opts) do o[k] = v end
+  o.beta = beta
+  return select(3, metrics.precision_recall_fscore(y, p, o))
+end
+
+--- classification_report(y, p) -> a printable table like scikit-learn's.
+function metrics.classification_report(y, p)
+  local P, R, F, S = metrics.precision_recall_fscore(y, p, { average = "none" })
+  local _, labels = metrics.confusion_matrix(y, p)
+  local lines = { string.format("%12s %9s %9s %9s %9s", "", "precision", "recall", "f1-score", "support"), "" }
+  for i = 1, labels:rows() do
+    lines[#lines + 1] = string.format("%12s %9.2f %9.2f %9.2f %9d", tostring(labels:get(i, 1)),
+      P:get(i, 1), R:get(i, 1), F:get(i, 1), S:get(i, 1))
+  end
+  local n = S:sum()
+  lines[#lines + 1] = ""
+  lines[#lines + 1] = string.format("%12s %9s %9s %9.2f %9d", "accuracy", "", "", metrics.accuracy_score(y, p), n)
+  for _, avg in ipairs({ "macro", "weighted" }) do
+    local a, b, c = metrics.precision_recall_fscore(y, p, { average = avg })
+    lines[#lines + 1] = string.format("%12s %9.2f %9.2f %9.2f %9d", avg .. " avg", a, b, c, n)
+  end
+  return table.concat(lines, "\n")
+end
+
+--- matthews_corrcoef(y, p): the multiclass Matthews correlation.
+function metrics.matthews_corrcoef(y, p)
+  local C = metrics.confusion_matrix(y, p)
+  local t, pr = C:sum(2), C:sum(1):t()
+  local n, c = C:sum(), C:trace()
+  local cov_ytyp = c * n - (t:t() * pr):get(1, 1)
+  local cov_ypyp = n * n - pr:pow(2):sum()
+  local cov_ytyt = n * n - t:pow(2):sum()
+  if cov_ypyp * cov_ytyt == 0 then return 0 end
+  return cov_ytyp / math.sqrt(cov_ytyt * cov_ypyp)
+end
+
+--- cohen_kappa_score(y1, y2): agreement beyond chance.
+function metrics.cohen_kappa_score(y1, y2)
+  local C = metrics.confusion_matrix(y1, y2)
+  local n = C:sum()
+  local po = C:trace() / n
+  local pe = (C:sum(2):t() * C:sum(1):t()):get(1, 1) / (n * n)
+  if pe == 1 then return 1 end
+  return (po - pe) / (1 - pe)
+end
+
+-- The positive-class probability column and the 0/1 truth for binary
+-- scores.
+local function binary_scores(fname, y, s, pos)
+  y, s = pair(fname, y, s)
+  if s:cols() ~= 1 then fail(3, "luma.metrics.%s: scores must be one column for binary targets", fname) end
+  local labels = y:unique()
+  if labels:rows() > 2 then fail(3, "luma.metrics.%s: y_true has %d labels; use multi_class = \"ovr\"", fname, labels:rows()) end
+  pos = pos or labels:get(labels:rows(), 1)
+  return y:eq(pos), s
+end
+
+--- roc_curve(y, scores [, {pos_label}]) -> fpr, tpr, thresholds (every
+-- distinct threshold, scikit-learn's drop_intermediate = false, with the
+-- leading point (0, 0) at threshold +inf).
+function metrics.roc_curve(y, s, opts)
+  local truth, score = binary_scores("roc_curve", y, s, opts and opts.pos_label)
+  local order = score:argsort(1, true)
+  local ts, ss = truth:take(order), score:take(order)
+  local P, N = ts:sum(), ts:rows() - ts:sum()
+  if P == 0 or N == 0 then fail(2, "luma.metrics.roc_curve: needs both classes in y_true") end
+  local fpr, tpr, thr = { 0 }, { 0 }, { math.huge }
+  local tp, fp = 0, 0
+  for i = 1, ss:rows() do
+    tp = tp + ts:get(i, 1)
+    fp = fp + 1 - ts:get(i, 1)
+    if i == ss:rows() or ss:get(i + 1, 1) ~= ss:get(i, 1) then
+      fpr[#fpr + 1], tpr[#tpr + 1], thr[#thr + 1] = fp / N, tp / P, ss:get(i, 1)
+    end
+  end
+  return luma.matrix(fpr), luma.matrix(tpr), luma.matrix(thr)
+end
+
+-- Trapezoidal area under a curve given as two columns.
+local function trapezoid(x, y)
+  local area = 0
+  for i = 2, x:rows() do area = area + (x:get(i, 1) - x:get(i - 1, 1)) * (y:get(i, 1) + y:get(i - 1, 1)) / 2 end
+  return area
+end
+
+--- roc_auc_score(y, scores [, {multi_class = "ovr", average = "macro" |
+-- "weighted"}]) -> the area under the ROC curve; n x k scores with
+-- multi_class = "ovr" average one-vs-rest AUCs.
+function metrics.roc_auc_score(y, s, opts)
+  opts = opts or {}
+  if luma.ismatrix(s) and s:cols() > 1 then
+    local yy = column("roc_auc_score", "y_true", y):flatten()
+    local labels = yy:unique()
+    if labels:rows() ~= s:cols() then
+      fail(2, "luma.metrics.roc_auc_score: %d score columns for %d labels", s:cols(), labels:rows())
+    end
+    local total, wsum = 0, 0
+    for k = 1, labels:rows() do
+      local fpr, tpr = metrics.roc_curve(yy:eq(labels:get(k, 1)), s:col(k), { pos_label = 1 })
+      local w = opts.average == "weighted" and yy:eq(labels:get(k, 1)):sum() or 1
+      total, wsum = total + w * trapezoid(fpr, tpr), wsum + w
+    end
+    return total / wsum
+  end
+  local fpr, tpr = metrics.roc_curve(y, s, opts)
+  return trapezoid(fpr, tpr)
+end
+
+--- precision_recall_curve(y, scores) -> precision, recall, thresholds
+-- (scikit-learn's order: recall decreasing, ending at precision 1, recall 0).
+function metrics.precision_recall_curve(y, s, opts)
+  local truth, score = binary_scores("precision_recall_curve", y, s, opts and opts.pos_label)
+  local order = score:argsort(1, true)
+  local ts, ss = truth:take(order), score:take(order)
+  local P = ts:sum()
+  if P == 0 then fail(2, "luma.metrics.precision_recall_curve: no positive sample in y_true") end
+  local prec, rec, thr = {}, {}, {}
+  local tp, fp = 0, 0
+  for i = 1, ss:rows() do
+    tp = tp + ts:get(i, 1)
+    fp = fp + 1 - ts:get(i, 1)
+    if i == ss:rows() or ss:get(i + 1, 1) ~= ss:get(i, 1) then
+      prec[#prec + 1], rec[#rec + 1], thr[#thr + 1] = tp / (tp + fp), tp / P, ss:get(i, 1)
+      if tp == P then break end -- scikit-learn stops at full recall
+    end
+  end
+  local n = #prec
+  local P_, R_, T_ = {}, {}, {}
+  for i = n, 1, -1 do P_[#P_ + 1], R_[#R_ + 1], T_[#T_ + 1] = prec[i], rec[i], thr[i] end
+  P_[#P_ + 1], R_[#R_ + 1] = 1, 0
+  return luma.matrix(P_), luma.matrix(R_), luma.matrix(T_)
+end
+
+--- average_precision_score(y, scores): sum (R_n - R_{n-1}) P_n, the
+-- step-wise area without interpolation.
+function metrics.average_precision_score(y, s, opts)
+  local P, R = metrics.precision_recall_curve(y, s, opts)
+  local ap = 0
+  for i = 1, P:rows() - 1 do ap = ap + (R:get(i, 1) - R:get(i + 1, 1)) * P:get(i, 1) end
+  return ap
+end
+
+-- Probabilities as n x k columns in sorted-label order.
+local function proba_matrix(fname, y, prob)
+  y = column(fname, "y_true", y):flatten()
+  column(fname, "y_prob", prob)
+  if prob:rows() ~= y:rows() then
+    fail(3, "luma.metrics.%s: y_true has %d rows but y_prob has %d", fname, y:rows(), prob:rows())
+  end
+  if prob:lt(0):any() or prob:gt(1):any() then fail(3, "luma.metrics.%s: probabilities must be in [0, 1]", fname) end
+  if prob:cols() == 1 then prob = luma.hstack{ prob * -1 + 1, prob } end
+  return y, prob
+end
+
+--- log_loss(y, prob [, {eps = 1e-15, labels}]): mean -log of the
+-- probability of the true label (clipped to [eps, 1 - eps]).
+function metrics.log_loss(y, prob, opts)
+  local yy, P = proba_matrix("log_loss", y, prob)
+  local labels = opts and opts.labels and luma.matrix(opts.labels) or yy:unique()
+  if labels:rows() ~= P:cols() then
+    fail(2, "luma.metrics.log_loss: %d probability columns for %d labels", P:cols(), labels:rows())
+  end
+  local eps = (opts and opts.eps) or 1e-15
+  local idx = index_of(labels)
+  local P2 = P:clamp(eps, 1 - eps)
+  P2 = P2:div(P2:sum(2))
+  local total = 0
+  for i = 1, yy:rows() do
+    local j = idx[yy:get(i, 1)]
+    if not j then fail(2, "luma.metrics.log_loss: label %s has no probability column", tostring(yy:get(i, 1))) end
+    total = total - math.log(P2:get(i, j))
+  end
+  return total / yy:rows()
+end
+
+--- brier_score_loss(y, prob [, {pos_label}]): mean (prob - [y = pos])^2.
+function metrics.brier_score_loss(y, prob, opts)
+  local truth, s = binary_scores("brier_score_loss", y, prob, opts and opts.pos_label)
+  return (s - truth):pow(2):mean()
+end
+
+--- hinge_loss(y, decision): mean max(0, 1 - y' d) with y' = +-1 (the
+-- larger label +1).
+function metrics.hinge_loss(y, d)
+  local truth, s = binary_scores("hinge_loss", y, d)
+  return ((truth * 2 - 1):mul(s) * -1 + 1):maximum(0):mean()
+end
+
+--- precision_at_k(y, scores, k): the fraction of relevant items among the
+-- k highest scores (notes 001 §K).
+function metrics.precision_at_k(y, s, k)
+  local truth, score = binary_scores("precision_at_k", y, s)
+  if math.type(k) ~= "integer" or k < 1 or k > truth:rows() then
+    fail(2, "luma.metrics.precision_at_k: k must be an integer in [1, %d]", truth:rows())
+  end
+  return truth:take(score:argsort(1, true):sub(1, k)):mean()
+end
+
+-- ------------------------------------------------------------- clustering
+
+-- Contingency table of two labelings, rows a's labels, columns b's.
+local function table_of(a, b)
+  a, b = pair("clustering", a, b)
+  local la, lb = a:unique(), b:unique()
+  local ia, ib = index_of(la), index_of(lb)
+  local T = luma.zeros(la:rows(), lb:rows())
+  for i = 1, a:rows() do
+    local r, c = ia[a:get(i, 1)], ib[b:get(i, 1)]
+    T:set(r, c, T:get(r, c) + 1)
+  end
+  return T
+end
+
+local function comb2(m) return m:mul(m - 1) / 2 end
+
+--- adjusted_rand_score(labels_true, labels_pred)
+function metrics.adjusted_rand_score(a, b)
+  local T = table_of(a, b)
+  local n = T:sum()
+  local sum_ij = comb2(T):sum()
+  local sa, sb = comb2(T:sum(2)):sum(), comb2(T:sum(1)):sum()
+  local expected = sa * sb / (n * (n - 1) / 2)
+  local max = (sa + sb) / 2
+  if max == expected then return 1 end
+  return (sum_ij - expected) / (max - expected)
+end
+
+local function entropy_of_counts(c)
+  local p = c:select(c:gt(0)) / c:sum()
+  return -(p:mul(p:log())):sum()
+end
+
+local function mutual_info(T)
+  local n = T:sum()
+  local P = T / n
+  local pa, pb = P:sum(2), P:sum(1)
+  local mi = 0
+  for i = 1, T:rows() do
+    for j = 1, T:cols() do
+      local pij = P:get(i, j)
+      if pij > 0 then mi = mi + pij * math.log(pij / (pa:get(i, 1) * pb:get(1, j))) end
+    end
+  end
+  return mi
+end
+
+--- normalized_mutual_info_score(a, b): I / mean(H(a), H(b)) (the
+-- arithmetic mean, scikit-learn's default).
+function metrics.normalized_mutual_info_score(a, b)
+  local T = table_of(a, b)
+  local ha, hb = entropy_of_counts(T:sum(2)), entropy_of_counts(T:sum(1):t())
+  if ha == 0 and hb == 0 then return 1 end
+  local denom = (ha + hb) / 2
+  return denom == 0 and 0 or math.max(mutual_info(T), 0) / denom
+end
+
+--- homogeneity_completeness_v_measure(a, b [, beta = 1]) -> h, c, v.
+function metrics.homogeneity_completeness_v_measure(a, b, beta)
+  local T = table_of(a, b)
+  local ha, hb = entropy_of_counts(T:sum(2)), entropy_of_counts(T:sum(1):t())
+  local mi = mutual_info(T)
+  local h = ha == 0 and 1 or mi / ha
+  local c = hb == 0 and 1 or mi / hb
+  beta = beta or 1
+  local v = (h + c == 0) and 0 or (1 + beta) * h * c / (beta * h + c)
+  return h, c, v
+end
+
+--- silhouette_score(X, labels): the mean silhouette (a sample alone in
+-- its cluster scores 0).
+function metrics.silhouette_score(X, labels)
+  column("silhouette_score", "X", X)
+  labels = column("silhouette_score", "labels", labels):flatten()
+  if labels:rows() ~= X:rows() then fail(2, "luma.metrics.silhouette_score: X has %d rows but labels has %d", X:rows(), labels:rows()) end
+  local ls = labels:unique()
+  if ls:rows() < 2 or ls:rows() >= X:rows() then
+    fail(2, "luma.metrics.silhouette_score: needs 2 <= clusters < samples, got %d", ls:rows())
+  end
+  local D = luma.pairwise.distances(X)
+  local n, total = X:rows(), 0
+  local members = {}
+  for k = 1, ls:rows() do members[k] = luma.matrix.find(labels:eq(ls:get(k, 1))) end
+  local idx = index_of(ls)
+  for i = 1, n do
+    local own = idx[labels:get(i, 1)]
+    local a, b = 0, math.huge
+    for k = 1, ls:rows() do
+      local d = D:row(i):t():take(members[k])
+      if k == own then
+        a = members[k]:rows() > 1 and d:sum() / (members[k]:rows() - 1) or 0
+      else
+        b = math.min(b, d:mean())
+      end
+    end
+    if members[own]:rows() > 1 then total = total + (b - a) / math.max(a, b) end
+  end
+  return total / n
+end
+
+--- davies_bouldin_score(X, labels): mean over clusters of the worst
+-- (s_i + s_j) / d(c_i, c_j); lower is better.
+function metrics.davies_bouldin_score(X, labels)
+  column("davies_bouldin_score", "X", X)
+  labels = column("davies_bouldin_score", "labels", labels):flatten()
+  local ls = labels:unique()
+  local k = ls:rows()
+  if k < 2 then fail(2, "luma.metrics.davies_bouldin_score: needs at least 2 clusters") end
+  local centers, spread = luma.zeros(k, X:cols()), {}
+  for c = 1, k do
+    local rows = X:select(labels:eq(ls:get(c, 1)), 1)
+    centers:row(c):assign(rows:mean(1))
+    spread[c] = (rows - centers:row(c)):pow(2):sum(2):sqrt():mean()
+  end
+  local Dc = luma.pairwise.distances(centers)
+  local total = 0
+  for i = 1, k do
+    local worst = 0
+    for j = 1, k do
+      if i ~= j and Dc:get(i, j) > 0 then worst = math.max(worst, (spread[i] + spread[j]) / Dc:get(i, j)) end
+    end
+    total = total + worst
+  end
+  return total / k
+end
+
+-- --------------------------------------------------------- model criteria
+
+function metrics.aic(log_likelihood, k) return 2 * k - 2 * log_likelihood end
+function metrics.bic(log_likelihood, k, n) return k * math.log(n) - 2 * log_likelihood end
+
+-- ----------------------------------------------------------------- scorers
+
+local Scorer = { __name = "luma.metrics.Scorer" }
+Scorer.__index = Scorer
+Scorer.__call = function(self, est, X, y)
+  local out
+  if self.needs == "proba" then
+    if type(est.predict_proba) ~= "function" then
+      fail(2, "luma.metrics: scorer '%s' needs predict_proba, which %s does not have", self.name, tostring(est))
+    end
+    out = est:predict_proba(X)
+  elseif self.needs == "decision" then
+    if type(est.decision_function) == "function" then out = est:decision_function(X)
+    elseif type(est.predict_proba) == "function" then
+      out = est:predict_proba(X)
+      if out:cols() == 2 then out = out:col(2) end
+    else
+      fail(2, "luma.metrics: scorer '%s' needs decision_function or predict_proba, which %s has neither of", self.name, tostring(est))
+    end
+  else
+    out = est:predict(X)
+  end
+  local v = self.metric(y, out, self.options)
+  return self.greater_is_better and v or -v
+end
+Scorer.__tostring = function(self) return "scorer(" .. self.name .. ")" end
+
+--- make_scorer(metric, {greater_is_better = true, needs = "predict" |
+-- "proba" | "decision", name, options}) -> a callable scorer(est, X, y).
+function metrics.make_scorer(metric, opts)
+  if type(metric) ~= "function" then fail(2, "luma.metrics.make_scorer: metric must be a function") end
+  opts = opts or {}
+  local needs = opts.needs or "predict"
+  if needs ~= "predict" and needs ~= "proba" and needs ~= "decision" then
+    fail(2, "luma.metrics.make_scorer: needs must be predict, proba or decision")
+  end
+  return setmetatable({ metric = metric, greater_is_better = opts.greater_is_better ~= false,
+    needs = needs, name = opts.name or "custom", options = opts.options }, Scorer)
+end
+
+local registry = {}
+local function register(name, metric, greater, needs, options)
+  registry[name] = metrics.make_scorer(metric, { greater_is_better = greater, needs = needs,
+    name = name, options = options })
+end
+register("r2", metrics.r2_score, true)
+register("explained_variance", metrics.explained_variance_score, true)
+register("max_error", metrics.max_error, false)
+register("neg_mean_squared_error", metrics.mean_squared_error, false)
+register("neg_root_mean_squared_error", metrics.root_mean_squared_error, false)
+register("neg_mean_absolute_error", metrics.mean_absolute_error, false)
+register("neg_median_absolute_error", metrics.median_absolute_error, false)
+register("accuracy", metrics.accuracy_score, true)
+register("balanced_accuracy", metrics.balanced_accuracy_score, true)
+for _, m in ipairs({ "precision", "recall", "f1" }) do
+  register(m, metrics[m .. "_score"], true)
+  for _, avg in ipairs({ "macro", "micro", "weighted" }) do
+    register(m .. "_" .. avg, metrics[m .. "_score"], true, nil, { average = avg })
+  end
+end
+register("roc_auc", metrics.roc_auc_score, true, "decision")
+register("roc_auc_ovr", function(y, s) return metrics.roc_auc_score(y, s, { multi_class = "ovr" }) end, true, "proba")
+register("neg_log_loss", metrics.log_loss, false, "proba")
+register("neg_brier_score", function(y, p) return metrics.brier_score_loss(y, p:cols() == 2 and p:col(2) or p) end, false, "proba")
+register("matthews_corrcoef", metrics.matthews_corrcoef, true)
+register("adjusted_rand_score", metrics.adjusted_rand_score, true)
+register("normalized_mutual_info_score", metrics.normalized_mutual_info_score, true)
+
+--- get_scorer(name) -> the registered scorer.
+function metrics.get_scorer(name)
+  local s = registry[name]
+  if not s then
+    fail(2, "luma.metrics: unknown scorer '%s' (known: %s)", tostring(name), table.concat(metrics.scorer_names(), ", "))
+  end
+  return s
+end
+
+function metrics.scorer_names()
+  local names = {}
+  for k in pairs(registry) do names[#names + 1] = k end
+  table.sort(names)
+  return names
+end
+
+luma.doc.set(metrics, { name = "luma.metrics",
+  doc = "Regression, classification and clustering metrics, AIC/BIC, and the scorer registry "
+    .. "(get_scorer, scorer_names, make_scorer); every scorer is greater-is-better." })
+
+return metrics

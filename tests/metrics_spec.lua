@@ -1,0 +1,102 @@
+-- luma.metrics against scikit-learn 1.2.1 on the data below (values printed
+-- by sklearn.metrics: mean_squared_error, ..., silhouette_score,
+-- davies_bouldin_score, roc_curve(drop_intermediate=False)).
+local luma = require("luma")
+local estimator = require("luma.estimator")
+local m = luma.metrics
+local M = luma.matrix
+
+local function close(e, g, tol) assert.is_true(math.abs(g - e) <= (tol or 1e-12) * math.max(1, math.abs(e)), tostring(g)) end
+
+local yt, yp = M{1.0, 2.5, 3.0, 4.0, 8.0}, M{1.5, 2.0, 3.5, 5.0, 6.5}
+local ct, cp = M{0, 1, 2, 2, 1, 0, 1, 2, 2, 0}, M{0, 2, 2, 2, 1, 0, 0, 1, 2, 1}
+local yb, s = M{0, 0, 1, 1, 0, 1, 1, 0}, M{0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.9, 0.6}
+
+describe("metrics #smoke", function()
+  it("score regressions", function()
+    close(0.8, m.mean_squared_error(yt, yp))
+    close(math.sqrt(0.8), m.root_mean_squared_error(yt, yp))
+    close(0.8, m.mean_absolute_error(yt, yp))
+    close(0.5, m.median_absolute_error(yt, yp))
+    close(0.8561151079136691, m.r2_score(yt, yp))
+    close(0.8561151079136691, m.explained_variance_score(yt, yp))
+    close(1.5, m.max_error(yt, yp))
+    close(0.5 * (math.log(2 * math.pi) + 0.8), m.mean_gaussian_nll(yt, yp, 1))
+    close(m.mean_squared_error(yt:sub(1, 4), yp:sub(1, 4)),
+      m.mean_squared_error(yt, yp, { sample_weight = M{1, 1, 1, 1, 0} }))
+  end)
+
+  it("score classifications", function()
+    close(0.6, m.accuracy_score(ct, cp))
+    close(0.4, m.zero_one_loss(ct, cp))
+    close(0.5833333333333334, m.balanced_accuracy_score(ct, cp))
+    close(0.5833333333333334, m.f1_score(ct, cp, { average = "macro" }))
+    close(0.6, m.f1_score(ct, cp, { average = "weighted" }))
+    close(0.6, m.precision_score(ct, cp, { average = "micro" }))
+    close(0.3939393939393939, m.matthews_corrcoef(ct, cp))
+    close(0.3939393939393939, m.cohen_kappa_score(ct, cp))
+    local C, labels = m.confusion_matrix(ct, cp)
+    assert.matrix_near({{2, 1, 0}, {1, 1, 1}, {0, 1, 3}}, C, 0)
+    assert.matrix_near({{0}, {1}, {2}}, labels, 0)
+    close(0.75, m.f1_score(yb, s:gt(0.5)))
+    assert.truthy(m.classification_report(ct, cp):find("weighted avg      0.60      0.60      0.60        10", 1, true))
+  end)
+
+  it("score probabilities and rankings", function()
+    close(0.875, m.roc_auc_score(yb, s))
+    close(0.9166666666666666, m.average_precision_score(yb, s))
+    close(0.4363276947527035, m.log_loss(yb, s))
+    close(0.1415625, m.brier_score_loss(yb, s))
+    local fpr, tpr = m.roc_curve(yb, s)
+    assert.matrix_near({{0}, {0}, {0}, {0}, {0.25}, {0.5}, {0.5}, {0.75}, {1}}, fpr, 1e-15)
+    assert.matrix_near({{0}, {0.25}, {0.5}, {0.75}, {0.75}, {0.75}, {1}, {1}, {1}}, tpr, 1e-15)
+    close(0.75, m.precision_at_k(yb, s, 4)) -- the top four scores hold three positives
+    -- labels as -1/+1 against d = 2s - 1: 1 - y d = .2 .8 1.3 .4 .4 .6 .2 1.2, all positive
+    close(5.1 / 8, m.hinge_loss(yb, s * 2 - 1))
+    local P = luma.hstack{ s * -1 + 1, s }
+    close(m.roc_auc_score(yb, s), m.roc_auc_score(yb, P, { multi_class = "ovr" }))
+  end)
+
+  it("score clusterings", function()
+    close(0.09090909090909091, m.adjusted_rand_score(ct, cp))
+    close(0.3153898321101015, m.normalized_mutual_info_score(ct, cp))
+    local h, c, v = m.homogeneity_completeness_v_measure(ct, cp)
+    close(0.3153898321101015, h)
+    close(0.3153898321101015, c)
+    close(0.3153898321101015, v)
+    local X = M{{1, 1}, {1.2, 0.8}, {5, 5}, {5.2, 4.9}, {9, 1}, {8.8, 1.3}}
+    local lab = M{1, 1, 2, 2, 3, 3}
+    close(0.9471833459871748, m.silhouette_score(X, lab), 1e-10)
+    close(0.05106220572095616, m.davies_bouldin_score(X, lab), 1e-10)
+    close(1, m.adjusted_rand_score(lab, lab * 10)) -- relabeling does not matter
+    close(2 * 3 - 2 * -10, m.aic(-10, 3))
+    close(3 * math.log(100) + 20, m.bic(-10, 3, 100))
+  end)
+
+  it("serve scorers that are greater-is-better", function()
+    local Mean = estimator.class{ name = "metrics_test.Mean", kind = "regressor", doc = "mean",
+      params = {}, fit = function(self, _, y) self.v = y:mean() end,
+      predict = function(self, X) return luma.full(X:rows(), 1, self.v) end }
+    local est = Mean{}:fit(luma.zeros(5, 1), yt)
+    close(-m.mean_squared_error(yt, luma.full(5, 1, yt:mean())), m.get_scorer("neg_mean_squared_error")(est, luma.zeros(5, 1), yt))
+    close(0, m.get_scorer("r2")(est, luma.zeros(5, 1), yt))
+    assert.truthy(#m.scorer_names() > 20)
+    assert.has_error(function() m.get_scorer("f2") end)
+    assert.has_error(function() m.get_scorer("neg_log_loss")(est, luma.zeros(5, 1), yt) end,
+      "luma.metrics: scorer 'neg_log_loss' needs predict_proba, which Mean() does not have")
+    local custom = m.make_scorer(m.max_error, { greater_is_better = false, name = "worst" })
+    close(-m.max_error(yt, luma.full(5, 1, yt:mean())), custom(est, luma.zeros(5, 1), yt))
+  end)
+
+  it("reject mismatched and malformed input", function()
+    assert.has_error(function() m.mean_squared_error(yt, M{1, 2}) end,
+      "luma.metrics.mean_squared_error: y_true has 5 rows but y_pred has 2")
+    assert.has_error(function() m.f1_score(ct, cp) end,
+      "luma.metrics: average = \"binary\" needs two labels, got 3; choose micro, macro or weighted")
+    assert.has_error(function() m.log_loss(yb, s * 2) end, "luma.metrics.log_loss: probabilities must be in [0, 1]")
+    assert.has_error(function() m.roc_curve(M{1, 1}, M{0.2, 0.3}) end, "luma.metrics.roc_curve: needs both classes in y_true")
+    assert.has_error(function() m.precision_at_k(yb, s, 9) end, "luma.metrics.precision_at_k: k must be an integer in [1, 8]")
+    assert.has_error(function() m.silhouette_score(M{{1}, {2}}, M{1, 2}) end,
+      "luma.metrics.silhouette_score: needs 2 <= clusters < samples, got 2")
+  end)
+end)
