@@ -283,7 +283,10 @@ local function check_fitted_input(self, method, X)
   if not luma.ismatrix(X) then
     fail(3, "bad argument #1 to '%s' (X must be a luma.Matrix, got %s)", method, type(X))
   end
-  local want = rawget(self, "n_features_in")
+  -- inverse_transform takes what transform gave: transformers that change
+  -- the width (encoders, expansions) record it as n_features_out.
+  local want = method == "inverse_transform" and rawget(self, "n_features_out")
+    or rawget(self, "n_features_in")
   if want and X:cols() ~= want then
     fail(3, "bad argument #1 to '%s' (X has %d columns but %s was fitted on %d)", method,
       X:cols(), class.name, want)
