@@ -1,0 +1,241 @@
+/*
+ * linear.c - kernels of the linear models: centred weighted moments and
+ * elastic-net coordinate descent (see linear.h).
+ */
+#include <math.h>
+#include <string.h>
+
+#include <cblas.h>
+
+#include "linear.h"
+
+/* ------------------------------------------------------------- moments */
+
+int64_t luma_linear_moments_work(int64_t d, int64_t k) {
+  return LUMA_LINEAR_BLOCK * (d + k);
+}
+
+static double weight_of(const luma_Mat *w, int64_t i) {
+  return w ? LUMA_AT(w, i, 0) : 1.0;
+}
+
+static int all_finite(const double *v, int64_t count, int64_t stride) {
+  for (int64_t i = 0; i < count; i++)
+    if (!isfinite(v[i * stride])) return 0;
+  return 1;
+}
+
+/* Weighted column means of m into mean (zeros when !center). */
+static void weighted_means(const luma_Mat *m, const luma_Mat *w, int center, double wsum,
+                           double *mean) {
+  memset(mean, 0, (size_t)m->cols * sizeof *mean);
+  if (!center) return;
+  for (int64_t i = 0; i < m->rows; i++) {
+    double wi = weight_of(w, i);
+    for (int64_t j = 0; j < m->cols; j++) mean[j] += wi * LUMA_AT(m, i, j);
+  }
+  for (int64_t j = 0; j < m->cols; j++) mean[j] /= wsum;
+}
+
+/* Rows r0 .. r0+count-1 of m, centred and scaled by sqrt(w_i), into the
+ * contiguous block b (count x cols). */
+static void centred_block(const luma_Mat *m, const luma_Mat *w, const double *mean, int64_t r0,
+                          int64_t count, double *b) {
+  int64_t c = m->cols;
+  for (int64_t r = 0; r < count; r++) {
+    double s = sqrt(weight_of(w, r0 + r));
+    const double *row = m->data + (r0 + r) * m->rs;
+    for (int64_t j = 0; j < c; j++) b[r * c + j] = s * (row[j * m->cs] - mean[j]);
+  }
+}
+
+int luma_linear_moments(const luma_Mat *x, const luma_Mat *y, const luma_Mat *w, int center,
+                        double *xmean, double *ymean, double *gram, double *xty, double *yty,
+                        double *scratch) {
+  int64_t n = x->rows, d = x->cols, k = y->cols;
+  double wsum = 0;
+  for (int64_t i = 0; i < n; i++) wsum += weight_of(w, i);
+  weighted_means(x, w, center, wsum, xmean);
+  weighted_means(y, w, center, wsum, ymean);
+  memset(gram, 0, (size_t)(d * d) * sizeof *gram);
+  memset(xty, 0, (size_t)(d * k) * sizeof *xty);
+  memset(yty, 0, (size_t)k * sizeof *yty);
+  double *bx = scratch, *by = scratch + LUMA_LINEAR_BLOCK * d;
+  for (int64_t r0 = 0; r0 < n; r0 += LUMA_LINEAR_BLOCK) {
+    int64_t m = n - r0 < LUMA_LINEAR_BLOCK ? n - r0 : LUMA_LINEAR_BLOCK;
+    centred_block(x, w, xmean, r0, m, bx);
+    centred_block(y, w, ymean, r0, m, by);
+    for (int64_t r = 0; r < m; r++)
+      for (int64_t t = 0; t < k; t++) yty[t] += by[r * k + t] * by[r * k + t];
+    if (d > 0) {
+      cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)d, (int)m, 1.0, bx, (int)d, 1.0,
+                  gram, (int)d);
+      if (k > 0)
+        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)d, (int)k, (int)m, 1.0, bx,
+                    (int)d, by, (int)k, 1.0, xty, (int)k);
+    }
+  }
+  for (int64_t i = 0; i < d; i++)
+    for (int64_t j = 0; j < i; j++) gram[i * d + j] = gram[j * d + i];
+  /* A NaN or Inf anywhere in X reaches its column's mean or diagonal, one
+   * in Y its target's; X^T Y can then only overflow. */
+  if (!all_finite(xmean, d, 1) || !all_finite(gram, d, d + 1)) return LUMA_LINEAR_X_NOT_FINITE;
+  if (!all_finite(ymean, k, 1) || !all_finite(yty, k, 1)) return LUMA_LINEAR_Y_NOT_FINITE;
+  if (!all_finite(xty, d * k, 1)) return LUMA_LINEAR_X_NOT_FINITE;
+  return LUMA_LINEAR_OK;
+}
+
+/* ------------------------------------------------- coordinate descent */
+
+int64_t luma_enet_cd_work(const luma_EnetProblem *p) {
+  /* Gram form: H = G w, X^T(y - Xw), the coordinate list;
+   * residual form: R = y - X w, X^T R, the list, the column norms. */
+  return p->gram ? 3 * p->d : p->n + 3 * p->d;
+}
+
+typedef struct Cd {
+  const luma_EnetProblem *p;
+  double *w;
+  double *h;       /* Gram form: G w; residual form: R = y - X w */
+  double *xta;     /* X^T (y - X w) - l2 w, for the gap */
+  int64_t *list;   /* the coordinates a sweep visits */
+  double *colnorm; /* residual form: |x_j|^2 */
+} Cd;
+
+/* The closed-form minimiser along coordinate j given z = x_j.(residual
+ * without j) and the curvature |x_j|^2 (notes 001 §A's Laplace prior is
+ * the l1 term; the soft threshold is its proximal step). */
+static double coordinate_minimum(const luma_EnetProblem *p, double z, double curvature) {
+  if (p->positive) return z > p->l1 ? (z - p->l1) / (curvature + p->l2) : 0.0;
+  if (z > p->l1) return (z - p->l1) / (curvature + p->l2);
+  if (z < -p->l1) return (z + p->l1) / (curvature + p->l2);
+  return 0.0;
+}
+
+/* Updates coordinate j; returns |change|. */
+static double update(Cd *cd, int64_t j) {
+  const luma_EnetProblem *p = cd->p;
+  int64_t d = p->d, n = p->n;
+  double wj = cd->w[j], next;
+  if (p->gram) {
+    const double *gj = p->gram + j * d; /* row j = column j */
+    double curvature = gj[j];
+    if (curvature == 0.0) return 0.0;
+    next = coordinate_minimum(p, p->xty[j] - (cd->h[j] - curvature * wj), curvature);
+    if (next != wj) cblas_daxpy((int)d, next - wj, gj, 1, cd->h, 1);
+  } else {
+    const double *xj = p->xt + j * n;
+    double curvature = cd->colnorm[j];
+    if (curvature == 0.0) return 0.0;
+    double z = cblas_ddot((int)n, xj, 1, cd->h, 1) + curvature * wj;
+    next = coordinate_minimum(p, z, curvature);
+    if (next != wj) cblas_daxpy((int)n, wj - next, xj, 1, cd->h, 1);
+  }
+  cd->w[j] = next;
+  return fabs(next - wj);
+}
+
+/* The duality gap of the current w (scikit-learn's dual point: the
+ * residual scaled into the dual feasible set). */
+static double duality_gap(Cd *cd) {
+  const luma_EnetProblem *p = cd->p;
+  int64_t d = p->d, n = p->n;
+  double residual2, residual_dot_y;
+  const double *w = cd->w;
+  if (p->gram) {
+    double w_dot_xty = cblas_ddot((int)d, w, 1, p->xty, 1);
+    residual2 = p->yty - 2 * w_dot_xty + cblas_ddot((int)d, w, 1, cd->h, 1);
+    residual_dot_y = p->yty - w_dot_xty;
+    for (int64_t j = 0; j < d; j++) cd->xta[j] = p->xty[j] - cd->h[j] - p->l2 * w[j];
+  } else {
+    residual2 = cblas_ddot((int)n, cd->h, 1, cd->h, 1);
+    residual_dot_y = cblas_ddot((int)n, cd->h, 1, p->y, 1);
+    for (int64_t j = 0; j < d; j++)
+      cd->xta[j] = cblas_ddot((int)n, p->xt + j * n, 1, cd->h, 1) - p->l2 * w[j];
+  }
+  double dual_norm = 0, l1_norm = 0, w_norm2 = 0;
+  for (int64_t j = 0; j < d; j++) {
+    double a = p->positive ? cd->xta[j] : fabs(cd->xta[j]);
+    if (a > dual_norm) dual_norm = a;
+    l1_norm += fabs(w[j]);
+    w_norm2 += w[j] * w[j];
+  }
+  double scale = 1.0, gap;
+  if (dual_norm > p->l1) {
+    scale = p->l1 / dual_norm;
+    gap = 0.5 * residual2 * (1 + scale * scale);
+  } else {
+    gap = residual2;
+  }
+  return gap + p->l1 * l1_norm - scale * residual_dot_y + 0.5 * p->l2 * (1 + scale * scale) * w_norm2;
+}
+
+/* One sweep over count coordinates of the list (random picks with
+ * replacement when p->rng is set); returns the largest change and sets
+ * *w_max to the largest |w_j| visited. */
+static double sweep(Cd *cd, int64_t count, double *w_max) {
+  double change_max = 0;
+  *w_max = 0;
+  for (int64_t s = 0; s < count; s++) {
+    int64_t j = cd->p->rng ? cd->list[luma_rng_below(cd->p->rng, (uint64_t)count)] : cd->list[s];
+    double change = update(cd, j);
+    if (change > change_max) change_max = change;
+    if (fabs(cd->w[j]) > *w_max) *w_max = fabs(cd->w[j]);
+  }
+  return change_max;
+}
+
+int luma_enet_cd(const luma_EnetProblem *p, double *w, double *scratch, int64_t *sweeps,
+                 double *gap) {
+  int64_t d = p->d, n = p->n;
+  Cd cd = {p, w, scratch, NULL, NULL, NULL};
+  double *next = scratch;
+  if (p->gram) {
+    cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)d, (int)d, 1.0, p->gram, (int)d, w, 1, 0.0,
+                cd.h, 1);
+    next += d;
+  } else {
+    memcpy(cd.h, p->y, (size_t)n * sizeof *cd.h);
+    for (int64_t j = 0; j < d; j++)
+      if (w[j] != 0.0) cblas_daxpy((int)n, -w[j], p->xt + j * n, 1, cd.h, 1);
+    next += n;
+  }
+  cd.xta = next;
+  cd.list = (int64_t *)(next + d);
+  if (!p->gram) {
+    cd.colnorm = next + 2 * d;
+    for (int64_t j = 0; j < d; j++) cd.colnorm[j] = cblas_ddot((int)n, p->xt + j * n, 1, p->xt + j * n, 1);
+  }
+  double target = p->tol * p->yty;
+  int converged = 0, full = 1;
+  int64_t count = d;
+  *sweeps = 0;
+  for (int64_t j = 0; j < d; j++) cd.list[j] = j;
+  while (*sweeps < p->max_iter) {
+    double w_max, change = sweep(&cd, count, &w_max);
+    ++*sweeps;
+    int settled = w_max == 0.0 || change / w_max < p->tol;
+    if (full) {
+      if (settled && (*gap = duality_gap(&cd)) < target) {
+        converged = 1;
+        break;
+      }
+      /* Iterate on the nonzero coordinates until they settle, then check
+       * the whole set again. */
+      count = 0;
+      for (int64_t j = 0; j < d; j++)
+        if (w[j] != 0.0) cd.list[count++] = j;
+      full = count == 0 || count == d;
+      if (full) {
+        count = d;
+        for (int64_t j = 0; j < d; j++) cd.list[j] = j;
+      }
+    } else if (settled) {
+      full = 1;
+      count = d;
+      for (int64_t j = 0; j < d; j++) cd.list[j] = j;
+    }
+  }
+  if (!converged) *gap = duality_gap(&cd);
+  return converged;
+}
