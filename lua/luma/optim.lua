@@ -722,4 +722,503 @@ function optim.minimize(f, x0, opts)
   return res
 end
 
+-- ------------------------------------------------------ one-dimensional
+
+local function check_fun(fname, f)
+  if type(f) ~= "function" then fail(3, "bad argument #1 to '%s' (function expected, got %s)", fname, type(f)) end
+end
+
+local function scalar_value(fname, f, x, it)
+  local v = f(x)
+  if type(v) ~= "number" then
+    fail(3, "luma.optim.%s: function returned %s at iteration %d, expected a number", fname, type(v), it)
+  end
+  if v ~= v then fail(3, "luma.optim.%s: function returned NaN at iteration %d", fname, it) end
+  return v
+end
+
+--- minimize_scalar(f [, {method = "brent" | "golden" | "bounded", bracket, bounds, tol, max_iter}])
+-- -> {x, fun, iterations, nfev, converged, message}.  brent and golden start
+-- from bracket = {a, b} (grown into {a, b, c} by optim.bracket) or
+-- {a, b, c}; bounded minimizes over bounds = {lo, hi} (Brent's method with
+-- golden steps kept inside the interval, like SciPy's fminbound).
+function optim.minimize_scalar(f, opts)
+  check_fun("minimize_scalar", f)
+  opts = opts or {}
+  local method = opts.method or (opts.bounds and "bounded" or "brent")
+  local it = 0
+  local phi = function(x) return scalar_value("minimize_scalar", f, x, it) end
+  local tol = opts.tol or 1.4901161193847656e-08
+  local x, fx, iters, nfev, ok
+  if method == "bounded" then
+    local b = opts.bounds
+    if type(b) ~= "table" or type(b[1]) ~= "number" or type(b[2]) ~= "number" then
+      fail(2, "bad argument #2 to 'minimize_scalar' (bounded needs bounds = {lo, hi})")
+    end
+    local lo, hi = b[1], b[2]
+    if lo ~= lo or hi ~= hi then fail(2, "bad argument #2 to 'minimize_scalar' (bound is NaN)") end
+    if lo > hi then fail(2, "bad argument #2 to 'minimize_scalar' (lower bound %.17g is above upper bound %.17g)", lo, hi) end
+    -- golden-section start inside [lo, hi], then Brent within the interval
+    local m = lo + CGOLD * (hi - lo)
+    local fm = phi(m)
+    x, fx, iters, nfev, ok = optim.brent(phi, lo, m, hi, { tol = opts.xatol or 1e-5 / max(abs(m), 1e-300), max_iter = opts.max_iter, fb = fm })
+    nfev = nfev + 1
+    -- Brent never evaluates the ends: a minimum on the boundary is taken from them
+    for _, e in ipairs({ lo, hi }) do
+      local fe = phi(e)
+      nfev = nfev + 1
+      if fe < fx then x, fx = e, fe end
+    end
+    return { x = x, fun = fx, iterations = iters, nfev = nfev, converged = ok,
+      message = ok and "interval below tolerance" or "maximum number of iterations reached" }
+  end
+  if method ~= "brent" and method ~= "golden" then
+    fail(2, "bad argument #2 to 'minimize_scalar' (unknown method '%s'; valid: brent, golden, bounded)", tostring(method))
+  end
+  local br = opts.bracket or { 0, 1 }
+  local a, b, c, fa, fb, fc, n0
+  if #br == 3 then
+    a, b, c = br[1], br[2], br[3]
+    fa, fb, fc = phi(a), phi(b), phi(c)
+    n0 = 3
+    if not ((a < b and b < c or a > b and b > c) and fb <= fa and fb <= fc) then
+      fail(2, "bad argument #2 to 'minimize_scalar' (bracket {a, b, c} needs b between a and c and f(b) <= f(a), f(c))")
+    end
+    if a > c then a, c = c, a end
+  else
+    a, b, c, fa, fb, fc, n0 = optim.bracket(phi, br[1], br[2])
+  end
+  if method == "golden" then
+    x, fx, iters, nfev, ok = optim.golden_section(phi, a, b, c, { tol = tol, max_iter = opts.max_iter, fb = fb })
+  else
+    x, fx, iters, nfev, ok = optim.brent(phi, a, b, c, { tol = tol, max_iter = opts.max_iter, fb = fb })
+  end
+  return { x = x, fun = fx, iterations = iters, nfev = nfev + n0, converged = ok,
+    message = ok and "bracket below tolerance" or "maximum number of iterations reached" }
+end
+
+--- root_scalar(f [, {method = "newton" | "bisect" | "brentq", x0, fprime, bracket = {a, b},
+-- xtol = 2e-12, rtol = 8.9e-16, max_iter = 100}]) -> {root, fun, iterations, nfev, converged, message}.
+-- Newton is notes 002 O4 / 000 §2.3, x <- x - f(x) / f'(x) (the notes'
+-- "∇f" there is f', erratum X12); x^2 - a = 0 gives sqrt(a).  bisect and
+-- brentq need a sign change over the bracket.
+function optim.root_scalar(f, opts)
+  check_fun("root_scalar", f)
+  opts = opts or {}
+  local method = opts.method or (opts.fprime and "newton" or "brentq")
+  local xtol, rtol = opts.xtol or 2e-12, opts.rtol or 8.881784197001252e-16
+  local max_iter = opts.max_iter or 100
+  local it = 0
+  local function F(x) return scalar_value("root_scalar", f, x, it) end
+  local nfev = 0
+  local function res(root, fr, ok, msg)
+    return { root = root, fun = fr, iterations = it, nfev = nfev, converged = ok, message = msg }
+  end
+  if method == "newton" then
+    local fp = opts.fprime
+    if type(fp) ~= "function" then fail(2, "bad argument #2 to 'root_scalar' (newton needs fprime)") end
+    local x = opts.x0
+    if type(x) ~= "number" or x ~= x or abs(x) == huge then fail(2, "bad argument #2 to 'root_scalar' (newton needs a finite x0)") end
+    for _ = 1, max_iter do
+      local fx = F(x); nfev = nfev + 1
+      if fx == 0 then return res(x, fx, true, "exact root") end
+      local d = fp(x)
+      if type(d) ~= "number" or d ~= d then fail(2, "luma.optim.root_scalar: fprime returned %s at iteration %d", tostring(d), it) end
+      if d == 0 then return res(x, fx, false, "derivative is zero") end
+      it = it + 1
+      local xn = x - fx / d
+      if abs(xn - x) <= xtol + rtol * abs(xn) then
+        return res(xn, F(xn), true, "step below tolerance")
+      end
+      x = xn
+    end
+    return res(x, F(x), false, "maximum number of iterations reached")
+  end
+  if method ~= "bisect" and method ~= "brentq" then
+    fail(2, "bad argument #2 to 'root_scalar' (unknown method '%s'; valid: newton, bisect, brentq)", tostring(method))
+  end
+  local br = opts.bracket
+  if type(br) ~= "table" or type(br[1]) ~= "number" or type(br[2]) ~= "number" then
+    fail(2, "bad argument #2 to 'root_scalar' (%s needs bracket = {a, b})", method)
+  end
+  local a, b = br[1], br[2]
+  local fa, fb = F(a), F(b)
+  nfev = 2
+  if fa == 0 then return res(a, 0, true, "exact root") end
+  if fb == 0 then return res(b, 0, true, "exact root") end
+  if (fa > 0) == (fb > 0) then
+    fail(2, "bad argument #2 to 'root_scalar' (f(a) and f(b) must have different signs, got %.17g and %.17g)", fa, fb)
+  end
+  if method == "bisect" then
+    for _ = 1, max_iter do
+      it = it + 1
+      local m = 0.5 * (a + b)
+      local fm = F(m); nfev = nfev + 1
+      if fm == 0 or abs(b - a) * 0.5 <= xtol + rtol * abs(m) then return res(m, fm, true, "interval below tolerance") end
+      if (fm > 0) == (fa > 0) then a, fa = m, fm else b, fb = m, fm end
+    end
+    return res(0.5 * (a + b), F(0.5 * (a + b)), false, "maximum number of iterations reached")
+  end
+  -- Brent's root finder (Brent 1973, as in Numerical Recipes zbrent)
+  local c, fc = a, fa
+  local d = b - a
+  local e = d
+  for _ = 1, max_iter do
+    it = it + 1
+    if (fb > 0) == (fc > 0) then c, fc = a, fa; d = b - a; e = d end
+    if abs(fc) < abs(fb) then a, b, c, fa, fb, fc = b, c, b, fb, fc, fb end
+    local tol1 = 2 * rtol * abs(b) + 0.5 * xtol
+    local xm = 0.5 * (c - b)
+    if abs(xm) <= tol1 or fb == 0 then return res(b, fb, true, "interval below tolerance") end
+    if abs(e) >= tol1 and abs(fa) > abs(fb) then
+      local s = fb / fa
+      local p, q
+      if a == c then
+        p = 2 * xm * s; q = 1 - s
+      else
+        local qq, r = fa / fc, fb / fc
+        p = s * (2 * xm * qq * (qq - r) - (b - a) * (r - 1))
+        q = (qq - 1) * (r - 1) * (s - 1)
+      end
+      if p > 0 then q = -q end
+      p = abs(p)
+      if 2 * p < min(3 * xm * q - abs(tol1 * q), abs(e * q)) then e = d; d = p / q
+      else d = xm; e = d end
+    else
+      d = xm; e = d
+    end
+    a, fa = b, fb
+    b = b + ((abs(d) > tol1) and d or (xm >= 0 and tol1 or -tol1))
+    fb = F(b); nfev = nfev + 1
+  end
+  return res(b, fb, false, "maximum number of iterations reached")
+end
+
+-- ------------------------------------------------ numerical derivatives
+
+local function numdiff_x(fname, x)
+  if type(x) == "table" then x = luma.matrix(x) end
+  if not luma.ismatrix(x) or x:cols() ~= 1 then fail(3, "bad argument #2 to '%s' (x must be a d x 1 matrix)", fname) end
+  return x:copy()
+end
+
+local function fval(fname, f, x)
+  local v = f(x)
+  if type(v) ~= "number" then fail(3, "luma.optim.%s: function returned %s, expected a number", fname, type(v)) end
+  return v
+end
+
+--- approx_grad(f, x [, {method = "central" | "forward", h}]) -> d x 1
+-- gradient by finite differences; h defaults to eps^(1/3) (central) or
+-- sqrt(eps) (forward) times max(1, |x_i|).
+function optim.approx_grad(f, x, opts)
+  x = numdiff_x("approx_grad", x)
+  local central = not (opts and opts.method == "forward")
+  local n = x:rows()
+  local g = luma.zeros(n, 1)
+  local base = (opts and opts.h) or (central and 6.055454452393343e-06 or 1.4901161193847656e-08)
+  local f0 = (not central) and fval("approx_grad", f, x) or nil
+  for i = 1, n do
+    local xi = x:get(i, 1)
+    local h = base * max(1, abs(xi))
+    x:set(i, 1, xi + h)
+    local fp = fval("approx_grad", f, x)
+    if central then
+      x:set(i, 1, xi - h)
+      local fm = fval("approx_grad", f, x)
+      g:set(i, 1, (fp - fm) / (2 * h))
+    else
+      g:set(i, 1, (fp - f0) / h)
+    end
+    x:set(i, 1, xi)
+  end
+  return g
+end
+
+--- jacobian(F, x [, {h}]) -> m x d Jacobian of F: R^d -> R^m (F returns an
+-- m x 1 matrix; rows index outputs, notes 000 §2.3), central differences.
+function optim.jacobian(F, x, opts)
+  x = numdiff_x("jacobian", x)
+  local n = x:rows()
+  local base = (opts and opts.h) or 6.055454452393343e-06
+  local J
+  for i = 1, n do
+    local xi = x:get(i, 1)
+    local h = base * max(1, abs(xi))
+    x:set(i, 1, xi + h)
+    local fp = F(x):copy()
+    x:set(i, 1, xi - h)
+    local fm = F(x)
+    x:set(i, 1, xi)
+    if not luma.ismatrix(fp) or not luma.ismatrix(fm) then fail(2, "luma.optim.jacobian: F must return a matrix") end
+    local m = fp:rows() * fp:cols()
+    J = J or luma.zeros(m, n)
+    for r = 1, m do J:set(r, i, (fp:reshape(m, 1):get(r, 1) - fm:reshape(m, 1):get(r, 1)) / (2 * h)) end
+  end
+  return J
+end
+
+--- hessian(f, x [, {h}]) -> d x d Hessian by central differences of f
+-- (symmetrized).
+function optim.hessian(f, x, opts)
+  x = numdiff_x("hessian", x)
+  local n = x:rows()
+  local base = (opts and opts.h) or 1.220703125e-04 -- eps^(1/4)
+  local H = luma.zeros(n, n)
+  local f0 = fval("hessian", f, x)
+  for i = 1, n do
+    local xi = x:get(i, 1)
+    local hi = base * max(1, abs(xi))
+    x:set(i, 1, xi + hi); local fpp = fval("hessian", f, x)
+    x:set(i, 1, xi - hi); local fmm = fval("hessian", f, x)
+    x:set(i, 1, xi)
+    H:set(i, i, (fpp - 2 * f0 + fmm) / (hi * hi))
+    for j = i + 1, n do
+      local xj = x:get(j, 1)
+      local hj = base * max(1, abs(xj))
+      local function at(si, sj)
+        x:set(i, 1, xi + si * hi); x:set(j, 1, xj + sj * hj)
+        local v = fval("hessian", f, x)
+        x:set(i, 1, xi); x:set(j, 1, xj)
+        return v
+      end
+      local v = (at(1, 1) - at(1, -1) - at(-1, 1) + at(-1, -1)) / (4 * hi * hj)
+      H:set(i, j, v); H:set(j, i, v)
+    end
+  end
+  return H
+end
+
+--- check_grad(f, grad, x [, {h}]) -> max_abs_error, max_rel_error,
+-- numeric: compares grad(x) (or the gradient f(x, true) returns, when grad
+-- is nil) with central differences of f.
+function optim.check_grad(f, grad, x, opts)
+  x = numdiff_x("check_grad", x)
+  local value = function(xx) return (f(xx, false)) end
+  local ga
+  if grad then ga = grad(x:copy()) else local _; _, ga = f(x:copy(), true) end
+  if not luma.ismatrix(ga) or ga:rows() ~= x:rows() or ga:cols() ~= 1 then
+    fail(2, "luma.optim.check_grad: the analytic gradient must be a %d x 1 matrix", x:rows())
+  end
+  local gn = optim.approx_grad(value, x, opts)
+  local err = (ga - gn):abs()
+  local rel = err:div((gn:abs() + ga:abs()):maximum(1e-300))
+  return err:max(), rel:max(), gn
+end
+
+-- ----------------------------------------------------------- constraints
+
+--- penalty(f, c, x0 [, {rho0 = 1, growth = 10, tol = 1e-6, max_outer = 20, minimize = {...}}])
+-- -> result: the quadratic penalty method (notes 000 §2.5.5): minimizes
+-- P(x, rho) = f(x) + (rho/2) c(x)'c(x) for rho = rho0, rho0 growth, ...
+-- until |c(x)|_inf <= tol.  c(x, want_jac) returns the m x 1 constraint
+-- values and, when asked, the m x d Jacobian (numerical when c returns
+-- none).  The result adds constraint_violation and rho.
+function optim.penalty(f, c, x0, opts)
+  opts = opts or {}
+  local x = check_x0("penalty", x0, 3)
+  local rho = opts.rho0 or 1
+  local growth = opts.growth or 10
+  local tol = opts.tol or 1e-6
+  local total = { nfev = 0, ngev = 0, iterations = 0 }
+  local res
+  local viol = huge
+  for _ = 1, opts.max_outer or 20 do
+    local r = rho
+    local P = function(xx, want, g)
+      local cv, J = c(xx, want)
+      if want and not J then J = optim.jacobian(function(z) return (c(z, false)) end, xx) end
+      if want then
+        local v, gf = f(xx, true, g)
+        return v + 0.5 * r * cv:dot(cv), gf + (J:t() * cv) * r
+      end
+      return f(xx, false) + 0.5 * r * cv:dot(cv)
+    end
+    local mo = { method = "lbfgs", gtol = 1e-8 }
+    for k, v in pairs(opts.minimize or {}) do mo[k] = v end
+    res = optim.minimize(P, x, mo)
+    total.nfev = total.nfev + res.nfev; total.ngev = total.ngev + res.ngev
+    total.iterations = total.iterations + res.iterations
+    x = res.x
+    viol = c(x, false):norm(huge)
+    if viol <= tol then break end
+    rho = rho * growth
+  end
+  local fx = f(x, false)
+  return { x = x, fun = fx, grad_norm = res.grad_norm, iterations = total.iterations, nfev = total.nfev,
+    ngev = total.ngev, converged = viol <= tol,
+    message = viol <= tol and "constraints satisfied within tol" or "constraint violation above tol",
+    constraint_violation = viol, rho = rho }
+end
+
+--- barrier(f, g, x0 [, {t0 = 1, mu = 10, tol = 1e-8, max_outer = 50}]) ->
+-- result: the log-barrier interior-point method (notes 002 O9-O10) for
+-- g_i(x) <= 0: minimizes f(x) + sum_i beta_t(g_i(x)), beta_t(u) =
+-- -(1/t) log(-u) (the notes apply beta to each g_i, erratum X11; the g <= 0
+-- sign convention of L122), for t = t0, t0 mu, ... until m / t <= tol (the
+-- duality-gap bound).  g(x, want_jac) returns the m x 1 values and the m x d
+-- Jacobian; x0 must be strictly feasible.
+function optim.barrier(f, g, x0, opts)
+  opts = opts or {}
+  local x = check_x0("barrier", x0, 3)
+  local g0 = g(x, false)
+  if not luma.ismatrix(g0) then fail(2, "luma.optim.barrier: g must return a matrix") end
+  local m = g0:rows() * g0:cols()
+  for i = 1, m do
+    if not (g0:reshape(m, 1):get(i, 1) < 0) then
+      fail(2, "bad argument #3 to 'barrier' (x0 is not strictly feasible: g_%d(x0) = %.17g, need < 0)", i, g0:reshape(m, 1):get(i, 1))
+    end
+  end
+  local t = opts.t0 or 1
+  local mu = opts.mu or 10
+  local tol = opts.tol or 1e-8
+  local total = { nfev = 0, ngev = 0, iterations = 0 }
+  local res
+  for _ = 1, opts.max_outer or 50 do
+    local tt = t
+    local B = function(xx, want, gs)
+      local gv, J = g(xx, want)
+      gv = gv:reshape(m, 1)
+      for i = 1, m do if not (gv:get(i, 1) < 0) then return huge, want and luma.zeros(xx:rows(), 1) or nil end end
+      local v = -gv:neg():log():sum() / tt
+      if want then
+        if not J then J = optim.jacobian(function(z) return (g(z, false)) end, xx) end
+        local fv, gf = f(xx, true, gs)
+        -- d/dx -(1/t) log(-g_i) = -(1/t) grad g_i / g_i
+        return fv + v, gf - (J:t() * gv:pow(-1)) * (1 / tt)
+      end
+      return f(xx, false) + v
+    end
+    res = optim.minimize(B, x, { method = "bfgs", gtol = 1e-9, max_iter = 2000 })
+    total.nfev = total.nfev + res.nfev; total.ngev = total.ngev + res.ngev
+    total.iterations = total.iterations + res.iterations
+    x = res.x
+    if m / t <= tol then break end
+    t = t * mu
+  end
+  return { x = x, fun = f(x, false), grad_norm = res.grad_norm, iterations = total.iterations,
+    nfev = total.nfev, ngev = total.ngev, converged = m / t <= tol,
+    message = m / t <= tol and "duality gap bound m/t below tol" or "maximum number of outer iterations reached",
+    t = t }
+end
+
+--- projected_gradient(f, x0, lower, upper [, {gtol, max_iter, ftol}]) ->
+-- result: projected gradient descent for a box, x <- P(x - a grad f(x)),
+-- a by Armijo backtracking along the projection arc.
+function optim.projected_gradient(f, x0, lower, upper, opts)
+  opts = opts or {}
+  local x = check_x0("projected_gradient", x0, 2)
+  local n = x:rows()
+  local L, U = bounds_of({ lower = lower, upper = upper }, n)
+  L = L or luma.full(n, 1, -huge); U = U or luma.full(n, 1, huge)
+  local function proj(v) return v:maximum(L):minimum(U) end
+  x = proj(x)
+  local ev = evaluator(f, n, "projected_gradient")
+  local gtol, max_iter, ftol = opts.gtol or 1e-6, opts.max_iter or 10000, opts.ftol or 1e-12
+  local fx, g = ev.value_grad(x)
+  local status, a = nil, 1
+  local pgn
+  while true do
+    local pg = x - proj(x - g) -- the projected-gradient step at unit length
+    pgn = pg:norm(huge)
+    if pgn <= gtol then status = "gtol"; break end
+    if ev.iter >= max_iter then status = "max_iter"; break end
+    ev.iter = ev.iter + 1
+    a = min(a * 2, 1e10)
+    local xn, fn
+    for _ = 1, 60 do
+      xn = proj(x - g * a)
+      fn = ev.value(xn)
+      if fn <= fx + 1e-4 * g:dot(xn - x) then break end
+      a = a * 0.5
+      xn = nil
+    end
+    if not xn then status = "line_search"; break end
+    local fold = fx
+    x = xn
+    fx, g = ev.value_grad(x)
+    if ftol_met(fold, fx, ftol) then pgn = (x - proj(x - g)):norm(huge); status = "ftol"; break end
+  end
+  return finish("projected_gradient", x, fx, pgn, ev, CONVERGED[status] or false, STATUS_MESSAGES[status])
+end
+
+-- Variable transforms (notes 000 §2.5): each has forward(y) -> x,
+-- inverse(x) -> y and pullback(y, gx) -> gy (the chain rule J'gx).
+optim.transforms = {}
+
+--- transforms.exp(): x = e^y > 0.
+function optim.transforms.exp()
+  return {
+    forward = function(y) return y:exp() end,
+    inverse = function(x) return x:log() end,
+    pullback = function(y, gx) return gx:mul(y:exp()) end,
+  }
+end
+
+--- transforms.square(): x = y^2 >= 0.
+function optim.transforms.square()
+  return {
+    forward = function(y) return y:mul(y) end,
+    inverse = function(x) return x:sqrt() end,
+    pullback = function(y, gx) return gx:mul(y * 2) end,
+  }
+end
+
+--- transforms.interval(a, b): a < x < b through the notes' form
+-- x = (a + b)/2 + ((a - b)/2) tanh y (notes 000 §2.5; y -> +inf gives a).
+function optim.transforms.interval(a, b)
+  if type(a) ~= "number" or type(b) ~= "number" or not (a < b) then
+    fail(2, "bad argument to 'interval' (need numbers a < b)")
+  end
+  local mid, half = (a + b) / 2, (a - b) / 2
+  return {
+    forward = function(y) return y:tanh() * half + mid end,
+    inverse = function(x)
+      local u = (x - mid) / half -- atanh(u) = log((1 + u) / (1 - u)) / 2
+      return ((u + 1):div(u:neg() + 1)):log() * 0.5
+    end,
+    pullback = function(y, gx)
+      local t = y:tanh()
+      return gx:mul((t:mul(t):neg() + 1) * half)
+    end,
+  }
+end
+
+--- transforms.softmax(): the simplex, x_i = e^{y_i} / sum_j e^{y_j}.
+function optim.transforms.softmax()
+  return {
+    forward = function(y) return y:softmax(1) end,
+    inverse = function(x) return x:log() - x:log():mean() end,
+    pullback = function(y, gx)
+      local s = y:softmax(1)
+      -- J = diag(s) - s s': J'gx = s * (gx - s'gx)
+      return s:mul(gx - s:dot(gx))
+    end,
+  }
+end
+
+--- transform_objective(f, T) -> objective in y: f(T.forward(y)) with the
+-- chain-rule gradient, for minimize; map the result back with T.forward.
+function optim.transform_objective(f, T)
+  return function(y, want)
+    local x = T.forward(y)
+    if want then
+      local v, gx = f(x, true)
+      return v, T.pullback(y, gx)
+    end
+    return (f(x, false))
+  end
+end
+
+-- ------------------------------------------------------------- re-exports
+
+local sgd = require("luma.optim_sgd")
+for _, k in ipairs({ "SGD", "Momentum", "Nesterov", "Adagrad", "RMSprop", "Adam", "AdamW", "schedules" }) do
+  optim[k] = sgd[k]
+end
+local qp = require("luma.optim_qp")
+for _, k in ipairs({ "qp", "nnls", "linprog" }) do optim[k] = qp[k] end
+optim.logistic_loss = native.logistic_loss
+optim.softmax_loss = native.softmax_loss
+optim.is_objective = native.is_objective
 return optim
