@@ -42,6 +42,7 @@ static const NativeModule native_modules[] = {
     {"special", luma_open_special},
     {"pairwise", luma_open_pairwise},
     {"linear_core", luma_open_linear_core},
+    {"optim_native", luma_open_optim_native},
     {NULL, NULL}};
 
 /* package.preload entry of a native module: require("luma.NAME") */

@@ -1,0 +1,221 @@
+--- luma.optim_sgd: stochastic optimizers and learning-rate schedules
+-- (re-exported by luma.optim; notes 001 §J, 003 §1.23).
+--
+-- An optimizer is an object with step(params, grads): params and grads are
+-- one matrix each or equal-length lists of matrices; params are updated in
+-- place (state is kept per position in the list).  lr is a number or a
+-- schedule, a function t -> rate of the 1-based step count t.
+--
+-- epsilon placement: notes 001 §J (L1336-1351) put epsilon inside the
+-- square root, sqrt(v + eps), for Adagrad, RMSprop and Adam; that is the
+-- default (eps_placement = "inside").  Notes 003 §1.23 and Kingma & Ba
+-- write sqrt(v) + eps: eps_placement = "outside".
+local luma = require("luma")
+
+local sgd = {}
+
+local function fail(level, fmt, ...) error(string.format(fmt, ...), level + 1) end
+
+local function as_list(fname, v, what)
+  if luma.ismatrix(v) then return { v } end
+  if type(v) ~= "table" then fail(3, "bad argument to '%s' (%s must be a matrix or a list of matrices)", fname, what) end
+  for i = 1, #v do
+    if not luma.ismatrix(v[i]) then fail(3, "bad argument to '%s' (%s[%d] is not a matrix)", fname, what, i) end
+  end
+  return v
+end
+
+local Optimizer = {}
+Optimizer.__index = Optimizer
+
+local function new_class(name, defaults, update)
+  local cls = setmetatable({}, { __index = Optimizer })
+  cls.__index = cls
+  cls.name = name
+  cls.defaults = defaults
+  cls.update = update
+  return cls
+end
+
+local function construct(cls, opts)
+  opts = opts or {}
+  local self = setmetatable({ t = 0, state = {} }, cls)
+  for k in pairs(opts) do
+    if cls.defaults[k] == nil then
+      local names = {}
+      for n in pairs(cls.defaults) do names[#names + 1] = n end
+      table.sort(names)
+      fail(3, "bad argument #1 to '%s' (unknown option '%s'; valid: %s)", cls.name, tostring(k), table.concat(names, ", "))
+    end
+  end
+  for k, v in pairs(cls.defaults) do
+    if opts[k] ~= nil then self[k] = opts[k] else self[k] = v end
+  end
+  if type(self.lr) ~= "function" and not (type(self.lr) == "number" and self.lr > 0) then
+    fail(3, "bad argument #1 to '%s' (lr must be a number > 0 or a schedule function)", cls.name)
+  end
+  if self.eps_placement and self.eps_placement ~= "inside" and self.eps_placement ~= "outside" then
+    fail(3, "bad argument #1 to '%s' (eps_placement must be \"inside\" or \"outside\")", cls.name)
+  end
+  return self
+end
+
+function Optimizer:rate()
+  if type(self.lr) == "function" then return self.lr(self.t) end
+  return self.lr
+end
+
+--- opt:step(params, grads): one update of every parameter matrix in place.
+function Optimizer:step(params, grads)
+  local P, G = as_list("step", params, "params"), as_list("step", grads, "grads")
+  if #P ~= #G then fail(2, "bad argument #2 to 'step' (%d parameter matrices but %d gradients)", #P, #G) end
+  self.t = self.t + 1
+  local lr = self:rate()
+  for i = 1, #P do
+    local p, g = P[i], G[i]
+    if p:rows() ~= g:rows() or p:cols() ~= g:cols() then
+      fail(2, "bad argument #2 to 'step' (gradient %d is %d x %d but its parameter is %d x %d)",
+        i, g:rows(), g:cols(), p:rows(), p:cols())
+    end
+    local st = self.state[i]
+    if not st or st.rows ~= p:rows() or st.cols ~= p:cols() then
+      st = { rows = p:rows(), cols = p:cols(), tmp = luma.zeros(p:rows(), p:cols()) }
+      self.state[i] = st
+    end
+    if self.weight_decay and self.weight_decay > 0 and self.name ~= "AdamW" then
+      -- L2 penalty lambda |theta|^2 / 2 added to the loss: g + lambda theta
+      g = g + p * self.weight_decay
+    end
+    self.update(self, p, g, st, lr)
+  end
+  return params
+end
+
+function Optimizer:reset() self.t = 0; self.state = {} end
+
+local function denom(self, v, st, out)
+  -- sqrt(v + eps) (notes 001 §J) or sqrt(v) + eps
+  if self.eps_placement == "outside" then return v:sqrt(out):add(self.eps, out) end
+  return v:add(self.eps, out):sqrt(out)
+end
+
+sgd.SGD = new_class("SGD", { lr = 0.01, weight_decay = 0 }, function(_, p, g, st, lr)
+  g:mul(lr, st.tmp)
+  p:subtract(st.tmp, p)
+end)
+
+-- Momentum as notes 001 §J: v = gamma v + lr g; theta -= v.
+sgd.Momentum = new_class("Momentum", { lr = 0.01, momentum = 0.9, weight_decay = 0 }, function(self, p, g, st, lr)
+  st.v = st.v or luma.zeros(p:rows(), p:cols())
+  st.v:mul(self.momentum, st.v):add(g:mul(lr, st.tmp), st.v)
+  p:subtract(st.v, p)
+end)
+
+-- Nesterov accelerated gradient in the Sutskever form for gradients taken
+-- at the current parameters: v = gamma v + lr g; theta -= gamma v + lr g.
+sgd.Nesterov = new_class("Nesterov", { lr = 0.01, momentum = 0.9, weight_decay = 0 }, function(self, p, g, st, lr)
+  st.v = st.v or luma.zeros(p:rows(), p:cols())
+  st.v:mul(self.momentum, st.v):add(g:mul(lr, st.tmp), st.v)
+  p:subtract(st.v:mul(self.momentum, st.tmp), p)
+  p:subtract(g:mul(lr, st.tmp), p)
+end)
+
+-- Adagrad (notes 001 §J): k = sqrt(eps + sum g^2); theta -= lr g / k.
+-- The notes print no lr (lr = 1 reproduces them).
+sgd.Adagrad = new_class("Adagrad", { lr = 0.01, eps = 1e-8, eps_placement = "inside", weight_decay = 0 },
+  function(self, p, g, st, lr)
+    st.s = st.s or luma.zeros(p:rows(), p:cols())
+    st.s:add(g:mul(g, st.tmp), st.s)
+    local d = denom(self, st.s, st, st.tmp)
+    p:subtract(g:div(d, st.tmp):mul(lr, st.tmp), p)
+  end)
+
+-- RMSprop (notes 001 §J): v = gamma v + (1 - gamma) g^2; theta -= lr g / sqrt(eps + v).
+sgd.RMSprop = new_class("RMSprop", { lr = 0.001, rho = 0.9, eps = 1e-8, eps_placement = "inside", weight_decay = 0 },
+  function(self, p, g, st, lr)
+    st.v = st.v or luma.zeros(p:rows(), p:cols())
+    st.v:mul(self.rho, st.v):add(g:mul(g, st.tmp):mul(1 - self.rho, st.tmp), st.v)
+    local d = denom(self, st.v, st, st.tmp)
+    p:subtract(g:div(d, st.tmp):mul(lr, st.tmp), p)
+  end)
+
+-- Adam: u = b1 u + (1 - b1) g, v = b2 v + (1 - b2) g^2; with bias
+-- correction (the standard one, which notes 001 leaves unspecified and
+-- notes 003 omits) u^ = u / (1 - b1^t), v^ = v / (1 - b2^t); step
+-- lr u^ / sqrt(v^ + eps) (notes 001 §J) or lr u^ / (sqrt(v^) + eps).
+local function adam_update(self, p, g, st, lr)
+  st.u = st.u or luma.zeros(p:rows(), p:cols())
+  st.v = st.v or luma.zeros(p:rows(), p:cols())
+  st.d = st.d or luma.zeros(p:rows(), p:cols())
+  local b1, b2 = self.beta1, self.beta2
+  st.u:mul(b1, st.u):add(g:mul(1 - b1, st.tmp), st.u)
+  st.v:mul(b2, st.v):add(g:mul(g, st.tmp):mul(1 - b2, st.tmp), st.v)
+  local c1, c2 = 1, 1
+  if self.bias_correction then c1, c2 = 1 - b1 ^ self.t, 1 - b2 ^ self.t end
+  st.v:mul(1 / c2, st.d)
+  denom(self, st.d, st, st.d)
+  st.u:div(st.d, st.tmp):mul(lr / c1, st.tmp)
+  p:subtract(st.tmp, p)
+end
+
+sgd.Adam = new_class("Adam", { lr = 0.001, beta1 = 0.9, beta2 = 0.999, eps = 1e-8, eps_placement = "inside",
+  bias_correction = true, weight_decay = 0 }, adam_update)
+
+-- AdamW (Loshchilov & Hutter): decoupled weight decay theta -= lr wd theta, then Adam.
+sgd.AdamW = new_class("AdamW", { lr = 0.001, beta1 = 0.9, beta2 = 0.999, eps = 1e-8, eps_placement = "inside",
+  bias_correction = true, weight_decay = 0.01 }, function(self, p, g, st, lr)
+    if self.weight_decay > 0 then p:mul(1 - lr * self.weight_decay, p) end
+    adam_update(self, p, g, st, lr)
+  end)
+
+for name, cls in pairs({ SGD = sgd.SGD, Momentum = sgd.Momentum, Nesterov = sgd.Nesterov,
+  Adagrad = sgd.Adagrad, RMSprop = sgd.RMSprop, Adam = sgd.Adam, AdamW = sgd.AdamW }) do
+  setmetatable(cls, { __index = Optimizer, __call = function(c, opts) return construct(c, opts) end })
+  cls.__index = cls
+  cls.__name = "luma.optim." .. name
+end
+
+-- -------------------------------------------------------------- schedules
+
+local function need(fname, v, what, cond)
+  if type(v) ~= "number" or not cond(v) then fail(3, "bad argument #1 to '%s' (%s out of range)", fname, what) end
+  return v
+end
+local function pos(v) return v > 0 end
+local function nonneg(v) return v >= 0 end
+
+sgd.schedules = {}
+
+--- step_decay{lr0, step_size, gamma = 0.1}: lr0 * gamma^floor((t - 1) / step_size).
+function sgd.schedules.step(o)
+  local lr0, s = need("step", o.lr0, "lr0", pos), need("step", o.step_size, "step_size", pos)
+  local gamma = need("step", o.gamma or 0.1, "gamma", pos)
+  return function(t) return lr0 * gamma ^ ((t - 1) // s) end
+end
+
+--- exponential{lr0, gamma}: lr0 * gamma^(t - 1).
+function sgd.schedules.exponential(o)
+  local lr0, gamma = need("exponential", o.lr0, "lr0", pos), need("exponential", o.gamma, "gamma", pos)
+  return function(t) return lr0 * gamma ^ (t - 1) end
+end
+
+--- inverse_time{lr0, decay = 1, power = 1}: lr0 / (1 + decay (t - 1))^power.
+function sgd.schedules.inverse_time(o)
+  local lr0 = need("inverse_time", o.lr0, "lr0", pos)
+  local decay = need("inverse_time", o.decay or 1, "decay", nonneg)
+  local power = need("inverse_time", o.power or 1, "power", nonneg)
+  return function(t) return lr0 / (1 + decay * (t - 1)) ^ power end
+end
+
+--- cosine{lr0, T_max, lr_min = 0}: lr_min + (lr0 - lr_min)(1 + cos(pi (t - 1) / T_max)) / 2,
+-- held at lr_min after T_max steps.
+function sgd.schedules.cosine(o)
+  local lr0, T = need("cosine", o.lr0, "lr0", pos), need("cosine", o.T_max, "T_max", pos)
+  local lo = need("cosine", o.lr_min or 0, "lr_min", nonneg)
+  return function(t)
+    local k = math.min(t - 1, T)
+    return lo + (lr0 - lo) * (1 + math.cos(math.pi * k / T)) / 2
+  end
+end
+
+return sgd
