@@ -664,8 +664,10 @@ linear.LassoCV = estimator.class{
   predict = predict_linear,
 }
 
+for name, class in pairs(require("luma.linear_logistic")) do linear[name] = class end
+
 luma.doc.set(linear, { name = "luma.linear",
   doc = "Linear models: LinearRegression, Ridge, RidgeCV, KernelRidge, Lasso, ElasticNet, "
-    .. "LassoCV, ElasticNetCV, lasso_path, enet_path." })
+    .. "LassoCV, ElasticNetCV, lasso_path, enet_path, LogisticRegression." })
 
 return linear
