@@ -1221,4 +1221,57 @@ for _, k in ipairs({ "qp", "nnls", "linprog" }) do optim[k] = qp[k] end
 optim.logistic_loss = native.logistic_loss
 optim.softmax_loss = native.softmax_loss
 optim.is_objective = native.is_objective
+-- ---------------------------------------------------------- documentation
+
+local DOCS = {
+  minimize = { "minimize(f, x0 [, opts])",
+    "Minimizes f from x0 (a d x 1 matrix or a table of numbers). f(x, want_grad, g) returns the value "
+    .. "and, when want_grad, the d x 1 gradient (g is scratch it may fill), or f is a native "
+    .. "luma.Objective. opts: method = \"lbfgs\" (default; \"lbfgsb\" when bounds are given), \"bfgs\", "
+    .. "\"cg\" (beta = \"fr\" | \"pr\"), \"gd\" (step = \"fixed\" | \"armijo\" | \"exact\", step_size), "
+    .. "\"newton\" (hess = function(x) -> d x d, fixed_hessian), \"nelder-mead\"; gtol (inf-norm of the "
+    .. "(projected) gradient, 1e-5), ftol (relative reduction, 2.2e-9), xtol (step inf-norm, 0), "
+    .. "max_iter, max_fun, m (L-BFGS memory, 10), lower/upper (numbers or d x 1), A (the Hessian of "
+    .. "a quadratic: exact steps), callback(iter, x, fun, grad_norm) returning true to stop, history "
+    .. "= true, return_hess_inv (bfgs). Returns {x, fun, grad_norm, iterations, nfev, ngev, "
+    .. "converged, message} (plus history / hess_inv on request). A NaN or non-number value, or a "
+    .. "gradient of the wrong shape, is an error naming the iteration." },
+  bracket = { "bracket(phi, a, b [, opts])", "A bracket a < b < c with f(a) >= f(b) <= f(c) (notes 000 §2.5); returns a, b, c, fa, fb, fc, nfev." },
+  golden_section = { "golden_section(phi, a, b, c [, {tol, max_iter}])", "Refines a bracket by the notes' rule with golden-section trial points; returns x, fx, iterations, nfev, converged." },
+  brent = { "brent(phi, a, b, c [, {tol, max_iter}])", "Brent's parabolic/golden minimization inside a bracket; returns x, fx, iterations, nfev, converged." },
+  armijo = { "armijo(phi, f0, dphi0 [, {alpha0, c1, shrink, max_iter}])", "Backtracking line search for sufficient decrease; returns alpha, phi(alpha), nfev (nil alpha on failure)." },
+  strong_wolfe = { "strong_wolfe(phi, f0, dphi0 [, {alpha0, c1, c2, max_iter}])", "Strong Wolfe line search (Nocedal & Wright 3.5/3.6); phi(a) returns value, derivative, extra; returns alpha, value, extra, nfev." },
+  minimize_scalar = { "minimize_scalar(f [, {method, bracket, bounds, tol, max_iter}])", "One-dimensional minimization: brent (default), golden, bounded. Returns {x, fun, iterations, nfev, converged, message}." },
+  root_scalar = { "root_scalar(f [, {method, x0, fprime, bracket, xtol, rtol, max_iter}])", "Root finding: newton (notes 002 O4), bisect, brentq. Returns {root, fun, iterations, nfev, converged, message}." },
+  approx_grad = { "approx_grad(f, x [, {method, h}])", "Finite-difference gradient (central by default)." },
+  jacobian = { "jacobian(F, x [, {h}])", "m x d finite-difference Jacobian of F returning an m x 1 matrix." },
+  hessian = { "hessian(f, x [, {h}])", "d x d finite-difference Hessian." },
+  check_grad = { "check_grad(f, grad, x [, {h}])", "Compares an analytic gradient (grad(x), or f(x, true) when grad is nil) with central differences: max abs error, max rel error, numeric gradient." },
+  penalty = { "penalty(f, c, x0 [, opts])", "Quadratic penalty method for c(x) = 0 (notes 000 §2.5.5)." },
+  barrier = { "barrier(f, g, x0 [, opts])", "Log-barrier interior point for g(x) <= 0 (notes 002 O9-O10); x0 strictly feasible." },
+  projected_gradient = { "projected_gradient(f, x0, lower, upper [, opts])", "Projected gradient descent for box constraints." },
+  transform_objective = { "transform_objective(f, T)", "f composed with a variable transform T (optim.transforms.exp/square/interval/softmax)." },
+  qp = { "qp(Q, c [, {A_eq, b_eq, A_ub, b_ub, lower, upper, tol, max_iter}])", "Convex QP min 1/2 x'Qx + c'x by a primal-dual interior point with an active-set polish; status optimal / infeasible / max_iter / unbounded." },
+  nnls = { "nnls(A, b [, {max_iter}])", "Non-negative least squares (Lawson-Hanson); returns x, residual norm." },
+  linprog = { "linprog(c [, {A_ub, b_ub, A_eq, b_eq, lower = 0, upper = inf}])", "Dense two-phase simplex (Bland's rule); status optimal / infeasible / unbounded / max_iter." },
+  logistic_loss = { "logistic_loss(X, y [, {C = 1, fit_intercept = true, sample_weight}])",
+    "Native objective C * sum_i s_i log(1 + exp(-y_i (x_i.w + b))) + |w|^2 / 2 (labels -1/+1 or 0/1; parameters w then b)." },
+  softmax_loss = { "softmax_loss(X, y [, {C = 1, fit_intercept = true, sample_weight, n_classes}])",
+    "Native objective C * sum_i s_i (-log softmax(x_i W + b)_{y_i}) + |W|_F^2 / 2 (labels 1..K; parameters W (d x K, row-major) then b)." },
+}
+for name, d in pairs(DOCS) do
+  if optim[name] then luma.doc.set(optim[name], { name = "luma.optim." .. name, signature = d[1], doc = d[2] }) end
+end
+for _, name in ipairs({ "SGD", "Momentum", "Nesterov", "Adagrad", "RMSprop", "Adam", "AdamW" }) do
+  luma.doc.set(optim[name], { name = "luma.optim." .. name, signature = name .. "{lr, ...}",
+    doc = "Stochastic optimizer; opt:step(params, grads) updates matrices in place. See docs/OPTIM.md for each update rule and its options." })
+end
+luma.doc.set(optim, { name = "luma.optim",
+  doc = "Optimization (notes 000 §2.3/§2.5, 001 §J, 002 §1.4, 003 §1.23, 004 §12.5): minimize (lbfgs, "
+    .. "lbfgsb, bfgs, cg, gd, newton, nelder-mead), line searches (bracket, golden_section, brent, "
+    .. "armijo, strong_wolfe), minimize_scalar, root_scalar, approx_grad / jacobian / hessian / "
+    .. "check_grad, stochastic optimizers (SGD, Momentum, Nesterov, Adagrad, RMSprop, Adam, AdamW) "
+    .. "and schedules, penalty, barrier, projected_gradient, transforms, qp, nnls, linprog, and the "
+    .. "native objectives logistic_loss and softmax_loss." })
+
 return optim
