@@ -41,6 +41,7 @@ static const NativeModule native_modules[] = {
     {"io", luma_open_io},
     {"special", luma_open_special},
     {"pairwise", luma_open_pairwise},
+    {"classstats", luma_open_classstats},
     {NULL, NULL}};
 
 /* package.preload entry of a native module: require("luma.NAME") */
