@@ -292,3 +292,70 @@ describe("NearestCentroid", function()
     fails("X has a non-finite element", function() D.NearestCentroid{}:fit(bad, y) end)
   end)
 end)
+
+describe("GaussianImputer", function()
+  -- Each class: offsets (1, 2), (-1, -2), (1, 0), (-1, 0) around its mean,
+  -- so mean (0, 0) or (10, 10) and covariance (1/n) [[1, 1], [1, 2]]:
+  -- E[x2 | x1 = a] = mu2 + (a - mu1), E[x1 | x2 = b] = mu1 + (b - mu2)/2.
+  -- The last row has a NaN: skipped by the fit, counted in the priors.
+  local A = M{ { 1, 2 }, { -1, -2 }, { 1, 0 }, { -1, 0 },
+               { 11, 12 }, { 9, 8 }, { 11, 10 }, { 9, 10 }, { 0 / 0, 5 } }
+  local labels = M{ 0, 0, 0, 0, 1, 1, 1, 1, 0 }
+
+  it("fills the conditional mean of the row's class (notes 001 §E, L535-536)", function()
+    local m = D.GaussianImputer{}:fit(A, labels)
+    assert.matrix_near({ { 0, 0 }, { 10, 10 } }, m.means)
+    assert.matrix_near({ { 1, 1 }, { 1, 2 } }, m.covariances[1], 1e-15)
+    assert.matrix_near({ { 5 / 9 }, { 4 / 9 } }, m.priors, 1e-15)
+    assert.matrix_near({ { 4 }, { 4 } }, m.class_count)
+    local P = M{ { 0.5, 0 / 0 }, { 0 / 0, 12 }, { 0 / 0, 0 / 0 }, { 3, 4 } }
+    -- y known: (0.5, NaN) in class 1 -> 10 + (0.5 - 10) = 0.5;
+    -- (NaN, 12) in class 0 -> 12 / 2 = 6; (NaN, NaN) in class 1 -> its mean
+    assert.matrix_near({ { 0.5, 0.5 }, { 6, 12 }, { 10, 10 }, { 3, 4 } },
+      m:transform(P, M{ 1, 0, 1, 0 }), 1e-13)
+    -- y unknown: the observed marginal picks class 0 for x1 = 0.5 and class
+    -- 1 for x2 = 12; all missing -> the larger prior (class 0)
+    assert.matrix_near({ { 0.5, 0.5 }, { 11, 12 }, { 0, 0 }, { 3, 4 } }, m:transform(P), 1e-13)
+    -- fit_transform passes y on: the training row (NaN, 5) of class 0 -> 2.5
+    local T = D.GaussianImputer{}:fit_transform(A, labels)
+    assert.matrix_near({ { 2.5, 5 } }, T:row(9), 1e-14)
+    assert.matrix_near(A:sub(1, 8, 1, 2), T:sub(1, 8, 1, 2), 0)
+  end)
+
+  it("matches the conditional Gaussian on iris (NumPy/SciPy reference)", function()
+    -- reference: mu_m + S_mo S_oo^-1 (x_o - mu_o) with np.cov(X_k.T, bias=True);
+    -- the class posterior from scipy multivariate_normal.logpdf on the
+    -- observed features + log(1/3): (7.8e-19, 0.16446, 0.83554) for row 51
+    local m = D.GaussianImputer{}:fit(X, y)
+    local r = X:row(51):copy()
+    r:set(1, 3, 0 / 0)
+    assert.near(4.77846759516315, m:transform(r, M{ 1 }):get(1, 3), 1e-12)
+    r:set(1, 4, 0 / 0)
+    -- known class (versicolor)
+    assert.matrix_near({ { 7.0, 3.2, 5.0208883245879266, 1.57822329640126 } },
+      m:transform(r, M{ 1 }), 1e-12)
+    -- unknown: the sepal measurements alone say virginica (hard rule)
+    assert.matrix_near({ { 7.0, 3.2, 5.862697823781879, 2.133504513064371 } }, m:transform(r), 1e-12)
+    -- soft: the posterior-weighted average of the three conditional means
+    local soft = D.GaussianImputer{ assign = "soft" }:fit(X, y)
+    assert.matrix_near({ { 7.0, 3.2, 5.7242530175593185, 2.0421824259252235 } },
+      soft:transform(r), 1e-10)
+  end)
+
+  it("rejects bad input", function()
+    local GI = D.GaussianImputer
+    local bad = A:copy()
+    bad:set(1, 1, math.huge)
+    fails("X has an infinite element, inf at row 1, column 1", function() GI{}:fit(bad, labels) end)
+    fails("X has an infinite element", function() GI{}:fit(A, labels):transform(bad) end)
+    fails("needs at least 2 classes", function() GI{}:fit(A, luma.zeros(9, 1)) end)
+    fails("X has 9 rows but y has 2", function() GI{}:fit(A, M{ 0, 1 }) end)
+    fails("parameter 'reg_covar' must be a number >= 0", function() GI{ reg_covar = -1 } end)
+    fails("bad argument #2 to 'transform' (GaussianImputer: y[1] = 7.0 is not one of the classes)", function()
+      GI{}:fit(A, labels):transform(A, luma.full(9, 1, 7))
+    end)
+    local holes = A:copy()
+    for i = 5, 8 do holes:set(i, 2, 0 / 0) end
+    fails("class 1 has no row without missing features", function() GI{}:fit(holes, labels) end)
+  end)
+end)

@@ -384,6 +384,172 @@ discriminant.NearestCentroid = estimator.class{
   end,
 }
 
+-- ------------------------------------------------------ GaussianImputer
+
+local GI_NAME = "GaussianImputer"
+
+-- The 1-based positions where the row vector flags (1 x d, 0/1) is 1 or 0.
+local function split_positions(flags)
+  local missing, observed = {}, {}
+  for j = 1, flags:cols() do
+    if flags:get(1, j) ~= 0 then missing[#missing + 1] = j else observed[#observed + 1] = j end
+  end
+  return missing, observed
+end
+
+-- Fills the rows `rows` of out (all sharing one missing pattern) from the
+-- class-conditional Gaussians.  labels: the rows' class codes, or nil to
+-- classify each row from its observed features.
+local function impute_pattern(self, out, rows, missing, observed, labels)
+  local k = self.classes:rows()
+  local R = luma.matrix(rows)
+  local nr, nm, no = #rows, #missing, #observed
+  local fills, scores = {}, luma.zeros(nr, k)
+  local Mi, Oi = luma.matrix(missing), no > 0 and luma.matrix(observed) or nil
+  local Xo = no > 0 and out:take(R):take(Oi, 2) or nil
+  for c = 1, k do
+    local mu, S = self.means:row(c), self.covariances[c]
+    local mu_m = mu:take(Mi, 2)
+    local log_prior = math.log(self.priors:get(c, 1))
+    if no == 0 then
+      fills[c] = luma.zeros(nr, nm) + mu_m
+      scores:col(c):fill(log_prior)
+    else
+      -- x_m = mu_m + S_mo S_oo^-1 (x_o - mu_o)   (notes 001 §E, L535-536)
+      local S_oo = S:take(Oi):take(Oi, 2)
+      local S_mo = S:take(Mi):take(Oi, 2)
+      local Zc = Xo - mu:take(Oi, 2)
+      local ok, W = pcall(linalg.solve, S_oo, Zc:t(), { assume = "spd" })
+      if not ok then
+        fail("%s: the covariance of class %s over the observed features is singular; raise "
+          .. "reg_covar", GI_NAME, G.number_text(self.classes:get(c, 1)))
+      end
+      fills[c] = (S_mo * W):t() + mu_m
+      -- log N(x_o; mu_o, S_oo) + log prior: the marginal of the observed
+      -- features classifies the row (notes 001 §E, L527-534)
+      local _, logdet = linalg.slogdet(S_oo)
+      scores:col(c):assign(Zc:mul(W:t()):sum(2) * -0.5 + (log_prior - 0.5 * (logdet + no * LOG_2PI)))
+    end
+  end
+  local filled = luma.zeros(nr, nm)
+  if labels == nil and self.params.assign == "soft" then
+    local post = scores:log_softmax(2):exp()
+    for c = 1, k do filled = filled + fills[c]:mul(post:col(c)) end
+  else
+    local chosen = labels or scores:argmax(2)
+    for c = 1, k do
+      local mask = chosen:eq(c)
+      filled = luma.matrix.where(mask, fills[c], filled)
+    end
+  end
+  for r = 1, nr do
+    for a = 1, nm do out:set(rows[r], missing[a], filled:get(r, a)) end
+  end
+end
+
+local function gi_transform(self, X, y)
+  local i, j, v = classstats.first_nonfinite(luma.matrix.where(X:isnan(), 0, X))
+  if i then
+    fail("bad argument #1 to 'transform' (%s: X has an infinite element, %s at row %d, column %d)",
+      GI_NAME, G.number_text(v), i, j)
+  end
+  local codes
+  if y ~= nil then
+    if not luma.ismatrix(y) or y:rows() ~= X:rows() or y:cols() ~= 1 then
+      fail("bad argument #2 to 'transform' (%s: y must be a column with one label per row of X)",
+        GI_NAME)
+    end
+    codes = G.codes(GI_NAME, "transform", y, self.classes)
+  end
+  local out = X:copy()
+  local nan = X:isnan()
+  local incomplete = luma.matrix.find(nan:sum(2):gt(0))
+  -- group the incomplete rows by their pattern of missing features
+  local groups, order = {}, {}
+  for r = 1, incomplete:rows() do
+    local row = math.tointeger(incomplete:get(r, 1))
+    local flags = nan:row(row)
+    local key = table.concat(flags:totable()[1], ",")
+    local g = groups[key]
+    if not g then
+      g = { flags = flags, rows = {} }
+      groups[key] = g
+      order[#order + 1] = key
+    end
+    g.rows[#g.rows + 1] = row
+  end
+  for _, key in ipairs(order) do
+    local g = groups[key]
+    local missing, observed = split_positions(g.flags)
+    local labels = codes and codes:take(luma.matrix(g.rows)) or nil
+    impute_pattern(self, out, g.rows, missing, observed, labels)
+  end
+  return out
+end
+
+discriminant.GaussianImputer = estimator.class{
+  name = "luma.discriminant.GaussianImputer",
+  kind = "transformer",
+  requires_y = true,
+  doc = "Class-conditional Gaussian imputation (notes 001 §E, L527-536). fit(X, y) learns per "
+    .. "class the mean and the maximum-likelihood covariance (1/n_k, plus reg_covar on the "
+    .. "diagonal) from the class's complete rows (rows with a NaN are skipped), and class "
+    .. "priors from all rows. transform(X [, y]) replaces each NaN by the conditional mean "
+    .. "mu_m + S_mo S_oo^-1 (x_o - mu_o) of the row's class given its observed features. "
+    .. "With y the class is known; without y it is predicted from the observed features "
+    .. "alone, argmax_k log pi_k + log N(x_o; mu_k,o, S_k,oo) (the notes' rule, assign = "
+    .. "\"hard\"), or the conditional means are averaged with those posterior weights (assign "
+    .. "= \"soft\", the mixture's conditional mean). A row with every feature missing gets "
+    .. "the mean of its class (or of the most probable class a priori). Infinite values are "
+    .. "errors; rows without NaN are returned unchanged. Fitted: classes, priors, means, "
+    .. "covariances, class_count (complete rows per class).",
+  params = {
+    { name = "assign", type = "string", default = "hard", values = { "hard", "soft" },
+      doc = "without y: impute from the most probable class or the posterior-weighted average" },
+    { name = "reg_covar", type = "number", default = 0, min = 0,
+      doc = "added to the diagonal of every class covariance" },
+  },
+  example = function()
+    local X, y = example_data()
+    X = X:copy()
+    X:set(2, 3, 0 / 0)
+    X:set(7, 1, 0 / 0)
+    return discriminant.GaussianImputer{ reg_covar = 1e-3 }, X, y
+  end,
+  fit = function(self, X, y)
+    local nan = X:isnan()
+    local i, j, v = classstats.first_nonfinite(luma.matrix.where(nan, 0, X))
+    if i then
+      fail("bad argument #1 to 'fit' (%s: X has an infinite element, %s at row %d, column %d)",
+        GI_NAME, G.number_text(v), i, j)
+    end
+    local codes, classes, counts = G.encode(GI_NAME, y)
+    local complete = nan:sum(2):eq(0)
+    local Xc, cc = X:select(complete, 1), codes:select(complete, 1)
+    local k, d = classes:rows(), X:cols()
+    local complete_counts, means = classstats.moments(Xc, cc, k, false)
+    self.classes, self.class_count = classes, complete_counts
+    self.priors = counts / X:rows()
+    self.means = means
+    self.covariances = {}
+    local centred = classstats.center(Xc, cc, means)
+    for c = 1, k do
+      local n_c = complete_counts:get(c, 1)
+      if n_c < 1 then
+        fail("bad argument #1 to 'fit' (%s: class %s has no row without missing features)",
+          GI_NAME, G.number_text(classes:get(c, 1)))
+      end
+      local rows = centred:select(cc:eq(c), 1)
+      local S = (rows:t() * rows) / n_c
+      self.covariances[c] = (S + S:t()) * 0.5 + luma.eye(d) * self.params.reg_covar
+    end
+  end,
+  transform = gi_transform,
+  fit_transform = function(self, X, y)
+    return self:fit(X, y):transform(X, y)
+  end,
+}
+
 luma.doc.set(discriminant, { name = "luma.discriminant",
   doc = "Gaussian generative classifiers and prototypes: LinearDiscriminantAnalysis, "
     .. "QuadraticDiscriminantAnalysis, NearestCentroid, GaussianImputer; see "

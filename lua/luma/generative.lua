@@ -53,6 +53,18 @@ function generative.encode(class_name, y, min_classes)
   return classstats.codes(y, classes), classes, counts
 end
 
+--- generative.codes(class_name, method, y, classes) -> codes: the labels
+-- of y (a column) as positions 1..k in the fitted classes; a label the
+-- estimator has not seen is an error naming the method and the row.
+function generative.codes(class_name, method, y, classes)
+  local ok, codes = pcall(classstats.codes, y, classes)
+  if not ok then
+    local what = tostring(codes):match("%((y%[.*)%)$") or tostring(codes)
+    fail("bad argument #2 to '%s' (%s: %s)", method, class_name, what)
+  end
+  return codes
+end
+
 --- generative.moments(class_name, X, codes, k [, with_vars]) -> counts,
 -- means, vars: per-class statistics (biased variances, divided by the
 -- class count), with the non-finite check folded into the pass over X.

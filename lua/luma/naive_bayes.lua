@@ -142,8 +142,7 @@ naive_bayes.GaussianNB = estimator.class(predict_methods(gnb_jll, {
         X:cols(), GNB_NAME, self.n_features_in)
     end
     local k = self.classes:rows()
-    local ok, codes = pcall(classstats.codes, y:col(1), self.classes)
-    if not ok then fail("bad argument #2 to 'partial_fit' (%s: %s)", GNB_NAME, codes) end
+    local codes = G.codes(GNB_NAME, "partial_fit", y:col(1), self.classes)
     local counts, means, vars = G.moments(GNB_NAME, X, codes, k, true)
     if first then
       self.epsilon = self.params.var_smoothing * X:var(1):max()
