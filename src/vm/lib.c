@@ -43,6 +43,7 @@ static const NativeModule native_modules[] = {
     {"pairwise", luma_open_pairwise},
     {"linear_core", luma_open_linear_core},
     {"optim_native", luma_open_optim_native},
+    {"classstats", luma_open_classstats},
     {NULL, NULL}};
 
 /* package.preload entry of a native module: require("luma.NAME") */

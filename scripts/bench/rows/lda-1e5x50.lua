@@ -1,0 +1,16 @@
+-- LinearDiscriminantAnalysis (svd solver) fit on 10^5 x 50, 3 classes, vs scikit-learn (issue 7 target: luma/peer <= 1).
+local env = ...
+
+return {
+  about = "LinearDiscriminantAnalysis (svd solver) fit, 10^5 rows x 50 features, 3 classes",
+  kind = "internal",
+  unit = "ms",
+  runs = 5,
+  luma = { argv = { env.luma, env.dir .. "/kernels/lda_fit.lua" } },
+  peer = {
+    name = "sklearn",
+    argv = { env.python, env.dir .. "/kernels/lda_fit.py" },
+    check = { env.python, "-c", "import sklearn" },
+  },
+  target = { max_ratio = 1.0 },
+}
