@@ -1,0 +1,17 @@
+-- LogisticRegression (lbfgs, C = 1) fit on 100,000 x 50 with 2 classes,
+-- against scikit-learn on the same data (issue 7 target: luma/peer <= 1.0).
+local env = ...
+
+return {
+  about = "LogisticRegression lbfgs fit, 100,000 x 50, 2 classes",
+  kind = "internal",
+  unit = "ms",
+  runs = 5,
+  luma = { argv = { env.luma, env.dir .. "/kernels/logreg_fit.lua", "2" } },
+  peer = {
+    name = "scikit-learn",
+    argv = { env.python, env.dir .. "/kernels/logreg_fit.py", "2" },
+    check = { env.python, "-c", "import sklearn.linear_model" },
+  },
+  target = { max_ratio = 1.0 },
+}
