@@ -116,6 +116,45 @@ describe("luma.linear.LogisticRegression (several classes)", function()
   end)
 end)
 
+describe("luma.linear.LogisticRegression with saga (l1 and elastic net)", function()
+  -- references: scikit-learn's saga with tol=1e-12, max_iter=1000000 on
+  -- the same standardised data
+  it("matches scikit-learn's l1 and elastic-net fits", function()
+    local m = L.LogisticRegression{ penalty = "l1", C = 0.1, solver = "saga", tol = 1e-10,
+      max_iter = 100000, seed = 1 }:fit(Xbc, ybc)
+    local expect = luma.zeros(30, 1)
+    for j, v in pairs{ [8] = -0.5194787779051246, [11] = -0.3198604621716307,
+      [21] = -2.249405751855136, [22] = -0.7354346559353772, [25] = -0.18170378152942468,
+      [27] = -0.02554725540717682, [28] = -1.0953454239021034, [29] = -0.16285126610810283 } do
+      expect:set(j, 1, v)
+    end
+    assert.matrix_near(expect, m.coef, 1e-6) -- the zeros are exact: the prox step sets them
+    assert.near(0.6936478131330434, m.intercept, 1e-6)
+    local e = L.LogisticRegression{ penalty = "elasticnet", l1_ratio = 0.5, C = 0.1, solver = "saga",
+      tol = 1e-10, max_iter = 100000, seed = 1 }:fit(Xbc, ybc)
+    assert.matrix_near({ { -0.3158408303910661, -0.4709502897584436, -0.6633392229991403 } },
+      pick(e.coef, { 1, 8, 21 }), 1e-6)
+    assert.near(0.5687837998481974, e.intercept, 1e-6)
+  end)
+
+  it("fits the multinomial l1 model like scikit-learn", function()
+    local Xs = luma.preprocessing.StandardScaler{}:fit_transform(Xir)
+    local m = L.LogisticRegression{ penalty = "l1", C = 0.5, solver = "saga", tol = 1e-10,
+      max_iter = 100000, seed = 1 }:fit(Xs, yir)
+    assert.matrix_near({ { 0, 0.6901358810736253, -4.029054866662097, 0 }, { 0, 0, 0, 0 },
+      { 0, -0.25334197635432737, 2.3841425901496853, 4.061536123203221 } }, m.coef:t(), 1e-6)
+    assert.matrix_near({ { -0.1046202829228358, 2.0887256335279782, -1.9841053506049584 } }, m.intercept, 1e-6)
+  end)
+
+  it("reaches the l2 optimum of lbfgs and repeats itself for a seed", function()
+    local a = L.LogisticRegression{ tol = 1e-10, max_iter = 1000 }:fit(Xbc, ybc)
+    local b = L.LogisticRegression{ solver = "saga", tol = 1e-9, max_iter = 100000, seed = 4 }:fit(Xbc, ybc)
+    assert.matrix_near(a.coef, b.coef, 1e-5)
+    local c = L.LogisticRegression{ solver = "saga", tol = 1e-9, max_iter = 100000, seed = 4 }:fit(Xbc, ybc)
+    assert.matrix_near(b.coef, c.coef, 0)
+  end)
+end)
+
 describe("luma.linear.LogisticRegression bad input", function()
   it("stops on separable data without a penalty, with a warning", function()
     local X = luma.matrix{ { -2 }, { -1 }, { 1 }, { 2 } }
@@ -154,5 +193,16 @@ describe("luma.linear.LogisticRegression bad input", function()
       L.LogisticRegression{}:fit(Xbc, ybc, luma.full(Xbc:rows(), 1, -1))
     end)
     errors_with("y contains NaN", function() L.LogisticRegression{}:fit(Xbc, ybc * (0 / 0)) end)
+    errors_with('penalty "l1" needs solver = "saga"', function()
+      L.LogisticRegression{ penalty = "l1" }:fit(Xbc, ybc)
+    end)
+    errors_with('penalty "elasticnet" needs l1_ratio', function()
+      L.LogisticRegression{ penalty = "elasticnet", solver = "saga" }:fit(Xbc, ybc)
+    end)
+    errors_with("l1_ratio", function() L.LogisticRegression{ l1_ratio = 2 } end)
+    local warnings = capture_warnings(function()
+      L.LogisticRegression{ solver = "saga", max_iter = 2, tol = 1e-12 }:fit(Xbc, ybc)
+    end)
+    assert.truthy(warnings[1]:find("(saga) did not converge in 2 epochs", 1, true))
   end)
 end)

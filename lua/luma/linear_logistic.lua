@@ -2,15 +2,19 @@
 --
 -- The objective is the brief's: C times the (weighted) summed log-loss
 -- plus the penalty, the intercept never penalised:
---   l2:   C sum_i s_i l_i + |w|^2 / 2
---   none: C sum_i s_i l_i
--- (scikit-learn's; its lbfgs minimises the same divided by C sum s).
--- The losses are luma.optim's native objectives (optim.logistic_loss,
--- optim.softmax_loss): one C call per evaluation, BLAS inside.
+--   l2:         C sum_i s_i l_i + |w|^2 / 2
+--   l1:         C sum_i s_i l_i + |w|_1
+--   elasticnet: C sum_i s_i l_i + rho |w|_1 + (1 - rho)/2 |w|^2
+--   none:       C sum_i s_i l_i
+-- (scikit-learn's; its solvers minimise the same divided by C sum s).
+-- lbfgs and newton use luma.optim's native objectives (optim.logistic_loss,
+-- optim.softmax_loss: one C call per evaluation, BLAS inside); saga, the
+-- solver for the l1 penalties, is luma.linear_core.saga.
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local optim = require("luma.optim")
 local special = require("luma.special")
+local core = require("luma.linear_core")
 
 local M = {}
 
@@ -176,13 +180,35 @@ local function newton_multinomial(self, f, obj_X, K, x0, scale, C, sw)
   return r.x, r.iterations
 end
 
+-- SAGA on the objective divided by C sum s: the penalty weights become
+-- l1 = rho / (C S) and l2 = (1 - rho) / (C S).  y is 0/1 for one column
+-- of weights, codes 1..k otherwise.  Returns W (d x k), b (1 x k), epochs.
+local function run_saga(self, X, y, k, sw, total_weight, rng)
+  local p = self.params
+  local rho = ({ l2 = 0, none = 0, l1 = 1 })[p.penalty] or p.l1_ratio
+  local strength = p.penalty == "none" and 0 or 1 / (p.C * total_weight)
+  local W, b = luma.zeros(X:cols(), k), luma.zeros(1, k)
+  local converged, epochs
+  _, _, converged, epochs = core.saga(X, y, W, b, { l1 = rho * strength, l2 = (1 - rho) * strength,
+    fit_intercept = p.fit_intercept, max_iter = p.max_iter, tol = p.tol, sample_weight = sw }, rng)
+  if not converged then
+    warning("LogisticRegression (saga) did not converge in %d epochs; raise max_iter or tol, or "
+      .. "scale the features", epochs)
+  end
+  return W, b, epochs
+end
+
 -- One binary problem (labels 0/1): returns the d x 1 weights, the
 -- intercept and the iterations.
-local function fit_binary(self, X, y01, sw, scale)
+local function fit_binary(self, X, y01, sw, scale, rng)
   local p = self.params
   local d = X:cols()
   local beta, iters
-  if p.solver == "newton" then
+  if p.solver == "saga" then
+    local W, b
+    W, b, iters = run_saga(self, X, y01, 1, sw, scale / p.C, rng)
+    return W, b:get(1, 1), iters
+  elseif p.solver == "newton" then
     beta, iters = newton_binary(self, X, y01, sw, scale)
   else
     local obj = optim.logistic_loss(X, y01, { C = p.C, fit_intercept = p.fit_intercept, sample_weight = sw })
@@ -210,17 +236,21 @@ M.LogisticRegression = estimator.class{
     .. "\"balanced\" (n / (K n_k)) or a table label -> weight. Fitted: classes, coef (d x 1 "
     .. "for two classes, else d x K), intercept, n_iter. Not converging is a warning.",
   params = {
-    { name = "penalty", type = "string", default = "l2", values = { "l2", "none" }, doc = "the penalty" },
+    { name = "penalty", type = "string", default = "l2", values = { "l2", "l1", "elasticnet", "none" },
+      doc = "the penalty (l1 and elasticnet need solver = \"saga\")" },
+    { name = "l1_ratio", type = "number", min = 0, max = 1, doc = "elasticnet's share of the l1 term" },
     { name = "C", type = "number", default = 1, gt = 0, doc = "inverse penalty strength (> 0)" },
     { name = "fit_intercept", type = "boolean", default = true, doc = "fit an unpenalised intercept" },
     { name = "class_weight", type = "string|table", doc = "\"balanced\" or {label = weight}" },
-    { name = "solver", type = "string", default = "lbfgs", values = { "lbfgs", "newton" },
+    { name = "solver", type = "string", default = "lbfgs", values = { "lbfgs", "newton", "saga" },
       doc = "the optimiser" },
     { name = "multi_class", type = "string", default = "auto", values = { "auto", "multinomial", "ovr" },
       doc = "how more than two classes are handled" },
     { name = "max_iter", type = "integer", default = 100, min = 1, doc = "iterations of the solver" },
     { name = "tol", type = "number", default = 1e-4, gt = 0,
-      doc = "gradient tolerance, relative to C times the sum of the weights" },
+      doc = "lbfgs/newton: gradient tolerance relative to C times the sum of the weights; "
+        .. "saga: largest relative change of the weights over an epoch" },
+    { name = "seed", type = "seed", doc = "saga's sample order" },
   },
   example = function()
     local X = luma.matrix{ { 1, 2 }, { 2, 1 }, { 3, 5 }, { 4, 3 }, { 5, 6 }, { 6, 4 }, { 2, 2 }, { 5, 5 } }
@@ -228,6 +258,13 @@ M.LogisticRegression = estimator.class{
   end,
   fit = function(self, X, y, sample_weight)
     local p = self.params
+    if (p.penalty == "l1" or p.penalty == "elasticnet") and p.solver ~= "saga" then
+      fail(3, "luma.linear.LogisticRegression: penalty \"%s\" needs solver = \"saga\" (%s "
+        .. "handles l2 and none)", p.penalty, p.solver)
+    end
+    if p.penalty == "elasticnet" and p.l1_ratio == nil then
+      fail(3, "luma.linear.LogisticRegression: penalty \"elasticnet\" needs l1_ratio in [0, 1]")
+    end
     check_finite_X(X)
     if y:cols() ~= 1 then fail(3, "bad argument #2 to 'fit' (y must be one column of labels)") end
     if sample_weight ~= nil then
@@ -247,17 +284,22 @@ M.LogisticRegression = estimator.class{
     local sw = sample_weights(p, codes, classes, sample_weight)
     local scale = p.C * (sw and sw:sum() or X:rows())
     local d = X:cols()
+    local rng = p.solver == "saga" and estimator.rng(p.seed) or nil
     self.classes = classes
     if K == 2 and p.multi_class ~= "multinomial" then
-      self.coef, self.intercept, self.n_iter = fit_binary(self, X, codes - 1, sw, scale)
+      self.coef, self.intercept, self.n_iter = fit_binary(self, X, codes - 1, sw, scale, rng)
     elseif p.multi_class == "ovr" then
       self.coef, self.intercept, self.n_iter = luma.zeros(d, K), luma.zeros(1, K), {}
       for k = 1, K do
-        local w, b, it = fit_binary(self, X, codes:eq(k), sw, scale)
+        local w, b, it = fit_binary(self, X, codes:eq(k), sw, scale, rng)
         self.coef:col(k):assign(w)
         self.intercept:set(1, k, b)
         self.n_iter[k] = it
       end
+    elseif p.solver == "saga" then
+      local b
+      self.coef, b, self.n_iter = run_saga(self, X, codes, K, sw, scale / p.C, rng)
+      self.intercept = p.fit_intercept and b - b:mean() or b
     else
       local obj = optim.softmax_loss(X, codes, { C = p.C, fit_intercept = p.fit_intercept,
         sample_weight = sw, n_classes = K })

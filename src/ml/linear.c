@@ -239,3 +239,92 @@ int luma_enet_cd(const luma_EnetProblem *p, double *w, double *scratch, int64_t 
   if (!converged) *gap = duality_gap(&cd);
   return converged;
 }
+
+/* ---------------------------------------------------------------- SAGA */
+
+int64_t luma_logistic_saga_work(int64_t n, int64_t d, int64_t k) {
+  /* stored gradients (n k), their average over W (d k) and b (k), the
+   * current sample's gradient (k), W at the start of the epoch (d k) */
+  return n * k + 2 * d * k + 2 * k;
+}
+
+/* The gradient of sample i's loss with respect to its linear predictor
+ * z = x_i W + b, times its weight, into g (k values). */
+static void sample_gradient(const luma_SagaProblem *p, const double *w, const double *b,
+                            int64_t i, double *g) {
+  int64_t d = p->x->cols, k = p->k;
+  const double *xi = p->x->data + i * p->x->rs;
+  int64_t cs = p->x->cs;
+  double s = p->weights ? p->weights[i] : 1.0;
+  for (int64_t c = 0; c < k; c++) {
+    double z = b[c];
+    for (int64_t j = 0; j < d; j++) z += xi[j * cs] * w[j * k + c];
+    g[c] = z;
+  }
+  if (k == 1) { /* sigmoid(z) - y, computed without overflow */
+    double z = g[0], sig = z >= 0 ? 1.0 / (1.0 + exp(-z)) : exp(z) / (1.0 + exp(z));
+    g[0] = s * (sig - (double)p->y[i]);
+    return;
+  }
+  double top = g[0];
+  for (int64_t c = 1; c < k; c++) if (g[c] > top) top = g[c];
+  double total = 0;
+  for (int64_t c = 0; c < k; c++) total += (g[c] = exp(g[c] - top));
+  for (int64_t c = 0; c < k; c++) g[c] = s * (g[c] / total - (c == p->y[i] ? 1.0 : 0.0));
+}
+
+int luma_logistic_saga(const luma_SagaProblem *p, double *w, double *b, double *scratch,
+                       int64_t *epochs) {
+  int64_t n = p->x->rows, d = p->x->cols, k = p->k, dk = d * k;
+  double *memory = scratch, *avg_w = memory + n * k, *avg_b = avg_w + dk, *g = avg_b + k,
+         *previous = g + k;
+  memset(scratch, 0, (size_t)luma_logistic_saga_work(n, d, k) * sizeof *scratch);
+  /* Step 1 / (2L + min(2 n mu, L)) with L the largest curvature of a
+   * sample's loss (1/4 |x|^2 for the sigmoid, 1/2 for the softmax, plus
+   * the intercept's 1) and mu = l2 the strong convexity. */
+  double largest = 0;
+  for (int64_t i = 0; i < n; i++) {
+    const double *xi = p->x->data + i * p->x->rs;
+    double sq = p->fit_intercept ? 1.0 : 0.0;
+    for (int64_t j = 0; j < d; j++) sq += xi[j * p->x->cs] * xi[j * p->x->cs];
+    sq *= p->weights ? p->weights[i] : 1.0;
+    if (sq > largest) largest = sq;
+  }
+  double lipschitz = largest * (k == 1 ? 0.25 : 0.5) + p->l2;
+  double strong = 2.0 * (double)n * p->l2 < lipschitz ? 2.0 * (double)n * p->l2 : lipschitz;
+  double step = 1.0 / (2.0 * lipschitz + strong), threshold = step * p->l1;
+  for (*epochs = 1; *epochs <= p->max_iter; ++*epochs) {
+    memcpy(previous, w, (size_t)dk * sizeof *w);
+    for (int64_t t = 0; t < n; t++) {
+      int64_t i = (int64_t)luma_rng_below(p->rng, (uint64_t)n);
+      const double *xi = p->x->data + i * p->x->rs;
+      int64_t cs = p->x->cs;
+      sample_gradient(p, w, b, i, g);
+      double *stored = memory + i * k;
+      for (int64_t j = 0; j < d; j++) {
+        double xij = xi[j * cs];
+        for (int64_t c = 0; c < k; c++) {
+          double delta = (g[c] - stored[c]) * xij, *wjc = w + j * k + c;
+          double v = *wjc - step * (delta + avg_w[j * k + c] + p->l2 * *wjc);
+          *wjc = v > threshold ? v - threshold : (v < -threshold ? v + threshold : 0.0);
+          avg_w[j * k + c] += delta / (double)n;
+        }
+      }
+      for (int64_t c = 0; c < k; c++) {
+        double delta = g[c] - stored[c];
+        if (p->fit_intercept) b[c] -= step * (delta + avg_b[c]);
+        avg_b[c] += delta / (double)n;
+        stored[c] = g[c];
+      }
+    }
+    double change = 0, size = 0;
+    for (int64_t j = 0; j < dk; j++) {
+      double c = fabs(w[j] - previous[j]), a = fabs(w[j]);
+      if (c > change) change = c;
+      if (a > size) size = a;
+    }
+    if (size == 0 ? change == 0 : change / size < p->tol) return 1;
+  }
+  *epochs = p->max_iter;
+  return 0;
+}

@@ -64,4 +64,33 @@ int64_t luma_enet_cd_work(const luma_EnetProblem *p);
 int luma_enet_cd(const luma_EnetProblem *p, double *w, double *scratch, int64_t *sweeps,
                  double *gap);
 
+/* Logistic regression by SAGA (Defazio, Bach and Lacoste-Julien 2014) for
+ * the l1 / elastic-net penalties, minimising the mean-scaled objective
+ *   (1/n) sum_i s_i loss_i(x_i W + b) + l2/2 |W|^2 + l1 |W|_1
+ * (s_i the weights rescaled to mean 1).  K = 1 is the binary model (y in
+ * {0, 1}, the sigmoid), K >= 2 the multinomial one (y in 0..K-1, the
+ * softmax).  Each step picks a sample at random, corrects its stored
+ * gradient, takes a gradient step with the table average and applies the
+ * soft threshold of l1 (the proximal step) to every weight: the data are
+ * dense, so this costs no more than the step itself. */
+typedef struct luma_SagaProblem {
+  const luma_Mat *x;       /* n x d */
+  const int64_t *y;        /* n labels */
+  const double *weights;   /* n, mean 1, or NULL */
+  int64_t k;               /* columns of W: 1 (binary) or the classes */
+  double l1, l2;
+  int fit_intercept;
+  int64_t max_iter;        /* epochs of n steps */
+  double tol;              /* stop when max |W change| / max |W| < tol over an epoch */
+  luma_Rng *rng;
+} luma_SagaProblem;
+
+/* Scratch for luma_logistic_saga, in doubles. */
+int64_t luma_logistic_saga_work(int64_t n, int64_t d, int64_t k);
+
+/* Runs SAGA from W (d x k, row-major) and b (k); returns 1 when it
+ * converged within max_iter epochs, setting *epochs. */
+int luma_logistic_saga(const luma_SagaProblem *p, double *w, double *b, double *scratch,
+                       int64_t *epochs);
+
 #endif

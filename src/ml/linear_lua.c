@@ -126,6 +126,69 @@ static int l_enet_residual(lua_State *L) {
   return run_cd(L, &p, 3, 4);
 }
 
+/* saga(X, y, W, b, opts [, rng]) -> W, b, converged, epochs */
+static int l_saga(lua_State *L) {
+  luma_Mat *x = luma_matrix_check(L, 1);
+  luma_Mat *y = luma_matrix_check(L, 2);
+  luma_Mat *w = luma_matrix_check(L, 3);
+  luma_Mat *b = luma_matrix_check(L, 4);
+  int64_t n = x->rows, d = x->cols, k = w->cols;
+  if (n == 0) luma_arg_error(L, 1, "X has no rows");
+  if (y->rows != n || y->cols != 1)
+    luma_arg_error(L, 2, "y must be %I x 1, got %I x %I", (lua_Integer)n, (lua_Integer)y->rows,
+                   (lua_Integer)y->cols);
+  if (w->rows != d || !luma_mat_is_contiguous(w))
+    luma_arg_error(L, 3, "W must be a contiguous %I x k matrix", (lua_Integer)d);
+  if (b->rows != 1 || b->cols != k || !luma_mat_is_contiguous(b))
+    luma_arg_error(L, 4, "b must be a contiguous 1 x %I matrix", (lua_Integer)k);
+  luma_check_options(L, 5, "l1|l2|fit_intercept|max_iter|tol|sample_weight");
+  luma_SagaProblem p = {0};
+  p.x = x;
+  p.k = k;
+  p.l1 = luma_opt_number(L, 5, "l1", 0);
+  p.l2 = luma_opt_number(L, 5, "l2", 0);
+  p.fit_intercept = luma_opt_boolean(L, 5, "fit_intercept", 1);
+  p.max_iter = luma_opt_integer(L, 5, "max_iter", 100);
+  p.tol = luma_opt_number(L, 5, "tol", 1e-4);
+  if (p.max_iter < 1) luma_arg_error(L, 5, "max_iter must be >= 1");
+  p.rng = luma_random_opt_generator(L, 6);
+  int64_t *labels = lua_newuserdatauv(L, (size_t)n * sizeof *labels, 0);
+  for (int64_t i = 0; i < n; i++) {
+    double v = LUMA_AT(y, i, 0);
+    int64_t lo = k == 1 ? 0 : 1, hi = k == 1 ? 1 : k;
+    if (!(v >= (double)lo && v <= (double)hi && v == floor(v)))
+      luma_arg_error(L, 2, "y must hold %s (%f at row %I)", k == 1 ? "0 or 1" : "class codes 1..k",
+                     v, (lua_Integer)(i + 1));
+    labels[i] = (int64_t)v - (k == 1 ? 0 : 1);
+  }
+  p.y = labels;
+  if (lua_getfield(L, 5, "sample_weight") != LUA_TNIL) {
+    luma_Mat *sw = luma_matrix_test(L, -1);
+    if (!sw || sw->rows != n || sw->cols != 1)
+      luma_arg_error(L, 5, "sample_weight must be a %I x 1 matrix", (lua_Integer)n);
+    double *weights = lua_newuserdatauv(L, (size_t)n * sizeof *weights, 0);
+    double total = 0;
+    for (int64_t i = 0; i < n; i++) {
+      weights[i] = LUMA_AT(sw, i, 0);
+      if (!(isfinite(weights[i]) && weights[i] >= 0))
+        luma_arg_error(L, 5, "sample_weight must be finite and >= 0");
+      total += weights[i];
+    }
+    if (!(total > 0)) luma_arg_error(L, 5, "sample_weight sums to 0");
+    for (int64_t i = 0; i < n; i++) weights[i] *= (double)n / total;
+    p.weights = weights;
+  }
+  double *scratch =
+      lua_newuserdatauv(L, (size_t)luma_logistic_saga_work(n, d, k) * sizeof(double), 0);
+  int64_t epochs = 0;
+  int converged = luma_logistic_saga(&p, w->data, b->data, scratch, &epochs);
+  lua_pushvalue(L, 3);
+  lua_pushvalue(L, 4);
+  lua_pushboolean(L, converged);
+  lua_pushinteger(L, (lua_Integer)epochs);
+  return 4;
+}
+
 int luma_open_linear_core(lua_State *L) {
   static const luma_Func funcs[] = {
       {"moments", l_moments, "moments(X, Y [, weights [, center = true]])",
@@ -143,6 +206,13 @@ int luma_open_linear_core(lua_State *L) {
       {"enet_residual", l_enet_residual, "enet_residual(Xt, y, w, opts [, rng])",
        "The same descent keeping the residual y - Xw instead of a Gram matrix (each coordinate "
        "O(n)); Xt is X^T as a contiguous d x n matrix."},
+      {"saga", l_saga, "saga(X, y, W, b, opts [, rng])",
+       "Logistic regression by SAGA on (1/n) sum_i s_i loss_i + l2/2 |W|^2 + l1 |W|_1 (s the "
+       "sample weights rescaled to mean 1): binary when W has one column (y in {0, 1}), "
+       "multinomial otherwise (y in 1..k). W (d x k) and b (1 x k) are the warm start, updated "
+       "in place. opts: l1, l2, fit_intercept, max_iter (epochs, 100), tol (1e-4, on the "
+       "largest relative change of W over an epoch), sample_weight. Returns W, b, converged, "
+       "epochs."},
       {NULL, NULL, NULL, NULL}};
   lua_newtable(L);
   luma_register_funcs(L, -1, "luma.linear_core", funcs);
