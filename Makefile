@@ -31,7 +31,7 @@ DATA_SRCS := $(sort $(wildcard data/datasets/*.csv))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded_lua.o
 BIN_OBJS  := $(BUILD)/obj/src/vm/main.o $(BUILD)/obj/src/vm/repl.o
 TOOL_BINS := $(BUILD)/test_embed $(BUILD)/embed_host $(BUILD)/ptydrive $(BUILD)/benchtool \
-	$(BUILD)/api_fuzz
+	$(BUILD)/api_fuzz $(BUILD)/test_threads
 
 .PHONY: all run test check bench install uninstall clean deps lint fuzz fuzz-build fuzz-bins
 all: $(BUILD)/luma $(BUILD)/libluma.a $(BUILD)/libluma.so $(BUILD)/luma.so $(BUILD)/luma.pc $(TOOL_BINS)
@@ -69,6 +69,9 @@ $(BUILD)/luma: $(BIN_OBJS) $(BUILD)/libluma.a
 $(BUILD)/test_embed: tests/c/test_embed.c $(BUILD)/libluma.a
 	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lmvec -lm -lpthread
 
+$(BUILD)/test_threads: tests/c/test_threads.c $(BUILD)/libluma.a
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lmvec -lm -lpthread
+
 $(BUILD)/api_fuzz: tests/c/api_fuzz.c $(BUILD)/libluma.a
 	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lmvec -lm
 
@@ -94,14 +97,19 @@ test: deps
 	@BUILD=$(BUILD) FUZZ_BUILD=$(FUZZ_BUILD) scripts/run-tests
 
 # AddressSanitizer + UBSan (LeakSanitizer on) over the whole suite, the
-# example host under valgrind, and a clang -Werror build.  ASan must let an
-# impossible allocation fail (as malloc does) so the tests of Lua memory
-# errors run instead of aborting.
+# example host under valgrind, a clang -Werror build, and two threads with
+# a state each under ThreadSanitizer (build-tsan; BLAS pinned to 1 thread).
+# ASan must let an impossible allocation fail (as malloc does) so the tests
+# of Lua memory errors run instead of aborting.
 check: deps
 	@$(MAKE) --no-print-directory all BUILD=build-asan OPT=-O1 CC=clang \
 		SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	@BUILD=build-asan LUMA_SANITIZED=1 ASAN_OPTIONS=allocator_may_return_null=1 scripts/run-tests
 	@$(MAKE) --no-print-directory all BUILD=build-clang CC=clang
+	@$(MAKE) --no-print-directory build-tsan/test_threads BUILD=build-tsan CC=clang OPT=-O1 \
+		SANITIZE="-fsanitize=thread -fno-omit-frame-pointer"
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" OPENBLAS_NUM_THREADS=1 \
+		build-tsan/test_threads
 	@$(MAKE) --no-print-directory all
 	valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 		--show-leak-kinds=definite -q $(BUILD)/embed_host > /dev/null
