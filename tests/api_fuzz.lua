@@ -163,6 +163,8 @@ end
 -- ------------------------------------------------------------- calling
 
 local calls, errors, non_lua, failures = 0, 0, 0, {}
+local unstructured_seen = {}
+local memory = 0 -- memory errors (huge sizes refused by the allocator)
 local unstructured = 0 -- errors that do not read "bad argument"/"luma." etc (counted only)
 local new_objects = {}
 
@@ -204,8 +206,15 @@ local function call(t, self, args, n)
       non_lua = non_lua + 1
       failures[#failures + 1] = string.format("%s: error value is a %s", t.name, type(msg))
     end
+  elseif status == "not enough memory" or msg:find("^not enough memory") then
+    memory = memory + 1 -- a huge size met the state's memory limit
   elseif not (msg:find("bad argument", 1, true) or msg:find("luma", 1, true)) then
     unstructured = unstructured + 1
+    if verbose and not unstructured_seen[t.name] then
+      unstructured_seen[t.name] = true
+      io.stderr:write("api_fuzz: unstructured error from ", t.name, ": ",
+        (msg:gsub("\nstack traceback:.*", "")), "\n")
+    end
   end
 end
 
@@ -256,8 +265,8 @@ end
 
 local nskipped = 0
 for _ in pairs(skipped) do nskipped = nskipped + 1 end
-local report = { string.format("api_fuzz: %d functions and methods, %d calls, %d errors (%d not "
-  .. "naming the argument or function), %d skipped", functions, calls, errors, unstructured,
-  nskipped) }
+local report = { string.format("api_fuzz: %d functions and methods, %d calls, %d errors (%d memory "
+  .. "errors, %d not naming the argument or function), %d skipped", functions, calls, errors,
+  memory, unstructured, nskipped) }
 for _, f in ipairs(failures) do report[#report + 1] = "FAIL " .. f end
 return { passed = functions, failed = #failures, calls = calls, report = table.concat(report, "\n") }
