@@ -1,5 +1,5 @@
 # Luma build. `make` builds everything into build/; see README.md.
-# Targets: all run test check bench install clean.  `make -j2` is safe.
+# Targets: all run test check fuzz bench install clean.  `make -j2` is safe.
 
 CC      ?= cc
 BUILD   ?= build
@@ -30,9 +30,10 @@ LUA_SRCS  := $(sort $(wildcard lua/luma/*.lua))
 DATA_SRCS := $(sort $(wildcard data/datasets/*.csv))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded_lua.o
 BIN_OBJS  := $(BUILD)/obj/src/vm/main.o $(BUILD)/obj/src/vm/repl.o
-TOOL_BINS := $(BUILD)/test_embed $(BUILD)/embed_host $(BUILD)/ptydrive $(BUILD)/benchtool
+TOOL_BINS := $(BUILD)/test_embed $(BUILD)/embed_host $(BUILD)/ptydrive $(BUILD)/benchtool \
+	$(BUILD)/api_fuzz $(BUILD)/test_threads
 
-.PHONY: all run test check bench install uninstall clean deps lint
+.PHONY: all run test check bench install uninstall clean deps lint fuzz fuzz-build fuzz-bins
 all: $(BUILD)/luma $(BUILD)/libluma.a $(BUILD)/libluma.so $(BUILD)/luma.so $(BUILD)/luma.pc $(TOOL_BINS)
 
 deps:
@@ -68,6 +69,12 @@ $(BUILD)/luma: $(BIN_OBJS) $(BUILD)/libluma.a
 $(BUILD)/test_embed: tests/c/test_embed.c $(BUILD)/libluma.a
 	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lmvec -lm -lpthread
 
+$(BUILD)/test_threads: tests/c/test_threads.c $(BUILD)/libluma.a
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lmvec -lm -lpthread
+
+$(BUILD)/api_fuzz: tests/c/api_fuzz.c $(BUILD)/libluma.a
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lmvec -lm
+
 $(BUILD)/embed_host: scripts/embed_host.c $(BUILD)/libluma.a
 	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lmvec -lm
 
@@ -86,21 +93,50 @@ run: deps
 
 test: deps
 	@$(MAKE) --no-print-directory all
-	@BUILD=$(BUILD) scripts/run-tests
+	@$(MAKE) --no-print-directory fuzz-build
+	@BUILD=$(BUILD) FUZZ_BUILD=$(FUZZ_BUILD) scripts/run-tests
 
 # AddressSanitizer + UBSan (LeakSanitizer on) over the whole suite, the
-# example host under valgrind, and a clang -Werror build.  ASan must let an
-# impossible allocation fail (as malloc does) so the tests of Lua memory
-# errors run instead of aborting.
+# example host under valgrind, a clang -Werror build, and two threads with
+# a state each under ThreadSanitizer (build-tsan; BLAS pinned to 1 thread).
+# ASan must let an impossible allocation fail (as malloc does) so the tests
+# of Lua memory errors run instead of aborting.
 check: deps
 	@$(MAKE) --no-print-directory all BUILD=build-asan OPT=-O1 CC=clang \
 		SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	@BUILD=build-asan LUMA_SANITIZED=1 ASAN_OPTIONS=allocator_may_return_null=1 scripts/run-tests
 	@$(MAKE) --no-print-directory all BUILD=build-clang CC=clang
+	@$(MAKE) --no-print-directory build-tsan/test_threads BUILD=build-tsan CC=clang OPT=-O1 \
+		SANITIZE="-fsanitize=thread -fno-omit-frame-pointer"
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" OPENBLAS_NUM_THREADS=1 \
+		build-tsan/test_threads
 	@$(MAKE) --no-print-directory all
 	valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 		--show-leak-kinds=definite -q $(BUILD)/embed_host > /dev/null
 	@echo "make check: clean"
+
+# libFuzzer targets (tests/fuzz, docs/RELIABILITY.md): the library built
+# with clang -fsanitize=fuzzer-no-link,address,undefined in its own build
+# directory, each target linked with -fsanitize=fuzzer.  `make fuzz` runs
+# each for FUZZ_SECONDS; `make test` runs a short fixed-seed pass.
+FUZZ_BUILD    ?= build-fuzz
+FUZZ_SECONDS  ?= 60
+FUZZ_TARGETS  := load csv npy libsvm chunk
+FUZZ_SANITIZE := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+
+fuzz-build:
+	@$(MAKE) --no-print-directory fuzz-bins BUILD=$(FUZZ_BUILD) CC=clang OPT=-O1 \
+		SANITIZE="$(FUZZ_SANITIZE)"
+
+fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(BUILD)/libluma.a
+	$(CC) $(CFLAGS_BASE) -fsanitize=fuzzer -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) \
+		$(RPATH) -lmvec -lm
+
+fuzz: deps fuzz-build
+	@FUZZ_BUILD=$(FUZZ_BUILD) scripts/run-fuzz --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 bench: deps
 	@scripts/setup-deps --bench
@@ -130,4 +166,4 @@ uninstall:
 	rm -rf $(DESTDIR)$(LMODDIR)/luma
 
 clean:
-	rm -rf build build-asan build-clang
+	rm -rf build build-asan build-clang build-fuzz build-tsan

@@ -516,9 +516,12 @@ static int io_read_libsvm(lua_State *L) {
       const char *q = skip_blanks(p);
       if (q < eol && *q != '#' && *q != '\r') {
         char *end;
+        /* strtod skips leading white space, newlines included: a number
+         * found past eol belongs to the next line, not this one. */
         double label = strtod(q, &end);
-        if (end == q) return luaL_error(L, "luma.io.read_libsvm: %s: line %I has no label", path,
-                                        (lua_Integer)line);
+        if (end == q || end > eol)
+          return luaL_error(L, "luma.io.read_libsvm: %s: line %I has no label", path,
+                            (lua_Integer)line);
         if (y) LUMA_AT(y, row, 0) = label;
         int64_t last = 0;
         for (q = skip_blanks(end); q < eol && *q != '#' && *q != '\r'; q = skip_blanks(q)) {
@@ -527,12 +530,12 @@ static int io_read_libsvm(lua_State *L) {
             continue;
           }
           long long index = strtoll(q, &end, 10);
-          if (end == q || *end != ':' || index <= last || index > LUMA_MAX_ELEMENTS)
+          if (end == q || end > eol || *end != ':' || index <= last || index > LUMA_MAX_ELEMENTS)
             return luaL_error(L, "luma.io.read_libsvm: %s: line %I: expected index:value with "
                               "increasing indices from 1", path, (lua_Integer)line);
           const char *v = end + 1;
           double value = strtod(v, &end);
-          if (end == v) return luaL_error(L, "luma.io.read_libsvm: %s: line %I: bad value after "
+          if (end == v || end > eol) return luaL_error(L, "luma.io.read_libsvm: %s: line %I: bad value after "
                                           "index %I", path, (lua_Integer)line, (lua_Integer)index);
           last = index;
           if (index > max_index) max_index = index;

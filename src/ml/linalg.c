@@ -281,7 +281,9 @@ luma_LaStatus luma_la_cholesky(const luma_Mat *a, int upper, luma_Mat *out) {
 }
 
 luma_LaSize luma_la_lu_work(int64_t m, int64_t n) {
-  luma_LaSize s = {(size_t)max64(m * n, 1), (size_t)max64(min64(m, n), 1)};
+  /* The buffer holds the factor (m * n) and later the permutation (m):
+   * for an m x 0 matrix the second is the larger. */
+  luma_LaSize s = {(size_t)max64(max64(m * n, m), 1), (size_t)max64(min64(m, n), 1)};
   return s;
 }
 

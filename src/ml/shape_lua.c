@@ -334,6 +334,9 @@ static int m_tile(lua_State *L) {
     return luma_arg_error(L, 2, "tiling %I x %I by %I x %I is too large", (lua_Integer)m->rows,
                           (lua_Integer)m->cols, (lua_Integer)rr, (lua_Integer)rc);
   luma_Mat *out = luma_matrix_new(L, m->rows * rr, m->cols * rc);
+  /* An empty result has nothing to copy: without this, tiling a 0 x n
+   * matrix by 1e18 looped 1e18 times in C, past any instruction limit. */
+  if (out->rows == 0 || out->cols == 0) return 1;
   for (int64_t a = 0; a < rr; a++)
     for (int64_t b = 0; b < rc; b++) {
       luma_Mat dst = luma_mat_block(out, a * m->rows, b * m->cols, m->rows, m->cols);

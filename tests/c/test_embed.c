@@ -185,6 +185,117 @@ static void test_sandbox(void) {
   luma_close(L);
 }
 
+/* Issue 8: every refusal of a sandboxed, limited state is a catchable Lua
+ * error, and after each one the host goes on and the same state runs a
+ * fresh script. */
+static void test_sandbox_refusals_keep_state(void) {
+  luma_Options opts = {0};
+  opts.sandbox = 1;
+  opts.memory_limit = 16u << 20;
+  opts.instruction_limit = 2000000;
+  lua_State *L = luma_newstate(&opts);
+  CHECK(L != NULL);
+  static const struct {
+    const char *code, *expect;
+  } refused[] = {
+      {"io.open('/etc/passwd')", "attempt to index a nil value (global 'io')"},
+      {"os.execute('true')", "attempt to call a nil value (field 'execute')"},
+      {"os.remove('/tmp/x')", "attempt to call a nil value (field 'remove')"},
+      {"os.rename('/tmp/x', '/tmp/y')", "attempt to call a nil value (field 'rename')"},
+      {"os.exit(3)", "attempt to call a nil value (field 'exit')"},
+      {"os.getenv('HOME')", "attempt to call a nil value (field 'getenv')"},
+      {"os.tmpname()", "attempt to call a nil value (field 'tmpname')"},
+      {"package.loadlib('libc.so.6', 'system')", "attempt to call a nil value (field 'loadlib')"},
+      {"require('luma_c_module_that_is_not_there')", "module 'luma_c_module_that_is_not_there' not found"},
+      {"dofile('/etc/passwd')", "attempt to call a nil value (global 'dofile')"},
+      {"loadfile('/etc/passwd')", "attempt to call a nil value (global 'loadfile')"},
+      {"debug.sethook()", "attempt to call a nil value (field 'sethook')"},
+      {"debug.getregistry()", "attempt to call a nil value (field 'getregistry')"},
+      {"debug.setupvalue(print, 1, nil)", "attempt to call a nil value (field 'setupvalue')"},
+      {"assert(load(string.dump(function() end)))", "attempt to load a binary chunk"},
+      {"assert(load(string.dump(function() end), 'x', 'b'))", "attempt to load a binary chunk"},
+      {"local s = string.dump(function() end) "
+       "assert(load(function() local r = s s = nil return r end))",
+       "attempt to load a binary chunk"},
+      {"luma.save(1, '/tmp/luma-sandbox')", "'luma.save' is not available in a sandboxed state"},
+      {"luma.load('/etc/passwd')", "'luma.load' is not available in a sandboxed state"},
+      {"luma.io.read_npy('/etc/passwd')", "'luma.io.read_npy' is not available"},
+      {"luma.io.read_libsvm('/etc/passwd')", "'luma.io.read_libsvm' is not available"},
+      {"luma.io.write_csv('/tmp/x', luma.zeros(1))", "'luma.io.write_csv' is not available"},
+      {"luma.io.write_libsvm('/tmp/x', luma.zeros(1), luma.zeros(1))",
+       "'luma.io.write_libsvm' is not available"},
+      {"luma.pool.run(function() return '' end, 2, 2)", "'luma.parallel.run' is not available"},
+      {"local t = {} for i = 1, 1e8 do t[i] = {} end", "not enough memory"},
+      {"local s = string.rep('x', 1 << 30)", "not enough memory"},
+      {"luma.zeros(4000, 4000)", "not enough memory"},
+      {"while true do end", "instruction limit exceeded"},
+      {"local ok = pcall(function() while true do end end) while true do end",
+       "instruction limit exceeded"},
+      {NULL, NULL}};
+  char msg[1024];
+  int n = 0;
+  for (int k = 0; refused[k].code; k++) {
+    int status = run_failing(L, refused[k].code, msg, sizeof msg);
+    int ok = status != LUA_OK && strstr(msg, refused[k].expect) != NULL;
+    if (!ok) printf("  not refused as expected: %s -> %d %s\n", refused[k].code, status, msg);
+    CHECK(ok);
+    /* The same state runs a fresh script straight after. */
+    const char *r = eval_string(L, "local A = luma.eye(3) * 2 return tostring(A:sum())");
+    if (strcmp(r, "6.0") != 0) printf("  after %s: %s\n", refused[k].code, r);
+    CHECK(strcmp(r, "6.0") == 0);
+    n++;
+  }
+  CHECK(n >= 29);
+  /* Only the preload searcher: no Lua file search, no C loaders. */
+  CHECK(strcmp(eval_string(L, "return tostring(#package.searchers) .. '|' .. package.path .. "
+                              "'|' .. package.cpath"),
+               "1||") == 0);
+  /* Memory and instruction errors are catchable from the script itself. */
+  CHECK(strcmp(eval_string(L, "local ok, e = pcall(string.rep, 'x', 1 << 30) "
+                              "return tostring(ok) .. ' ' .. e"),
+               "false not enough memory") == 0);
+  /* The instruction limit is caught by the host: pcall inside the script
+   * returns, but the next instruction fails again (by design). */
+  CHECK(strstr(eval_string(L, "local ok, e = pcall(function() while true do end end) "
+                              "return 'swallowed'"),
+               "ERROR: instruction limit exceeded") != NULL);
+  CHECK(luma_memory_used(L) <= opts.memory_limit);
+  luma_close(L);
+}
+
+/* Host-level failures: a host that calls luma_pcall on its own function
+ * after errors of every kind keeps a working state; the stack is balanced. */
+static int host_function_that_raises(lua_State *L) {
+  return luaL_error(L, "raised by the host (%d)", (int)lua_tointeger(L, 1));
+}
+
+static void test_host_continues_after_errors(void) {
+  luma_Options opts = {0};
+  opts.memory_limit = 16u << 20;
+  opts.instruction_limit = 1000000;
+  lua_State *L = luma_newstate(&opts);
+  for (int round = 0; round < 20; round++) {
+    int top = lua_gettop(L);
+    lua_pushcfunction(L, host_function_that_raises);
+    lua_pushinteger(L, round);
+    CHECK(luma_pcall(L, 1, 0) == LUA_ERRRUN);
+    CHECK(strstr(lua_tostring(L, -1), "raised by the host") != NULL);
+    lua_settop(L, top);
+    char msg[256];
+    CHECK(run_failing(L, "error({})", msg, sizeof msg) == LUA_ERRRUN);
+    CHECK(strstr(msg, "error object is a table value") != NULL);
+    CHECK(run_failing(L, "error(setmetatable({}, {__tostring = function() return 'custom' end}))",
+                      msg, sizeof msg) == LUA_ERRRUN);
+    CHECK(strcmp(msg, "custom") == 0);
+    CHECK(run_failing(L, "luma.zeros(3000, 3000)", msg, sizeof msg) == LUA_ERRMEM);
+    CHECK(run_failing(L, "repeat until false", msg, sizeof msg) == LUA_ERRRUN);
+    CHECK(run_failing(L, "local x = (", msg, sizeof msg) == LUA_ERRSYNTAX);
+    CHECK(lua_gettop(L) == top);
+  }
+  CHECK(strcmp(eval_string(L, "return tostring(luma.ones(2, 2):sum())"), "4.0") == 0);
+  luma_close(L);
+}
+
 static int released = 0;
 static void release_buffer(void *ctx, double *data) {
   released++;
@@ -379,6 +490,8 @@ int main(void) {
   test_memory_limit();
   test_instruction_limit();
   test_sandbox();
+  test_sandbox_refusals_keep_state();
+  test_host_continues_after_errors();
   test_matrices();
   test_check_matrix_in_c_function();
   test_openlibs_foreign_state();
