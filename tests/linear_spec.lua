@@ -6,6 +6,8 @@
 --   lm.Lasso(alpha=0.1, tol=1e-12, max_iter=100000).fit(X, y); ...
 -- (each block below names its call).
 local luma = require("luma")
+local support = require("support")
+local errors_with, capture_warnings = support.errors_with, support.capture_warnings
 local L = luma.linear
 
 local X, y = luma.datasets.load("diabetes")
@@ -13,21 +15,6 @@ local n = X:rows()
 local w = luma.linspace(0.5, 2.0, n)
 
 local function row(t) return { t } end
-
-local function capture_warnings(fn)
-  local warnings, saved = {}, _G.warn
-  _G.warn = function(msg) warnings[#warnings + 1] = msg end
-  local ok, err = pcall(fn)
-  _G.warn = saved
-  assert(ok, err)
-  return warnings
-end
-
-local function errors_with(pattern, fn)
-  local ok, err = pcall(fn)
-  assert.is_false(ok)
-  assert.matches(pattern, tostring(err))
-end
 
 local OLS = { -10.00986629981056, -239.81564367242314, 519.8459200544612, 324.3846455023232,
   -792.1756385522295, 476.73902100525646, 101.04326793803394, 177.06323767134646,
@@ -287,7 +274,7 @@ describe("luma.linear bad input", function()
     errors_with("l1_ratio", function() L.ElasticNet{ l1_ratio = 1.5 } end)
     errors_with("solver", function() L.LinearRegression{ solver = "lbfgs" } end)
     errors_with("sample_weight must be 442 x 1", function() L.Ridge{}:fit(X, y, luma.ones(3, 1)) end)
-    errors_with("weights must be finite and >= 0 %(row 2", function()
+    errors_with("sample_weight must be finite and >= 0", function()
       L.Ridge{}:fit(X, y, luma.vstack{ luma.matrix{ 1, -1 }, luma.ones(n - 2, 1) })
     end)
     errors_with("shrink_to must be 10 x 1", function() L.Ridge{ shrink_to = luma.ones(3, 1) }:fit(X, y) end)

@@ -7,6 +7,8 @@
 --   ... (C=0.05, class_weight="balanced"), (C=0.3) with sample_weight =
 --   np.linspace(0.5, 2, n); load_iris with multi_class "multinomial"/"ovr".
 local luma = require("luma")
+local support = require("support")
+local errors_with, capture_warnings = support.errors_with, support.capture_warnings
 local L = luma.linear
 
 local Xbc, ybc = luma.datasets.load("breast_cancer")
@@ -14,21 +16,6 @@ Xbc = luma.preprocessing.StandardScaler{}:fit_transform(Xbc)
 local Xir, yir = luma.datasets.load("iris")
 
 local function pick(m, rows) return m:take(rows):t() end
-
-local function errors_with(pattern, fn)
-  local ok, err = pcall(fn)
-  assert.is_false(ok)
-  assert.matches(pattern, tostring(err))
-end
-
-local function capture_warnings(fn)
-  local warnings, saved = {}, _G.warn
-  _G.warn = function(msg) warnings[#warnings + 1] = msg end
-  local ok, err = pcall(fn)
-  _G.warn = saved
-  assert(ok, err)
-  return warnings
-end
 
 describe("luma.linear.LogisticRegression (binary)", function()
   it("matches scikit-learn with lbfgs and newton (IRLS)", function()

@@ -7,15 +7,11 @@
 -- Luma's ordinal codes are scikit-learn's plus one (1-based) and its
 -- polynomial feature names count from x1.
 local luma = require("luma")
+local support = require("support")
+local errors_with = support.errors_with
 local pp = luma.preprocessing
 
 local X = luma.matrix{ { 1, -2, 3 }, { 4, 5, -6 }, { 7, 8, 9 }, { -1, 0, 2 }, { 2, 2, 2 }, { 10, -3, 0.5 } }
-
-local function errors_with(pattern, fn)
-  local ok, err = pcall(fn)
-  assert.is_false(ok)
-  assert.matches(pattern, tostring(err))
-end
 
 describe("luma.preprocessing scalers", function()
   it("StandardScaler matches scikit-learn (population std) and inverts", function()

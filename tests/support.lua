@@ -49,4 +49,22 @@ function support.write_temp(text, suffix)
   return path
 end
 
+--- Asserts that fn raises an error whose message matches the Lua pattern.
+function support.errors_with(pattern, fn)
+  local ok, err = pcall(fn)
+  assert(not ok, "expected an error matching " .. pattern)
+  assert(tostring(err):match(pattern), string.format("error %q does not match %q", tostring(err), pattern))
+end
+
+--- Runs fn with warn() captured; returns the list of warning messages
+--- (fn's own errors propagate).
+function support.capture_warnings(fn)
+  local warnings, saved = {}, _G.warn
+  _G.warn = function(msg) warnings[#warnings + 1] = msg end
+  local ok, err = pcall(fn)
+  _G.warn = saved
+  if not ok then error(err, 0) end
+  return warnings
+end
+
 return support

@@ -479,6 +479,26 @@ function estimator.decode_labels(codes, classes)
   return classes:take(codes)
 end
 
+--- estimator.check_sample_weight(X, w) -> w: checks fit's optional third
+-- argument, per-sample weights (nil stays nil): an n x 1 matrix of finite
+-- values >= 0 with a positive sum.  Errors read as fit's argument errors,
+-- located at the caller of fit (call it directly from a class's fit).
+function estimator.check_sample_weight(X, w)
+  if w == nil then return nil end
+  if not luma.ismatrix(w) then
+    fail(4, "bad argument #3 to 'fit' (sample_weight must be a luma.Matrix, got %s)", type(w))
+  end
+  if w:rows() ~= X:rows() or w:cols() ~= 1 then
+    fail(4, "bad argument #3 to 'fit' (sample_weight must be %d x 1, got %d x %d)", X:rows(),
+      w:rows(), w:cols())
+  end
+  if not w:isfinite():all() or w:min() < 0 then
+    fail(4, "bad argument #3 to 'fit' (sample_weight must be finite and >= 0)")
+  end
+  if not (w:sum() > 0) then fail(4, "bad argument #3 to 'fit' (sample_weight sums to 0)") end
+  return w
+end
+
 --- estimator.rng(seed) -> a generator for one fit: a new Generator(seed)
 -- for an integer, a copy of a Generator (which itself is never advanced,
 -- so fitting twice gives the same model), the default generator for nil.

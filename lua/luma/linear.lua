@@ -33,19 +33,6 @@ end
 
 -- ------------------------------------------------------------ helpers
 
--- The weights column, checked (nil stays nil).
-local function check_weights(X, w)
-  if w == nil then return nil end
-  if not luma.ismatrix(w) then
-    fail(4, "bad argument #3 to 'fit' (sample_weight must be a luma.Matrix, got %s)", type(w))
-  end
-  if w:rows() ~= X:rows() or w:cols() ~= 1 then
-    fail(4, "bad argument #3 to 'fit' (sample_weight must be %d x 1, got %d x %d)", X:rows(),
-      w:rows(), w:cols())
-  end
-  return w
-end
-
 -- Weighted means and centred moments (luma.linear_core.moments), its
 -- argument errors re-raised as those of the caller's function fname.
 local function moments(X, y, w, center, fname)
@@ -140,7 +127,7 @@ linear.LinearRegression = estimator.class{
   example = regression_example(function() return linear.LinearRegression{} end),
   fit = function(self, X, y, sample_weight)
     local p = self.params
-    local w = check_weights(X, sample_weight)
+    local w = estimator.check_sample_weight(X, sample_weight)
     local n, d = X:shape()
     local W, rank, s
     if p.solver == "auto" or p.solver == "cholesky" then
@@ -250,7 +237,7 @@ linear.Ridge = estimator.class{
   },
   example = regression_example(function() return linear.Ridge{ alpha = 0.5 } end),
   fit = function(self, X, y, sample_weight)
-    local w = check_weights(X, sample_weight)
+    local w = estimator.check_sample_weight(X, sample_weight)
     local W, xm, ym = ridge_solve(self.params, X, y, w)
     self.coef, self.intercept = W, intercept_of(W, xm, ym, self.params.fit_intercept)
   end,
@@ -297,7 +284,7 @@ linear.RidgeCV = estimator.class{
   example = regression_example(function() return linear.RidgeCV{} end),
   fit = function(self, X, y, sample_weight)
     local p = self.params
-    local w = check_weights(X, sample_weight)
+    local w = estimator.check_sample_weight(X, sample_weight)
     if #p.alphas == 0 then fail(3, "luma.linear.RidgeCV: alphas is empty") end
     for i, a in ipairs(p.alphas) do
       if type(a) ~= "number" or not (a > 0) or a == math.huge then
@@ -433,7 +420,7 @@ end
 
 local function enet_fit(self, X, y, sample_weight, l1_ratio)
   local p = self.params
-  local w = check_weights(X, sample_weight)
+  local w = estimator.check_sample_weight(X, sample_weight)
   local data = enet_data(p, X, y, w)
   local k = y:cols()
   local rng = p.selection == "random" and estimator.rng(p.seed) or nil
@@ -466,7 +453,7 @@ linear.ElasticNet = estimator.class{
     { name = "l1_ratio", type = "number", default = 0.5, min = 0, max = 1, doc = "share of the l1 penalty" },
   }, ENET_PARAMS),
   example = regression_example(function() return linear.ElasticNet{ alpha = 0.1 } end),
-  fit = function(self, X, y, sample_weight) enet_fit(self, X, y, sample_weight, self.params.l1_ratio) end,
+  fit = function(self, X, y, sample_weight) return enet_fit(self, X, y, sample_weight, self.params.l1_ratio) end,
   predict = predict_linear,
 }
 
@@ -479,7 +466,7 @@ linear.Lasso = estimator.class{
     { name = "alpha", type = "number", default = 1, min = 0, doc = "penalty strength" },
   }, ENET_PARAMS),
   example = regression_example(function() return linear.Lasso{ alpha = 0.1 } end),
-  fit = function(self, X, y, sample_weight) enet_fit(self, X, y, sample_weight, 1) end,
+  fit = function(self, X, y, sample_weight) return enet_fit(self, X, y, sample_weight, 1) end,
   predict = predict_linear,
 }
 

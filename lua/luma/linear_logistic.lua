@@ -267,14 +267,7 @@ M.LogisticRegression = estimator.class{
     end
     check_finite_X(X)
     if y:cols() ~= 1 then fail(3, "bad argument #2 to 'fit' (y must be one column of labels)") end
-    if sample_weight ~= nil then
-      if not luma.ismatrix(sample_weight) or sample_weight:rows() ~= X:rows() or sample_weight:cols() ~= 1 then
-        fail(3, "bad argument #3 to 'fit' (sample_weight must be a %d x 1 matrix)", X:rows())
-      end
-      if not sample_weight:isfinite():all() or sample_weight:min() < 0 then
-        fail(3, "bad argument #3 to 'fit' (sample_weight must be finite and >= 0)")
-      end
-    end
+    sample_weight = estimator.check_sample_weight(X, sample_weight)
     local codes, classes = estimator.encode_labels(y)
     local K = classes:rows()
     if K < 2 then
