@@ -83,6 +83,17 @@ describe("luma.linear.LinearRegression", function()
     end
   end)
 
+  it("centres exactly: a 1e6 offset costs the normal equations no accuracy", function()
+    -- the moments kernel shifts by a block mean and corrects by rank one;
+    -- the naive X^T X - n m m^T would lose about 12 digits here
+    local g = luma.random.Generator(3)
+    local Xo = luma.randn(5000, 4, g) + 1e6
+    local yo = Xo * luma.matrix{ 1, -2, 3, 0.5 } + luma.randn(5000, 1, g) * 0.1
+    local qr = L.LinearRegression{ solver = "qr" }:fit(Xo, yo) -- factors the centred copy
+    assert.matrix_near(qr.coef, L.LinearRegression{}:fit(Xo, yo).coef, 1e-12)
+    assert.matrix_near(qr.coef, L.Ridge{ alpha = 0 }:fit(Xo, yo).coef, 1e-12)
+  end)
+
   it("without an intercept fits through the origin", function()
     local Xs = luma.matrix{ { 1 }, { 2 }, { 3 } }
     local m = L.LinearRegression{ fit_intercept = false }:fit(Xs, luma.matrix{ 2, 4.5, 5.5 })

@@ -12,7 +12,7 @@
 /* ------------------------------------------------------------- moments */
 
 int64_t luma_linear_moments_work(int64_t d, int64_t k) {
-  return LUMA_LINEAR_BLOCK * (d + k);
+  return LUMA_LINEAR_BLOCK * (d + k) + d + k;
 }
 
 static double weight_of(const luma_Mat *w, int64_t i) {
@@ -25,27 +25,33 @@ static int all_finite(const double *v, int64_t count, int64_t stride) {
   return 1;
 }
 
-/* Weighted column means of m into mean (zeros when !center). */
-static void weighted_means(const luma_Mat *m, const luma_Mat *w, int center, double wsum,
-                           double *mean) {
-  memset(mean, 0, (size_t)m->cols * sizeof *mean);
+/* The shift subtracted before accumulating: the (unweighted) mean of the
+ * first block of rows, zeros when !center.  It is within about
+ * sigma / sqrt(block) of the true mean, so the final correction by the
+ * remaining offset cancels only a few bits (unlike X^T X - n m m^T). */
+static void block_shift(const luma_Mat *m, int center, double *shift) {
+  memset(shift, 0, (size_t)m->cols * sizeof *shift);
   if (!center) return;
-  for (int64_t i = 0; i < m->rows; i++) {
-    double wi = weight_of(w, i);
-    for (int64_t j = 0; j < m->cols; j++) mean[j] += wi * LUMA_AT(m, i, j);
-  }
-  for (int64_t j = 0; j < m->cols; j++) mean[j] /= wsum;
+  int64_t rows = m->rows < LUMA_LINEAR_BLOCK ? m->rows : LUMA_LINEAR_BLOCK;
+  for (int64_t i = 0; i < rows; i++)
+    for (int64_t j = 0; j < m->cols; j++) shift[j] += LUMA_AT(m, i, j);
+  for (int64_t j = 0; j < m->cols; j++) shift[j] /= (double)rows;
 }
 
-/* Rows r0 .. r0+count-1 of m, centred and scaled by sqrt(w_i), into the
- * contiguous block b (count x cols). */
-static void centred_block(const luma_Mat *m, const luma_Mat *w, const double *mean, int64_t r0,
-                          int64_t count, double *b) {
+/* Rows r0 .. r0+count-1 of m minus shift, scaled by sqrt(w_i), into the
+ * contiguous block b (count x cols); adds w_i (row - shift) to sums. */
+static void shifted_block(const luma_Mat *m, const luma_Mat *w, const double *shift, int64_t r0,
+                          int64_t count, double *b, double *sums) {
   int64_t c = m->cols;
   for (int64_t r = 0; r < count; r++) {
-    double s = sqrt(weight_of(w, r0 + r));
+    double wi = weight_of(w, r0 + r), s = sqrt(wi);
     const double *row = m->data + (r0 + r) * m->rs;
-    for (int64_t j = 0; j < c; j++) b[r * c + j] = s * (row[j * m->cs] - mean[j]);
+    double *out = b + r * c;
+    for (int64_t j = 0; j < c; j++) {
+      double v = row[j * m->cs] - shift[j];
+      sums[j] += wi * v;
+      out[j] = s * v;
+    }
   }
 }
 
@@ -55,16 +61,20 @@ int luma_linear_moments(const luma_Mat *x, const luma_Mat *y, const luma_Mat *w,
   int64_t n = x->rows, d = x->cols, k = y->cols;
   double wsum = 0;
   for (int64_t i = 0; i < n; i++) wsum += weight_of(w, i);
-  weighted_means(x, w, center, wsum, xmean);
-  weighted_means(y, w, center, wsum, ymean);
+  /* One pass over X and Y: moments of the shifted rows (x - a, y - c) and
+   * their weighted sums s_x, s_y; the means are a + s_x/N, c + s_y/N. */
+  double *bx = scratch, *by = bx + LUMA_LINEAR_BLOCK * d, *sx = by + LUMA_LINEAR_BLOCK * k,
+         *sy = sx + d;
+  block_shift(x, center, xmean);
+  block_shift(y, center, ymean);
+  memset(sx, 0, (size_t)(d + k) * sizeof *sx);
   memset(gram, 0, (size_t)(d * d) * sizeof *gram);
   memset(xty, 0, (size_t)(d * k) * sizeof *xty);
   memset(yty, 0, (size_t)k * sizeof *yty);
-  double *bx = scratch, *by = scratch + LUMA_LINEAR_BLOCK * d;
   for (int64_t r0 = 0; r0 < n; r0 += LUMA_LINEAR_BLOCK) {
     int64_t m = n - r0 < LUMA_LINEAR_BLOCK ? n - r0 : LUMA_LINEAR_BLOCK;
-    centred_block(x, w, xmean, r0, m, bx);
-    centred_block(y, w, ymean, r0, m, by);
+    shifted_block(x, w, xmean, r0, m, bx, sx);
+    shifted_block(y, w, ymean, r0, m, by, sy);
     for (int64_t r = 0; r < m; r++)
       for (int64_t t = 0; t < k; t++) yty[t] += by[r * k + t] * by[r * k + t];
     if (d > 0) {
@@ -74,6 +84,17 @@ int luma_linear_moments(const luma_Mat *x, const luma_Mat *y, const luma_Mat *w,
         cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)d, (int)k, (int)m, 1.0, bx,
                     (int)d, by, (int)k, 1.0, xty, (int)k);
     }
+  }
+  /* Centring: sum w (x - m)(x - m)^T = sum w (x - a)(x - a)^T - s_x s_x^T / N,
+   * and likewise for the cross and target moments. */
+  if (center) {
+    for (int64_t i = 0; i < d; i++)
+      for (int64_t j = i; j < d; j++) gram[i * d + j] -= sx[i] * sx[j] / wsum;
+    for (int64_t i = 0; i < d; i++)
+      for (int64_t t = 0; t < k; t++) xty[i * k + t] -= sx[i] * sy[t] / wsum;
+    for (int64_t t = 0; t < k; t++) yty[t] -= sy[t] * sy[t] / wsum;
+    for (int64_t j = 0; j < d; j++) xmean[j] += sx[j] / wsum;
+    for (int64_t t = 0; t < k; t++) ymean[t] += sy[t] / wsum;
   }
   for (int64_t i = 0; i < d; i++)
     for (int64_t j = 0; j < i; j++) gram[i * d + j] = gram[j * d + i];

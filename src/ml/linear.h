@@ -13,7 +13,7 @@
 enum { LUMA_LINEAR_OK = 0, LUMA_LINEAR_X_NOT_FINITE, LUMA_LINEAR_Y_NOT_FINITE };
 
 /* Rows of X that luma_linear_moments centres at a time. */
-#define LUMA_LINEAR_BLOCK 256
+#define LUMA_LINEAR_BLOCK 2048
 
 /* Scratch luma_linear_moments needs, in doubles. */
 int64_t luma_linear_moments_work(int64_t d, int64_t k);
@@ -23,8 +23,10 @@ int64_t luma_linear_moments_work(int64_t d, int64_t k);
  *   gram  = sum_i w_i (x_i - xmean)(x_i - xmean)^T   (d x d, full),
  *   xty   = sum_i w_i (x_i - xmean)(y_i - ymean)^T   (d x k),
  *   yty   = sum_i w_i |y_i - ymean|^2 per target     (k).
- * X is centred LUMA_LINEAR_BLOCK rows at a time into scratch and folded in
- * with dsyrk/dgemm, so centring is exact and X is never copied whole.
+ * One pass over X: LUMA_LINEAR_BLOCK rows at a time are shifted by the
+ * mean of the first block into scratch and folded in with dsyrk/dgemm;
+ * the small remaining offset is removed at the end by a rank-one
+ * correction.  X is never copied whole.
  * Outputs are contiguous row-major.  Returns LUMA_LINEAR_X_NOT_FINITE or
  * _Y_NOT_FINITE when a NaN or Inf reached the moments. */
 int luma_linear_moments(const luma_Mat *x, const luma_Mat *y, const luma_Mat *w, int center,
