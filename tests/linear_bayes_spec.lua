@@ -1,0 +1,206 @@
+-- luma.linear's Bayesian models (lua/luma/linear_bayes.lua).
+--
+-- Reference values: scikit-learn 1.2.1 (Debian's python3-sklearn, run as
+-- /usr/bin/python3), printed with repr.  The calls are quoted above each
+-- block; "tight" means n_iter=100000, tol=1e-14 so that the fixed point is
+-- reached (our own stopping rule differs: relative change of the
+-- hyperparameters).
+local luma = require("luma")
+local L = luma.linear
+
+local X, y = luma.datasets.load("diabetes")
+
+local function capture_warnings(fn)
+  local warnings, saved = {}, _G.warn
+  _G.warn = function(msg) warnings[#warnings + 1] = msg end
+  local ok, err = pcall(fn)
+  _G.warn = saved
+  assert(ok, err)
+  return warnings
+end
+
+local function errors_with(pattern, fn)
+  local ok, err = pcall(fn)
+  assert.is_false(ok)
+  assert.matches(pattern, tostring(err))
+end
+
+local function col(t) return luma.matrix(t) end
+
+-- A small fixed data set (8 x 2) used against scikit-learn.
+local Xs = luma.matrix{ { 0.5, -1.0 }, { 1.5, 0.3 }, { -0.7, 2.0 }, { 2.2, 1.1 }, { -1.3, -0.4 },
+  { 0.1, 0.9 }, { 1.0, -2.0 }, { -2.0, 0.5 } }
+local ys = luma.matrix{ 1.2, 2.9, -0.8, 4.1, -2.5, 0.7, 3.3, -3.1 }
+local Xt = luma.matrix{ { 0.0, 0.0 }, { 1.0, 1.0 }, { -3.0, 2.0 } }
+
+describe("luma.linear.BayesianLinearRegression", function()
+  local BLR = L.BayesianLinearRegression
+
+  it("with evidence = true equals scikit-learn's BayesianRidge on the diabetes data", function()
+    -- BayesianRidge(alpha_1=hp, alpha_2=hp, lambda_1=hp, lambda_2=hp, compute_score=True,
+    --   tight).fit(X, y); predict(X[:3], return_std=True); alpha_, lambda_, scores_[-1]
+    local cases = {
+      { hp = 1e-6, beta = 0.00034101950714785585, alpha = 1.1462296185517655e-05,
+        mean = { 202.63861243681384, 71.11080898053793, 174.1291075202316 },
+        std = { 54.529450872427034, 54.612920247162286, 54.68236317435647 },
+        coef = { -4.233562574072977, -226.32799127431406, 513.4730402104776, 314.9038588824732,
+          -182.28434132423533, -4.368547729978133, -159.2010389244, 114.63541261738104,
+          506.82346018203395, 76.25617555842007 } },
+      { hp = 0, beta = 0.0003410195056986496, alpha = 1.1462293303115857e-05,
+        mean = { 202.63861287909197, 71.11080861382601, 174.1291077585 },
+        std = { 54.52945099397078, 54.61292037625166, 54.68236329741173 },
+        coef = { -4.233563412623053, -226.3279939129078, 513.4730431228553, 314.9038606705601,
+          -182.2843723241312, -4.368524303277894, -159.20102748993338, 114.63541387989581,
+          506.82347553205057, 76.25617397686635 },
+        -- with zero hyperpriors scikit-learn's score is the plain log evidence
+        score = -2405.771307605374 },
+    }
+    for _, c in ipairs(cases) do
+      local m = BLR{ evidence = true, noise_shape = c.hp, noise_rate = c.hp, prior_shape = c.hp,
+        prior_rate = c.hp }:fit(X, y)
+      assert.near(c.beta, m.beta, 1e-9 * c.beta)
+      assert.near(c.alpha, m.alpha, 1e-8 * c.alpha)
+      assert.near(1 / c.beta, m.sigma2, 1e-9 / c.beta)
+      assert.matrix_near(col(c.coef), m.coef, 1e-8)
+      assert.near(152.13348416289602, m.intercept, 1e-9)
+      local mean, std = m:predict(X:sub(1, 3, 1, 10), { std = true })
+      assert.matrix_near(col(c.mean), mean, 1e-9)
+      assert.matrix_near(col(c.std), std, 1e-9)
+      if c.score then assert.near(c.score, m.log_evidence, 1e-8) end
+    end
+  end)
+
+  it("equals BayesianRidge on a small synthetic set, with and without an intercept", function()
+    -- BayesianRidge(alpha_1=0, alpha_2=0, lambda_1=0, lambda_2=0, fit_intercept=False, tight)
+    local m = BLR{ evidence = true, fit_intercept = false }:fit(Xs, ys)
+    assert.near(2.0583200438323552, m.beta, 1e-9)
+    assert.near(0.5784298186595928, m.alpha, 1e-9)
+    assert.matrix_near(col{ 1.8357666064478488, -0.11297424962663191 }, m.coef, 1e-10)
+    assert.matrix_near({ { 0.03318497223048879, 0.00399310052610885 },
+      { 0.00399310052610885, 0.04164922052878995 } }, m.posterior_cov, 1e-9)
+    local mean, std = m:predict(Xt, { std = true })
+    assert.matrix_near(col{ 0, 1.722792356821217, -5.73324831859681 }, mean, 1e-10)
+    assert.matrix_near(col{ 0.6970172854853023, 0.754091168279271, 0.9503565237012646 }, std, 1e-9)
+
+    -- fit_intercept=True: same alpha, beta, coef, intercept and covariance.  The
+    -- standard deviation differs on purpose: scikit-learn applies sigma_ to the raw
+    -- x, Luma to x - xbar (the covariance is that of the centred model).  Luma's std
+    -- at x equals scikit-learn's predict(x - Xs.mean(0), return_std=True)[1]:
+    m = BLR{ evidence = true }:fit(Xs, ys)
+    assert.near(4.612883073083849, m.beta, 1e-9)
+    assert.near(0.6000413628145682, m.alpha, 1e-9)
+    assert.matrix_near(col{ 1.8078966013352167, -0.17329913003628364 }, m.coef, 1e-10)
+    assert.near(0.46154415003937677, m.intercept, 1e-10)
+    assert.matrix_near({ { 0.0152548421049015, 0.00220361045661136 },
+      { 0.00220361045661136, 0.01932600406381552 } }, m.posterior_cov, 1e-9)
+    mean, std = m:predict(Xt, { std = true })
+    assert.matrix_near(col{ 0.46154415003937677, 2.09614162133831, -5.308743914038841 }, mean, 1e-10)
+    assert.matrix_near(col{ 0.4668020739642399, 0.49364246289659314, 0.6389719542887681 }, std, 1e-9)
+  end)
+
+  it("gives the 1-D posterior and predictive by hand (notes 004 (9.43), notes 001 errata 2-3)", function()
+    -- x = (1, 2, 3), y = (1, 3, 2), prior N(0.5, 2), sigma^2 = 0.5, no intercept:
+    -- S_N = 1 / (1/2 + 14/0.5) = 1/28.5, m_N = S_N (0.5/2 + (1 + 6 + 6)/0.5) = 26.25/28.5
+    local x1, y1 = luma.matrix{ 1, 2, 3 }, luma.matrix{ 1, 3, 2 }
+    local m = BLR{ fit_intercept = false, prior_mean = 0.5, prior_cov = luma.matrix{ { 2 } }, sigma2 = 0.5 }:fit(x1, y1)
+    assert.near(1 / 28.5, m.posterior_cov:get(1, 1), 1e-15)
+    assert.near(26.25 / 28.5, m.coef:get(1, 1), 1e-15)
+    -- predictive at x = 4: mean 4 m_N, variance 16 S_N + sigma^2 (with noise) or 16 S_N
+    local mean, std = m:predict(luma.matrix{ { 4 } }, { std = true })
+    assert.near(4 * 26.25 / 28.5, mean:get(1, 1), 1e-14)
+    assert.near(math.sqrt(16 / 28.5 + 0.5), std:get(1, 1), 1e-14)
+    local _, std_f = m:predict(luma.matrix{ { 4 } }, { std = true, noise = false })
+    assert.near(math.sqrt(16 / 28.5), std_f:get(1, 1), 1e-14)
+    -- the same through beta = 1 / sigma^2 and alpha = 1 / prior variance
+    local m2 = BLR{ fit_intercept = false, prior_mean = 0.5, alpha = 0.5, beta = 2 }:fit(x1, y1)
+    assert.near(m.coef:get(1, 1), m2.coef:get(1, 1), 1e-15)
+  end)
+
+  it("has log_evidence = log N(y | X m0, X S0 X^T + sigma^2 I) (notes 004 (9.64))", function()
+    local Xa = X:sub(1, 30, 1, 4)
+    local ya = y:sub(1, 30, 1, 1) / 100
+    local S0 = luma.matrix{ { 2, 0.3, 0, 0.1 }, { 0.3, 1, 0.2, 0 }, { 0, 0.2, 1.5, 0 }, { 0.1, 0, 0, 0.7 } }
+    local m0 = luma.matrix{ 0.1, -0.2, 0.3, 0 }
+    local m = BLR{ fit_intercept = false, prior_mean = m0, prior_cov = S0, sigma2 = 0.3 }:fit(Xa, ya)
+    local cov = Xa * S0 * Xa:t()
+    cov:diag():add(0.3, cov:diag())
+    local mvn = luma.dist.MultivariateNormal{ mean = (Xa * m0):t(), cov = cov }
+    local expected = mvn:logpdf(ya:t()):get(1, 1)
+    assert.near(expected, m.log_evidence, 1e-10 * math.abs(expected))
+    -- the method at other hyperparameters agrees with a refit at them
+    local other = BLR{ fit_intercept = false, prior_mean = m0, alpha = 3, sigma2 = 0.1 }:fit(Xa, ya)
+    assert.near(other.log_evidence, m:log_marginal_likelihood{ alpha = 3, sigma2 = 0.1 }, 1e-10)
+    assert.near(m.log_evidence, m:log_marginal_likelihood(), 1e-12)
+  end)
+
+  it("never decreases the log evidence while maximising it, and stops at a maximum", function()
+    local m = BLR{ evidence = true, compute_score = true }:fit(X, y)
+    assert.is_true(#m.scores >= 3)
+    for i = 2, #m.scores do assert.is_true(m.scores[i] >= m.scores[i - 1] - 1e-9) end
+    assert.near(m.scores[#m.scores], m.log_evidence, 1e-12)
+    -- a stationary point: moving alpha or beta by 1% lowers the evidence
+    for _, f in ipairs{ 0.99, 1.01 } do
+      assert.is_true(m:log_marginal_likelihood{ alpha = m.alpha * f } < m.log_evidence)
+      assert.is_true(m:log_marginal_likelihood{ beta = m.beta * f } < m.log_evidence)
+    end
+  end)
+
+  it("samples functions from the posterior and the prior (notes 004 Example 9.7)", function()
+    local m = BLR{ fit_intercept = false, alpha = 1, sigma2 = 0.5 }:fit(Xs, ys)
+    local F = m:sample_functions(Xt, 20000, { seed = 3 })
+    assert.same({ 3, 20000 }, { F:shape() })
+    local mean, std = m:predict(Xt, { std = true, noise = false })
+    assert.matrix_near(mean, F:mean(2), 0.02)
+    assert.matrix_near(std, F:std(2), 0.02)
+    -- reproducible with the same seed
+    assert.matrix_near(F, m:sample_functions(Xt, 20000, { seed = 3 }), 0)
+    -- the prior N(0, I): f(x) has variance |x|^2, usable before fit
+    local P = BLR{ fit_intercept = false }:sample_functions(Xt, 20000, { posterior = false, seed = 4 })
+    assert.matrix_near(col{ 0, math.sqrt(2), math.sqrt(13) }, P:std(2), 0.03)
+  end)
+
+  it("rejects bad input, each with a clear message", function()
+    local bad = Xs:copy(); bad:set(2, 1, 0 / 0)
+    errors_with("X contains NaN or Inf", function() BLR{}:fit(bad, ys) end)
+    bad:set(2, 1, math.huge)
+    errors_with("X contains NaN or Inf", function() BLR{}:fit(bad, ys) end)
+    local bady = ys:copy(); bady:set(1, 1, math.huge)
+    errors_with("y contains NaN or Inf", function() BLR{}:fit(Xs, bady) end)
+    errors_with("X has 8 rows but y has 7", function() BLR{}:fit(Xs, ys:sub(1, 7, 1, 1)) end)
+    errors_with("'sigma2' must be a number > 0", function() BLR{ sigma2 = 0 } end)
+    errors_with("'beta' must be a number > 0", function() BLR{ beta = -1 } end)
+    errors_with("'alpha' must be a number > 0", function() BLR{ alpha = 0 } end)
+    errors_with("give sigma2 or beta, not both", function() BLR{ sigma2 = 1, beta = 1 }:fit(Xs, ys) end)
+    errors_with("prior_cov must be positive definite", function()
+      BLR{ prior_cov = luma.matrix{ { 1, 2 }, { 2, 1 } } }:fit(Xs, ys)
+    end)
+    errors_with("prior_cov must be symmetric", function()
+      BLR{ prior_cov = luma.matrix{ { 1, 0.5 }, { 0, 1 } } }:fit(Xs, ys)
+    end)
+    errors_with("prior_cov must be 2 x 2, got 3 x 3", function() BLR{ prior_cov = luma.eye(3) }:fit(Xs, ys) end)
+    errors_with("prior_mean must be 2 x 1", function() BLR{ prior_mean = luma.zeros(3, 1) }:fit(Xs, ys) end)
+    errors_with("prior_cov cannot be given with evidence", function()
+      BLR{ evidence = true, prior_cov = luma.eye(2) }:fit(Xs, ys)
+    end)
+    errors_with("predict called before fit", function() BLR{}:predict(Xt) end)
+    errors_with("sample_functions called before fit", function() BLR{}:sample_functions(Xt, 2) end)
+    errors_with("log_marginal_likelihood called before fit", function() BLR{}:log_marginal_likelihood() end)
+    local m = BLR{}:fit(Xs, ys)
+    errors_with("unknown option 'stdev'", function() m:predict(Xt, { stdev = true }) end)
+    errors_with("alpha must be a finite number > 0", function() m:log_marginal_likelihood{ alpha = -1 } end)
+    errors_with("X has 3 columns but", function() m:predict(luma.zeros(2, 3)) end)
+  end)
+
+  it("is re-exported by luma.linear, clones and round-trips through luma.save", function()
+    local m = BLR{ evidence = true }:fit(Xs, ys)
+    local path = os.tmpname()
+    luma.save(m, path)
+    local back = luma.load(path)
+    os.remove(path)
+    assert.matrix_near(m:predict(Xt), back:predict(Xt), 1e-15)
+    local _, s1 = m:predict(Xt, { std = true })
+    local _, s2 = back:predict(Xt, { std = true })
+    assert.matrix_near(s1, s2, 1e-15)
+    assert.is_false(m:clone():is_fitted())
+  end)
+end)
