@@ -116,6 +116,14 @@ describe("luma.linear.BayesianLinearRegression", function()
     assert.near(m.coef:get(1, 1), m2.coef:get(1, 1), 1e-15)
   end)
 
+  it("has the MAP / ridge solution as its posterior mean (notes 004 (9.31), (9.43))", function()
+    -- m_N = theta_MAP = (X^T X + (sigma^2 / b^2) I)^-1 X^T y for the prior N(0, b^2 I)
+    local m = BLR{ alpha = 1 / 4, sigma2 = 0.3 }:fit(X, y)
+    local ridge = L.Ridge{ alpha = 0.3 / 4 }:fit(X, y)
+    assert.matrix_near(ridge.coef, m.coef, 1e-9)
+    assert.near(ridge.intercept, m.intercept, 1e-9)
+  end)
+
   it("has log_evidence = log N(y | X m0, X S0 X^T + sigma^2 I) (notes 004 (9.64))", function()
     local Xa = X:sub(1, 30, 1, 4)
     local ya = y:sub(1, 30, 1, 1) / 100
