@@ -212,3 +212,158 @@ describe("luma.linear.BayesianLinearRegression", function()
     assert.is_false(m:clone():is_fitted())
   end)
 end)
+
+-- Deterministic data shared with the scikit-learn scripts quoted below:
+-- X_ij = sin(1.3 i j + j) (60 x 6), y = 2 x_1 - 3 x_3 + 0.1 cos(7 i).
+local Xa, ya = luma.zeros(60, 6), luma.zeros(60, 1)
+for i = 1, 60 do
+  for j = 1, 6 do Xa:set(i, j, math.sin(1.3 * i * j + j)) end
+  ya:set(i, 1, 2 * Xa:get(i, 1) - 3 * Xa:get(i, 3) + 0.1 * math.cos(7 * i))
+end
+
+describe("luma.linear.SparseBayesianRegression", function()
+  local SBR = L.SparseBayesianRegression
+
+  it("equals scikit-learn's ARDRegression with lambda_1 = lambda_2 = nu/2 on the diabetes data", function()
+    -- ARDRegression(n_iter=100000, tol=1e-13, alpha_1=0, alpha_2=0, lambda_1=1e-6,
+    --   lambda_2=1e-6).fit(X, y)  (threshold_lambda 1e4: nothing is pruned here)
+    local m = SBR{ tol = 1e-14, max_iter = 100000 }:fit(X, y)
+    assert.near(0.0003419337151595141, m.beta, 1e-8 * 0.00034)
+    assert.matrix_near(col{ -7.5298144682150656e-05, -2.0614671055231915e+02, 5.3666664318559708e+02,
+      3.1132033643166625e+02, -1.0800587955394317e+02, -5.5763055514081021e-04, -2.2931664355869856e+02,
+      9.7218406430046303e-04, 5.3736336392888518e+02, 1.4368818984156380e+01 }, m.coef, 1e-6)
+    assert.matrix_near(col{ 2.1819148152700539e-05, 3.4224931085268522e-06, 9.9291482293939956e-06,
+      6.6093994780552046e-05 }, m.h:sub(2, 5, 1, 1), 1e-6)
+    assert.near(152.13348416289602, m.intercept, 1e-9)
+    local mean, std = m:predict(X:sub(1, 3, 1, 10), { std = true })
+    assert.matrix_near(col{ 206.7785067452128, 71.32044499353259, 177.28585725162228 }, mean, 1e-8)
+    assert.matrix_near(col{ 54.336371176682945, 54.31798695802503, 54.29873952270765 }, std, 1e-8)
+  end)
+
+  it("prunes irrelevant dimensions to exactly 0 (notes 000 §6.6), as ARDRegression", function()
+    -- the same ARDRegression call on (Xa, ya)
+    local m = SBR{}:fit(Xa, ya)
+    assert.matrix_near(col{ 1, 3 }, m.active, 0)
+    assert.matrix_near(col{ 2.000777275751063, 0, -3.001057345647371, 0, 0, 0 }, m.coef, 1e-9)
+    for _, d in ipairs{ 2, 4, 5, 6 } do
+      assert.equal(0, m.coef:get(d, 1))
+      assert.is_true(m.h:get(d, 1) >= 1e4) -- pruned at the threshold
+    end
+    assert.matrix_near(col{ 2.4979554466228057e-01, 1.2115070385158284e+04, 1.1103096683322891e-01 },
+      m.h:sub(1, 3, 1, 1), 1e-8)
+    assert.near(-0.0022149870777604143, m.intercept, 1e-10)
+    assert.near(197.57198491429125, m.beta, 1e-8 * 197.6)
+    assert.same({ 2, 2 }, { m.posterior_cov:shape() })
+    -- the evidence of the approximate marginal never decreases along the way
+    for i = 2, #m.scores do assert.is_true(m.scores[i] >= m.scores[i - 1] - 1e-9) end
+    assert.is_true(m.log_evidence >= m.scores[#m.scores] - 1e-9)
+  end)
+
+  it("rejects bad input", function()
+    local bad = Xa:copy(); bad:set(3, 2, 0 / 0)
+    errors_with("X contains NaN or Inf", function() SBR{}:fit(bad, ya) end)
+    errors_with("X has 60 rows but y has 59", function() SBR{}:fit(Xa, ya:sub(1, 59, 1, 1)) end)
+    errors_with("'sigma2' must be a number > 0", function() SBR{ sigma2 = -1 } end)
+    errors_with("'nu' must be a number >= 0", function() SBR{ nu = -1 } end)
+    errors_with("predict called before fit", function() SBR{}:predict(Xa) end)
+  end)
+end)
+
+-- sinc data: x = 50 points on [-10, 10], y = sin(x)/x + 0.1 cos(7 i)
+local xr = luma.linspace(-10, 10, 50)
+local yr = xr:sin():div(xr)
+for i = 1, 50 do yr:set(i, 1, yr:get(i, 1) + 0.1 * math.cos(7 * i)) end
+
+describe("luma.linear.RelevanceVectorRegression", function()
+  local RVR = L.RelevanceVectorRegression
+
+  it("is ARD on the kernel basis [k(x, x_n), 1] (notes 000 §6.8): scikit-learn's ARDRegression on it", function()
+    -- Phi = hstack([rbf_kernel(x, x, gamma=0.1), ones]); ARDRegression(fit_intercept=False,
+    --   n_iter=100000, tol=1e-10, threshold_lambda=1e9, alpha_1=alpha_2=lambda_1=lambda_2=0)
+    -- keeps columns 8 15 24 35 44 49 (0-based) and the bias
+    local m = RVR{ gamma = 0.1, tol = 1e-10, max_iter = 100000 }:fit(xr, yr)
+    assert.matrix_near(col{ 9, 16, 25, 36, 45, 50 }, m.relevance_indices, 0)
+    assert.matrix_near(xr:take(m.relevance_indices, 1), m.relevance_vectors, 0)
+    assert.matrix_near(col{ 0.4884750880513874, -0.5365234686912072, 1.3831093858364993,
+      -0.328284798221701, 0.6487595281468754, -0.33481047693045174 }, m.dual_coef, 1e-8)
+    assert.near(-0.21200095305033395, m.intercept, 1e-8)
+    assert.near(0.005469518208347772, m.sigma2, 1e-10)
+    local mean, std = m:predict(luma.matrix{ -7.5, 0.3, 4.0 }, { std = true })
+    assert.matrix_near(col{ 0.11098783733787987, 0.980958852824392, -0.17634034025573594 }, mean, 1e-8)
+    assert.matrix_near(col{ 0.07863497514228596, 0.07866315544089418, 0.07884280100160818 }, std, 1e-8)
+    -- without noise the band is narrower: sqrt(std^2 - sigma^2)
+    local _, std_f = m:predict(luma.matrix{ -7.5, 0.3, 4.0 }, { std = true, noise = false })
+    assert.matrix_near(std:pow(2) - m.sigma2, std_f:pow(2), 1e-12)
+  end)
+
+  it("keeps few relevance vectors, has the pruned weights' precisions past the threshold", function()
+    local m = RVR{ gamma = 0.1 }:fit(xr, yr)
+    assert.is_true(m.relevance_vectors:rows() <= 10)
+    local kept = {}
+    for i = 1, m.relevance_indices:rows() do kept[m.relevance_indices:get(i, 1)] = true end
+    for i = 1, 50 do
+      if not kept[i] then assert.is_true(m.h:get(i, 1) >= 1e9) end
+    end
+    for i = 2, #m.scores do assert.is_true(m.scores[i] >= m.scores[i - 1] - 1e-9) end
+    assert.is_true(m:score(xr, yr) > 0.95)
+    -- a luma.kernels object gives the same model as the name
+    local k = RVR{ kernel = luma.kernels.rbf{ gamma = 0.1 } }:fit(xr, yr)
+    assert.matrix_near(m.dual_coef, k.dual_coef, 1e-12)
+  end)
+
+  it("rejects bad input", function()
+    local bad = xr:copy(); bad:set(1, 1, math.huge)
+    errors_with("X contains NaN or Inf", function() RVR{}:fit(bad, yr) end)
+    errors_with("X has 50 rows but y has 49", function() RVR{}:fit(xr, yr:sub(1, 49, 1, 1)) end)
+    errors_with("'gamma' must be a number > 0", function() RVR{ gamma = 0 } end)
+    errors_with("predict called before fit", function() RVR{}:predict(xr) end)
+  end)
+end)
+
+describe("luma.linear.RelevanceVectorClassification", function()
+  local RVC = L.RelevanceVectorClassification
+  local Xm, ym = luma.datasets.make_moons{ n_samples = 200, noise = 0.2, seed = 0 }
+
+  it("classifies the moons with few relevance vectors (notes 000 §7.5)", function()
+    local m = RVC{ gamma = 1 }:fit(Xm, ym)
+    assert.is_true(m:score(Xm, ym) >= 0.95)
+    assert.is_true(m.relevance_vectors:rows() <= 20) -- of 200
+    -- the Laplace evidence never decreases over the rounds
+    for i = 2, #m.scores do assert.is_true(m.scores[i] >= m.scores[i - 1] - 1e-8) end
+    -- probabilities: rows sum to 1 and agree with the decision
+    local P = m:predict_proba(Xm)
+    assert.matrix_near(luma.ones(200, 1), P:sum(2), 1e-12)
+    assert.matrix_near(m:decision_function(Xm):gt(0), P:col(2):gt(0.5), 0)
+  end)
+
+  it("ends at the posterior mode: the gradient of the penalised log-likelihood is 0", function()
+    local m = RVC{ gamma = 1 }:fit(Xm, ym)
+    local Phi = luma.pairwise.kernel(Xm, m.relevance_vectors, "rbf", { gamma = 1 })
+    local w, h = m.dual_coef, m.h:take(m.relevance_indices, 1)
+    if m.bias_kept then
+      Phi = luma.hstack{ Phi, luma.ones(200, 1) }
+      w = luma.vstack{ w, luma.matrix{ { m.intercept } } }
+      h = luma.vstack{ h, m.h:sub(201, 201, 1, 1) }
+    else
+      assert.equal(0, m.intercept)
+    end
+    local t = ym:eq(m.classes:get(2, 1))
+    local grad = Phi:t() * (t - luma.special.expit(Phi * w)) - h:mul(w)
+    assert.is_true(grad:abs():max() < 1e-6)
+    -- the probit-corrected probability is pulled towards 1/2 (notes 000 Ch. 7)
+    local p = m:predict_proba(Xm):col(2)
+    local plain = luma.special.expit(m:decision_function(Xm))
+    assert.is_true(((p - 0.5):abs() - (plain - 0.5):abs()):max() <= 1e-12)
+  end)
+
+  it("handles more classes through luma.multiclass.OneVsRest, and refuses them alone", function()
+    local Xi, yi = luma.datasets.load("iris")
+    local ovr = luma.multiclass.OneVsRest{ estimator = RVC{ gamma = 0.5 } }:fit(Xi, yi)
+    assert.is_true(ovr:score(Xi, yi) >= 0.95)
+    errors_with("binary %(wrap it in luma.multiclass.OneVsRest", function() RVC{}:fit(Xi, yi) end)
+    errors_with("y has 1 classes", function() RVC{}:fit(Xm, luma.ones(200, 1)) end)
+    local bad = Xm:copy(); bad:set(1, 1, 0 / 0)
+    errors_with("X contains NaN or Inf", function() RVC{}:fit(bad, ym) end)
+    errors_with("predict_proba called before fit", function() RVC{}:predict_proba(Xm) end)
+  end)
+end)

@@ -478,6 +478,7 @@ local function ard(st, o)
     local kept = {}
     for j, idx in ipairs(keep) do
       local hj = new_h:get(j, 1)
+      if hj ~= hj then hj = math.huge end -- 0 / 0 with nu = 0: a weight and its spread both gone
       h:set(idx, 1, hj)
       if hj < o.threshold then
         kept[#kept + 1] = idx
@@ -510,7 +511,9 @@ local function ard(st, o)
 end
 
 local ARD_PARAMS = {
-  { name = "nu", type = "number", default = 2e-6, gt = 0,
+  -- the default equals scikit-learn's ARDRegression (lambda_1 = lambda_2 =
+  -- 1e-6); it bounds h_d by (1 + nu) / nu = 5e5, above the threshold
+  { name = "nu", type = "number", default = 2e-6, min = 0,
     doc = "degrees of freedom of each weight's Student-t prior (the Gamma(nu/2, nu/2) on h_d)" },
   { name = "threshold", type = "number", default = 1e4, gt = 0,
     doc = "prune a component once its precision h_d exceeds this" },
@@ -586,6 +589,269 @@ M.SparseBayesianRegression = estimator.class{
     end
     if opts.noise ~= false then var = var + self.sigma2 end
     return mean, var:clamp(0, math.huge):sqrt()
+  end,
+}
+
+-- --------------------------------------------------- relevance vectors
+
+local KERNEL_PARAMS = {
+  { name = "kernel", type = "string|table", default = "rbf",
+    doc = "a luma.pairwise.kernel name (rbf, linear, polynomial, laplacian, sigmoid, ...) or a luma.kernels object" },
+  { name = "gamma", type = "number", gt = 0, doc = "kernel width for named kernels (default 1 / n_features)" },
+  { name = "degree", type = "integer", default = 3, min = 1, doc = "polynomial kernel degree" },
+  { name = "coef0", type = "number", default = 1, doc = "polynomial / sigmoid kernel offset" },
+  { name = "bias", type = "boolean", default = true, doc = "add a constant basis function (the intercept, also under ARD)" },
+  -- nu = 0 (Tipping's RVM, the limit of the Student-t): with nu > 0 the
+  -- update bounds h_i by (1 + nu) / nu and, on the strongly collinear
+  -- kernel basis, stalls at a dense solution long before that.
+  { name = "nu", type = "number", default = 0, min = 0,
+    doc = "degrees of freedom of each weight's Student-t prior (the Gamma(nu/2, nu/2) on h_i; 0: the RVM's flat limit)" },
+  { name = "threshold", type = "number", default = 1e9, gt = 0,
+    doc = "prune a basis function once its precision h_i exceeds this" },
+}
+
+-- The basis Phi = [k(x, x_n) for the given rows (+ 1)]: rows of X against
+-- the basis points B (the training rows, or the relevance vectors).
+local function kernel_basis(p, X, B, with_bias)
+  local K = kernel_matrix(p, X, B)
+  if with_bias then return luma.hstack{ K, luma.ones(X:rows(), 1) } end
+  return K
+end
+
+-- Splits the kept basis indices of n training rows (+ the bias at n + 1)
+-- into relevance-vector indices and whether the bias survived.
+local function split_kept(keep, n)
+  local rv, bias = {}, false
+  for _, idx in ipairs(keep) do
+    if idx <= n then rv[#rv + 1] = idx else bias = true end
+  end
+  return rv, bias
+end
+
+local function index_column(list)
+  local m = luma.zeros(#list, 1)
+  for i, v in ipairs(list) do m:set(i, 1, v) end
+  return m
+end
+
+-- The fitted relevance vectors, their weights and the intercept from the
+-- kept basis functions and their weights (in the order of keep).
+local function store_relevance(self, X, keep, weights)
+  local n = X:rows()
+  local rv, bias = split_kept(keep, n)
+  self.relevance_indices = index_column(rv)
+  self.relevance_vectors = #rv > 0 and X:take(rv, 1) or luma.zeros(0, X:cols())
+  self.dual_coef = luma.zeros(#rv, 1)
+  for j = 1, #rv do self.dual_coef:set(j, 1, weights:get(j, 1)) end
+  self.intercept = bias and weights:get(#keep, 1) or 0
+  self.bias_kept = bias
+end
+
+-- Phi* for new rows over the kept basis (relevance vectors, then the bias).
+local function relevance_basis(self, X)
+  local parts = {}
+  if self.relevance_vectors:rows() > 0 then parts[1] = kernel_matrix(self.params, X, self.relevance_vectors) end
+  if self.bias_kept then parts[#parts + 1] = luma.ones(X:rows(), 1) end
+  if #parts == 0 then return nil end
+  return #parts == 1 and parts[1] or luma.hstack(parts)
+end
+
+local function kept_weights(self)
+  if self.bias_kept then return luma.vstack{ self.dual_coef, luma.matrix{ { self.intercept } } } end
+  return self.dual_coef
+end
+
+M.RelevanceVectorRegression = estimator.class{
+  name = "luma.linear.RelevanceVectorRegression", kind = "regressor",
+  doc = "Relevance vector regression (notes 000 §6.8): the dual model y = sum_n psi_n k(x, x_n) "
+    .. "(+ a bias) with a product-of-Student-t prior on psi; the hidden precisions h and the "
+    .. "noise variance by the fixed-point updates of §6.6 with K in place of X^T X, basis "
+    .. "functions whose h exceeds threshold pruned. The survivors are the relevance vectors. "
+    .. "predict(X, {std = true, noise = true}). Fitted: relevance_vectors, relevance_indices, "
+    .. "dual_coef (their weights), intercept (the bias weight), posterior_cov (over the kept "
+    .. "basis, bias last), h, sigma2, beta, log_evidence, scores, n_iter.",
+  params = with_params(KERNEL_PARAMS, {
+    { name = "sigma2", type = "number", gt = 0, doc = "start value of the noise variance (default var(y))" },
+    { name = "max_iter", type = "integer", default = 5000, min = 1, doc = "fixed-point iterations (the last irrelevant weights fade slowly)" },
+    { name = "tol", type = "number", default = 1e-6, gt = 0,
+      doc = "stop when sum |change of the weights| < tol * max(1, sum |weights|)" },
+    { name = "noise_shape", type = "number", default = 0, min = 0, doc = "Gamma hyperprior on 1/sigma^2: shape" },
+    { name = "noise_rate", type = "number", default = 0, min = 0, doc = "Gamma hyperprior on 1/sigma^2: rate" },
+  }),
+  example = regression_example(function() return M.RelevanceVectorRegression{ gamma = 0.1 } end),
+  fit = function(self, X, y, sample_weight)
+    no_weights(sample_weight, "RelevanceVectorRegression")
+    check_single_target(y, "RelevanceVectorRegression")
+    check_finite_X(X, "fit", 3)
+    local p = self.params
+    local Phi = kernel_basis(p, X, X, p.bias)
+    local yc = y:col(1)
+    local st = { G = Phi:t() * Phi, b = Phi:t() * yc, yty = yc:pow(2):sum(), n = X:rows() }
+    -- the start value of beta: 1 / var(y) (centred, as scikit-learn's ARD)
+    local var = (yc - yc:mean()):pow(2):mean()
+    local r = ard(st, ard_options(self, st, p.sigma2 and 1 / p.sigma2 or 1 / (var + EPS)))
+    store_relevance(self, X, r.keep, r.mu:take(r.keep, 1))
+    self.h, self.beta, self.sigma2 = r.h, r.beta, 1 / r.beta
+    self.posterior_cov, self.log_evidence, self.scores, self.n_iter = r.Sigma, r.log_evidence, r.scores, r.n_iter
+  end,
+  predict = function(self, X, opts)
+    opts = check_options("predict", opts, PREDICT_OPTIONS)
+    check_finite_X(X, "predict", 2)
+    local Phi = relevance_basis(self, X)
+    local mean = Phi and Phi * kept_weights(self) or luma.zeros(X:rows(), 1)
+    if not opts.std then return mean end
+    local var = Phi and quad_rows(Phi, self.posterior_cov) or luma.zeros(X:rows(), 1)
+    if opts.noise ~= false then var = var + self.sigma2 end
+    return mean, var:clamp(0, math.huge):sqrt()
+  end,
+}
+
+-- The penalised log-likelihood of the binary model at activations a:
+--   Psi(w) = sum_i [t_i a_i - log(1 + e^a_i)] - 1/2 sum_d h_d w_d^2.
+local function penalised_loglik(a, t, h, w)
+  return (t:mul(a) - special.log1pexp(a)):sum() - 0.5 * h:mul(w:pow(2)):sum()
+end
+
+-- The mode of the posterior of w (basis Phi, precisions h) by Newton /
+-- IRLS with step halving (notes 000 Ch. 7: gradient Phi^T (t - sig(a)) -
+-- H w, Hessian -(Phi^T B Phi + H), B = diag(sig (1 - sig))).  Returns the
+-- mode, the negative Hessian there and Psi.
+local function laplace_mode(Phi, t, h, w, max_newton)
+  local function objective(v)
+    local a = Phi * v
+    return penalised_loglik(a, t, h, v), a
+  end
+  local value, a = objective(w)
+  local Hs
+  for _ = 1, max_newton do
+    local s = special.expit(a)
+    local g = Phi:t() * (t - s) - h:mul(w)
+    Hs = Phi:t() * Phi:mul(s:mul(s * -1 + 1))
+    Hs:diag():add(h, Hs:diag())
+    local ok, step = pcall(luma.linalg.solve, Hs, g, { assume = "spd" })
+    if not ok then step = luma.linalg.lstsq(Hs, g) end
+    local scale, improved = 1, false
+    for _ = 1, 30 do
+      local trial = w + step * scale
+      local tv, ta = objective(trial)
+      if tv >= value then
+        w, value, a, improved = trial, tv, ta, true
+        break
+      end
+      scale = scale / 2
+    end
+    if not improved or step:abs():max() * scale <= 1e-10 * math.max(1, w:abs():max()) then break end
+  end
+  local s = special.expit(a)
+  Hs = Phi:t() * Phi:mul(s:mul(s * -1 + 1))
+  Hs:diag():add(h, Hs:diag())
+  return w, Hs, value
+end
+
+M.RelevanceVectorClassification = estimator.class{
+  name = "luma.linear.RelevanceVectorClassification", kind = "classifier",
+  doc = "Relevance vector classification (notes 000 §7.5), binary: P(y = 1 | x) = "
+    .. "sig(sum_n psi_n k(x, x_n) (+ bias)) with a product-of-Student-t prior on psi. Each "
+    .. "round finds the posterior mode by IRLS and its Laplace covariance Sigma, then updates "
+    .. "the hidden precisions by the RVR rule h_i <- (1 - h_i Sigma_ii + nu) / (mu_i^2 + nu) "
+    .. "(the notes leave the update open and point to it) and prunes those above threshold. "
+    .. "predict_proba uses the notes' probit approximation sig(mu_a / sqrt(1 + pi sigma_a^2 / "
+    .. "8)). More than two classes: wrap in luma.multiclass.OneVsRest. Fitted: classes, "
+    .. "relevance_vectors, relevance_indices, dual_coef, intercept, posterior_cov, h, "
+    .. "log_evidence (Laplace), scores, n_iter.",
+  params = with_params(KERNEL_PARAMS, {
+    { name = "max_iter", type = "integer", default = 500, min = 1, doc = "rounds of the h updates" },
+    { name = "tol", type = "number", default = 1e-6, gt = 0,
+      doc = "stop when sum |change of the weights| < tol * max(1, sum |weights|)" },
+    { name = "newton_iter", type = "integer", default = 50, min = 1, doc = "IRLS steps per round at most" },
+  }),
+  example = function()
+    local X = luma.matrix{ { 1, 2 }, { 2, 1 }, { 3, 5 }, { 4, 3 }, { 5, 6 }, { 6, 4 }, { 2, 2 }, { 5, 5 } }
+    return M.RelevanceVectorClassification{ gamma = 0.2 }, X, luma.matrix{ 1, 1, 2, 1, 2, 2, 1, 2 }
+  end,
+  fit = function(self, X, y, sample_weight)
+    no_weights(sample_weight, "RelevanceVectorClassification")
+    check_finite_X(X, "fit", 3)
+    if y:cols() ~= 1 then fail(3, "bad argument #2 to 'fit' (y must be one column of labels)") end
+    local p = self.params
+    local codes, classes = estimator.encode_labels(y)
+    if classes:rows() ~= 2 then
+      fail(3, "luma.linear.RelevanceVectorClassification: y has %d classes; the model is binary "
+        .. "(wrap it in luma.multiclass.OneVsRest for more)", classes:rows())
+    end
+    self.classes = classes
+    local t = codes - 1
+    local Phi = kernel_basis(p, X, X, p.bias)
+    local m = Phi:cols()
+    local h, w = luma.ones(m, 1), luma.zeros(m, 1)
+    local keep = {}
+    for i = 1, m do keep[i] = i end
+    local scores, converged, iter = {}, false, 0
+    local function round()
+      local Phik, hk = Phi:take(keep, 2), h:take(keep, 1)
+      local wk, Hs, value = laplace_mode(Phik, t, hk, w:take(keep, 1), p.newton_iter)
+      local S, logdet_H = spd_inverse(Hs)
+      if not S then fail(4, "luma.linear.RelevanceVectorClassification: the Laplace precision is not positive definite") end
+      -- Laplace evidence: Psi(mode) + 1/2 sum log h - 1/2 log det(Phi^T B Phi + H)
+      return wk, S, hk, value + 0.5 * hk:log():sum() - 0.5 * logdet_H
+    end
+    for it = 1, p.max_iter do
+      iter = it
+      local wk, S, hk, ev = round()
+      scores[it] = ev
+      local gamma = S:diag():mul(hk) * -1 + 1
+      local new_h = (gamma + p.nu):div(wk:pow(2) + p.nu)
+      local old = w
+      w = luma.zeros(m, 1)
+      local kept = {}
+      for j, idx in ipairs(keep) do
+        local hj = new_h:get(j, 1)
+        if hj ~= hj then hj = math.huge end
+        h:set(idx, 1, hj)
+        if hj < p.threshold then
+          kept[#kept + 1] = idx
+          w:set(idx, 1, wk:get(j, 1))
+        end
+      end
+      keep = kept
+      if #keep == 0 then converged = true break end
+      if it > 1 and (w - old):abs():sum() < p.tol * math.max(1, w:abs():sum()) then converged = true break end
+    end
+    if not converged then
+      warning("RelevanceVectorClassification: the hyperparameters did not converge in %d iterations", p.max_iter)
+    end
+    local wk, S = luma.zeros(0, 1), luma.zeros(0, 0)
+    if #keep > 0 then
+      local ev
+      wk, S, _, ev = round()
+      scores[#scores + 1] = ev
+      self.log_evidence = ev
+    end
+    store_relevance(self, X, keep, wk)
+    self.posterior_cov, self.h, self.scores, self.n_iter = S, h, scores, iter
+  end,
+  -- The mean activation mu_a = phi(x)^T mu (> 0: the second class).
+  decision_function = function(self, X)
+    local Phi = relevance_basis(self, X)
+    return Phi and Phi * kept_weights(self) or luma.zeros(X:rows(), 1)
+  end,
+  predict_proba = function(self, X)
+    local Phi = relevance_basis(self, X)
+    local p1
+    if Phi then
+      -- notes 000 Ch. 7 (Laplace predictive): sig(mu_a / sqrt(1 + pi sigma_a^2 / 8))
+      local mu_a = Phi * kept_weights(self)
+      local var_a = quad_rows(Phi, self.posterior_cov):clamp(0, math.huge)
+      p1 = special.expit(mu_a:div((var_a * (math.pi / 8) + 1):sqrt()))
+    else
+      p1 = luma.zeros(X:rows(), 1) + 0.5
+    end
+    return luma.hstack{ p1 * -1 + 1, p1 }
+  end,
+  predict_log_proba = function(self, X) return self:predict_proba(X):log() end,
+  predict = function(self, X)
+    local codes = self:decision_function(X):gt(0) + 1
+    return estimator.decode_labels(codes, self.classes)
   end,
 }
 
