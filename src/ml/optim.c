@@ -84,7 +84,8 @@ static double logistic_terms(const luma_LogisticLoss *p, int64_t r0, int64_t m, 
 static double logistic_fused(const luma_LogisticLoss *p, const double *w, double *grad) {
   const int64_t n = p->n, d = p->d;
   const double b = p->fit_intercept ? w[d] : 0.0;
-  double *z = p->work, *e = p->work + LOGISTIC_BLOCK;
+  /* work holds 2n doubles and a block has at most min(n, LOGISTIC_BLOCK) rows */
+  double *z = p->work, *e = p->work + n;
   double f = 0.0, gb = 0.0;
   if (grad) memset(grad, 0, (size_t)d * sizeof *grad);
   for (int64_t r0 = 0; r0 < n; r0 += LOGISTIC_BLOCK) {
