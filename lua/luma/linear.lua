@@ -665,6 +665,7 @@ linear.LassoCV = estimator.class{
 }
 
 for name, class in pairs(require("luma.linear_logistic")) do linear[name] = class end
+for name, class in pairs(require("luma.linear_robust")) do linear[name] = class end
 
 luma.doc.set(linear, { name = "luma.linear",
   doc = "Linear models: LinearRegression, Ridge, RidgeCV, KernelRidge, Lasso, ElasticNet, "

@@ -1,0 +1,397 @@
+--- luma.linear_robust: robust and probabilistic linear models (re-exported
+-- by luma.linear).
+--
+--   Perceptron                   notes 002 L5-L6 (sign errata X7 corrected)
+--   HuberRegressor               scikit-learn's joint (coef, scale) Huber fit
+--   QuantileRegressor / LADRegression
+--                                least absolute deviation (notes 001 §A,
+--                                Laplace likelihood) and quantile regression,
+--                                solved exactly as a linear program
+--   BayesianLogisticRegression   notes 000 §7.2 (Laplace approximation,
+--                                probit predictive)
+--   MixtureLinearRegression      notes 001 §D (EM and hard alternation)
+--
+-- Conventions are luma.linear's: coef is d x k, intercept a number for one
+-- target; fit(X, y [, sample_weight]); warnings through warn().
+local luma = require("luma")
+local estimator = require("luma.estimator")
+local optim = require("luma.optim")
+local special = require("luma.special")
+
+local M = {}
+
+local EPS = 2.220446049250313e-16
+
+local function fail(level, fmt, ...)
+  error(string.format(fmt, ...), level + 1)
+end
+
+local function warning(fmt, ...)
+  warn("luma.linear: " .. string.format(fmt, ...))
+end
+
+-- ------------------------------------------------------------ helpers
+
+-- Checks what the estimator contract leaves to the class: X finite, y one
+-- finite column, weights n x 1, finite and >= 0.  Raised at the level of
+-- the user's fit call (fit -> wrapper -> class fit -> here).
+local function check_fit_input(X, y, sample_weight)
+  if not X:isfinite():all() then fail(4, "bad argument #1 to 'fit' (X contains NaN or Inf)") end
+  if y:cols() ~= 1 then fail(4, "bad argument #2 to 'fit' (y must be one column, got %d)", y:cols()) end
+  if not y:isfinite():all() then fail(4, "bad argument #2 to 'fit' (y contains NaN or Inf)") end
+  if sample_weight ~= nil then
+    if not luma.ismatrix(sample_weight) or sample_weight:rows() ~= X:rows() or sample_weight:cols() ~= 1 then
+      fail(4, "bad argument #3 to 'fit' (sample_weight must be a %d x 1 matrix)", X:rows())
+    end
+    if not sample_weight:isfinite():all() or sample_weight:min() < 0 then
+      fail(4, "bad argument #3 to 'fit' (sample_weight must be finite and >= 0)")
+    end
+  end
+end
+
+-- Labels of a binary problem as -1 / +1 (the larger class is +1) and the
+-- sorted classes; more than two classes give the codes 1..K instead.
+local function classes_of(name, y)
+  local codes, classes = estimator.encode_labels(y)
+  if classes:rows() < 2 then
+    fail(4, "%s: y has a single class (%s); a classifier needs at least two", name,
+      string.format("%.15g", classes:get(1, 1)))
+  end
+  return codes, classes
+end
+
+-- [X, 1]: the augmented design (notes 002 L1: x~ = (1, x), here with the
+-- constant last so that coef is the first d entries).
+local function augmented(X, fit_intercept)
+  if not fit_intercept then return X end
+  return luma.hstack{ X, luma.ones(X:rows(), 1) }
+end
+
+local function predict_linear(self, X)
+  return X * self.coef + self.intercept
+end
+
+local function regression_example(make)
+  return function()
+    local X = luma.matrix{ { 1, 2 }, { 2, 1 }, { 3, 5 }, { 4, 3 }, { 5, 6 }, { 6, 4 }, { 2, 4 }, { 5, 2 } }
+    local y = luma.matrix{ 3.1, 3.9, 8.2, 7.1, 11.3, 9.8, 6.2, 7.0 }
+    return make(), X, y
+  end
+end
+
+-- ---------------------------------------------------------- perceptron
+
+-- Training errors of the augmented weights z (p x 1) on labels s (+-1):
+-- the points with s_i <x~_i, z> <= 0 (sgn 0 is never a correct label,
+-- notes 002 L4: I(f(x~) != y~)).
+local function training_errors(Xa, s, z)
+  return (Xa * z):mul(s):le(0):sum()
+end
+
+-- One binary perceptron on augmented rows (Lua tables, for the
+-- sample-by-sample rule) and labels s (+-1).  Returns z, epochs, updates,
+-- converged (an epoch without mistakes).
+local function perceptron_binary(p, Xa, rows, s, rng)
+  local n, m = Xa:rows(), Xa:cols()
+  local labels = {}
+  for i = 1, n do labels[i] = s:get(i, 1) end
+  local z = {}
+  for j = 1, m do z[j] = 0 end
+  local function z_matrix()
+    local out = luma.zeros(m, 1)
+    for j = 1, m do out:set(j, 1, z[j]) end
+    return out
+  end
+  local best, best_errors = nil, math.huge
+  local function pocket_check()
+    local zm = z_matrix()
+    local e = training_errors(Xa, s, zm)
+    if e < best_errors then best, best_errors = zm, e end
+  end
+  if p.pocket then pocket_check() end
+  local updates, epochs, converged = 0, 0, false
+  local order = {}
+  for i = 1, n do order[i] = i end
+  for epoch = 1, p.max_iter do
+    epochs = epoch
+    local rate = p.learning_rate == "inverse" and p.eta0 / epoch or p.eta0
+    if p.rule == "single" then
+      -- Fixed-increment single-sample rule (notes 002 L6 with erratum X7:
+      -- one misclassified point at a time, z <- z + alpha y~_i x~_i,
+      -- cycling through the data; not the printed sum over all i).
+      if p.shuffle then rng:shuffle(order) end
+      local mistakes = 0
+      for _, i in ipairs(order) do
+        local x, yi = rows[i], labels[i]
+        local score = 0
+        for j = 1, m do score = score + z[j] * x[j] end
+        if yi * score <= 0 then
+          local step = rate * yi
+          for j = 1, m do z[j] = z[j] + step * x[j] end
+          mistakes, updates = mistakes + 1, updates + 1
+          if p.pocket then pocket_check() end
+        end
+      end
+      if mistakes == 0 then converged = true break end
+    else
+      -- Batch rule (notes 002 L5 with erratum X7): the gradient of the
+      -- perceptron cost is -sum_{misclassified} y~_i x~_i, so
+      -- z <- z + alpha(k) sum_{misclassified} y~_i x~_i, alpha(k) = eta0 or eta0/k.
+      local zm = z_matrix()
+      local wrong = (Xa * zm):mul(s):le(0)
+      if wrong:sum() == 0 then converged = true break end
+      local step = Xa:t() * wrong:mul(s) * rate
+      for j = 1, m do z[j] = z[j] + step:get(j, 1) end
+      updates = updates + 1
+      if p.pocket then pocket_check() end
+    end
+  end
+  if converged and p.rule == "batch" then epochs = epochs - 1 end
+  local zm = z_matrix()
+  if p.pocket and best and best_errors < training_errors(Xa, s, zm) then zm = best end
+  return zm, epochs, updates, converged
+end
+
+M.Perceptron = estimator.class{
+  name = "luma.linear.Perceptron", kind = "classifier",
+  doc = "Rosenblatt's perceptron (notes 002 L5-L6, sign errata X7 corrected): rule \"single\" "
+    .. "(fixed-increment single-sample: z <- z + eta y_i x~_i for each misclassified point) or "
+    .. "\"batch\" (z <- z + alpha(k) sum of y_i x~_i over the misclassified points, alpha(k) = "
+    .. "eta0 or eta0/k with learning_rate \"inverse\"). A point counts as misclassified when "
+    .. "y_i <x~_i, z> <= 0. Stops after an epoch without mistakes or max_iter epochs; pocket keeps "
+    .. "the weights with the fewest training errors seen. More than two classes: one-vs-rest "
+    .. "inside (one perceptron per class, predict the largest score). Fitted: classes, coef (d x 1 "
+    .. "for two classes, else d x K), intercept, n_iter (epochs), n_updates, converged, "
+    .. "training_errors.",
+  params = {
+    { name = "rule", type = "string", default = "single", values = { "single", "batch" },
+      doc = "single-sample (L6) or batch gradient (L5) updates" },
+    { name = "learning_rate", type = "string", default = "constant", values = { "constant", "inverse" },
+      doc = "alpha(k) = eta0 or eta0 / k (k the epoch)" },
+    { name = "eta0", type = "number", default = 1, gt = 0, doc = "step size" },
+    { name = "max_iter", type = "integer", default = 1000, min = 1, doc = "epochs (passes over the data)" },
+    { name = "pocket", type = "boolean", default = false,
+      doc = "keep the weights with the fewest training errors (Gallant's pocket)" },
+    { name = "shuffle", type = "boolean", default = true, doc = "shuffle the samples every epoch (single rule)" },
+    { name = "seed", type = "seed", doc = "for shuffle" },
+    { name = "fit_intercept", type = "boolean", default = true, doc = "learn the offset c (x~ = (x, 1))" },
+  },
+  example = function()
+    local X = luma.matrix{ { 1, 2 }, { 2, 1 }, { 3, 5 }, { 4, 3 }, { 5, 6 }, { 6, 4 } }
+    return M.Perceptron{ seed = 1 }, X, luma.matrix{ 0, 0, 1, 0, 1, 1 }
+  end,
+  fit = function(self, X, y)
+    local p = self.params
+    check_fit_input(X, y)
+    local codes, classes = classes_of("luma.linear.Perceptron", y)
+    local K = classes:rows()
+    local d = X:cols()
+    local Xa = augmented(X, p.fit_intercept)
+    local rows = Xa:totable()
+    local rng = estimator.rng(p.seed)
+    local problems = K == 2 and 1 or K
+    local coef, intercept = luma.zeros(d, problems), luma.zeros(1, problems)
+    local epochs, updates, converged, errors = {}, {}, {}, {}
+    for k = 1, problems do
+      -- binary: the larger class is +1; one-vs-rest: class k is +1
+      local target = K == 2 and 2 or k
+      local s = codes:eq(target) * 2 - 1
+      local z
+      z, epochs[k], updates[k], converged[k] = perceptron_binary(p, Xa, rows, s, rng)
+      coef:col(k):assign(z:sub(1, d, 1, 1))
+      if p.fit_intercept then intercept:set(1, k, z:get(d + 1, 1)) end
+      errors[k] = training_errors(Xa, s, z)
+    end
+    self.classes, self.coef = classes, coef
+    if problems == 1 then
+      self.intercept = intercept:get(1, 1)
+      self.n_iter, self.n_updates, self.converged = epochs[1], updates[1], converged[1]
+      self.training_errors = errors[1]
+    else
+      self.intercept, self.n_iter, self.n_updates, self.converged = intercept, epochs, updates, converged
+      self.training_errors = errors
+    end
+  end,
+  decision_function = predict_linear,
+  predict = function(self, X)
+    local scores = X * self.coef + self.intercept
+    local codes = scores:cols() == 1 and scores:gt(0) + 1 or scores:argmax(2)
+    return estimator.decode_labels(codes, self.classes)
+  end,
+}
+
+-- -------------------------------------------------------------- Huber
+
+-- scikit-learn's Huber objective (sklearn/linear_model/_huber.py, after
+-- Owen 2007), jointly convex in (w, b, sigma):
+--   sum_i s_i [sigma + H_eps(r_i / sigma) sigma] + alpha |w|^2,
+--   r = y - Xw - b,  H_eps(z) = z^2 (|z| <= eps), 2 eps |z| - eps^2 (else),
+-- i.e. N sigma + sum_inliers s r^2 / sigma + sum_outliers s (2 eps |r| -
+-- sigma eps^2) + alpha |w|^2.  Parameters x = (w, [b], sigma).
+local function huber_objective(X, y, sw, epsilon, alpha, fit_intercept)
+  local n, d = X:shape()
+  local s = sw or luma.ones(n, 1)
+  local N = s:sum()
+  return function(x, want_grad)
+    local w = x:sub(1, d, 1, 1)
+    local b = fit_intercept and x:get(d + 1, 1) or 0
+    local sigma = x:get(x:rows(), 1)
+    local r = y - X * w - b
+    local absr = r:abs()
+    local out = absr:gt(epsilon * sigma)       -- outliers
+    local inl = out * -1 + 1
+    local s_in, s_out = s:mul(inl), s:mul(out)
+    local sr_in = r:mul(s_in)                  -- s r on the inliers, 0 elsewhere
+    local squared = sr_in:dot(r) / sigma
+    local n_out = s_out:sum()
+    local value = N * sigma + squared + 2 * epsilon * s_out:dot(absr) - sigma * n_out * epsilon ^ 2
+      + alpha * w:dot(w)
+    if not want_grad then return value end
+    local signed = r:sign():mul(s_out)         -- s sign(r) on the outliers
+    local g = luma.zeros(x:rows(), 1)
+    local gw = X:t() * (sr_in * (-2 / sigma) - signed * (2 * epsilon)) + w * (2 * alpha)
+    g:sub(1, d, 1, 1):assign(gw)
+    if fit_intercept then g:set(d + 1, 1, -2 * sr_in:sum() / sigma - 2 * epsilon * signed:sum()) end
+    g:set(x:rows(), 1, N - n_out * epsilon ^ 2 - squared / sigma)
+    return value, g
+  end
+end
+
+M.HuberRegressor = estimator.class{
+  name = "luma.linear.HuberRegressor", kind = "regressor",
+  doc = "Huber regression with a jointly estimated scale, scikit-learn's definition: minimises "
+    .. "sum_i s_i (sigma + H_eps(r_i/sigma) sigma) + alpha |w|^2 over w, b and sigma > 0 "
+    .. "(H_eps: squared up to eps, linear beyond), by L-BFGS-B from luma.optim. Points with "
+    .. "|r| > eps sigma are outliers. Fitted: coef, intercept, scale, outliers (n x 1 mask), n_iter.",
+  params = {
+    { name = "epsilon", type = "number", default = 1.35, gt = 1,
+      doc = "where the loss turns linear, in units of sigma (> 1; 1.35 gives 95% efficiency)" },
+    { name = "alpha", type = "number", default = 1e-4, min = 0, doc = "l2 penalty alpha |w|^2" },
+    { name = "fit_intercept", type = "boolean", default = true, doc = "fit an unpenalised intercept" },
+    { name = "max_iter", type = "integer", default = 100, min = 1, doc = "L-BFGS-B iterations" },
+    { name = "tol", type = "number", default = 1e-5, gt = 0, doc = "projected-gradient tolerance (inf-norm)" },
+  },
+  example = regression_example(function() return M.HuberRegressor{} end),
+  fit = function(self, X, y, sample_weight)
+    local p = self.params
+    check_fit_input(X, y, sample_weight)
+    local d = X:cols()
+    local size = d + (p.fit_intercept and 1 or 0) + 1
+    local f = huber_objective(X, y, sample_weight, p.epsilon, p.alpha, p.fit_intercept)
+    local x0 = luma.zeros(size, 1)
+    x0:set(size, 1, 1) -- sigma starts at 1, as scikit-learn
+    local lower = luma.full(size, 1, -math.huge)
+    lower:set(size, 1, 10 * EPS) -- sigma > 0 (scikit-learn's bound)
+    -- ftol = 0: stop on the gradient only (scikit-learn also stops on SciPy's relative
+    -- decrease factr 1e7, which ends early on ill-conditioned data such as diabetes)
+    local r = optim.minimize(f, x0, { method = "lbfgsb", lower = lower, gtol = p.tol, ftol = 0,
+      max_iter = p.max_iter })
+    if not r.converged then
+      warning("HuberRegressor did not converge in %d iterations (%s); raise max_iter or scale the "
+        .. "data", r.iterations, r.message)
+    end
+    local x = r.x
+    self.coef = x:sub(1, d, 1, 1):copy()
+    self.intercept = p.fit_intercept and x:get(d + 1, 1) or 0
+    self.scale = x:get(size, 1)
+    self.n_iter = r.iterations
+    self.outliers = (y - predict_linear(self, X)):abs():gt(p.epsilon * self.scale)
+  end,
+  predict = predict_linear,
+}
+
+-- ----------------------------------------------- LAD and quantiles (LP)
+
+-- The pinball loss rho_tau(r) = tau r (r >= 0), (tau - 1) r (r < 0),
+-- weighted and summed.
+local function pinball_sum(r, tau, s)
+  local loss = r:clamp(0, math.huge) * tau - r:clamp(-math.huge, 0) * (1 - tau)
+  return s and loss:dot(s) or loss:sum()
+end
+
+-- min (1/N) sum_i s_i rho_tau(y_i - x_i w - b) + alpha |w|_1 as the linear
+-- program (multiplied by N)
+--   variables  w+, w- >= 0 (d each), b free, u, v >= 0 (n each)
+--   minimise   N alpha 1'(w+ + w-) + tau s'u + (1 - tau) s'v
+--   subject to X (w+ - w-) + b 1 + u - v = y
+-- (u - v is the residual; at an optimum u = max(r, 0), v = max(-r, 0)).
+-- scikit-learn's QuantileRegressor solves the same program.
+local function quantile_lp(X, y, s, tau, alpha, fit_intercept)
+  local n, d = X:shape()
+  local N = s and s:sum() or n
+  local nb = fit_intercept and 1 or 0
+  local width = 2 * d + nb + 2 * n
+  local A = luma.zeros(n, width)
+  A:sub(1, n, 1, d):assign(X)
+  A:sub(1, n, d + 1, 2 * d):assign(X * -1)
+  if fit_intercept then A:sub(1, n, 2 * d + 1, 2 * d + 1):assign(1) end
+  A:sub(1, n, 2 * d + nb + 1, 2 * d + nb + n):diag():assign(1)
+  A:sub(1, n, 2 * d + nb + n + 1, width):diag():assign(-1)
+  local c = luma.zeros(width, 1)
+  c:sub(1, 2 * d, 1, 1):assign(N * alpha)
+  local sw = s or luma.ones(n, 1)
+  c:sub(2 * d + nb + 1, 2 * d + nb + n, 1, 1):assign(sw * tau)
+  c:sub(2 * d + nb + n + 1, width, 1, 1):assign(sw * (1 - tau))
+  local lower = luma.zeros(width, 1)
+  if fit_intercept then lower:set(2 * d + 1, 1, -math.huge) end
+  local r = optim.linprog(c, { A_eq = A, b_eq = y, lower = lower, max_iter = 100000 })
+  if r.status ~= "optimal" then
+    fail(4, "luma.linear: the quantile regression linear program ended with status %s (%s)",
+      r.status, r.message)
+  end
+  local x = r.x
+  local w = x:sub(1, d, 1, 1) - x:sub(d + 1, 2 * d, 1, 1)
+  local b = fit_intercept and x:get(2 * d + 1, 1) or 0
+  return w, b, r.iterations
+end
+
+local function quantile_fit(self, X, y, sample_weight, tau)
+  local p = self.params
+  check_fit_input(X, y, sample_weight)
+  self.coef, self.intercept, self.n_iter = quantile_lp(X, y, sample_weight, tau, p.alpha, p.fit_intercept)
+  local r = y - predict_linear(self, X)
+  local N = sample_weight and sample_weight:sum() or X:rows()
+  -- the objective at the solution, (1/N) sum s rho_tau(r) + alpha |w|_1
+  self.objective = pinball_sum(r, tau, sample_weight) / N + p.alpha * self.coef:abs():sum()
+  -- ML scale of the (asymmetric) Laplace likelihood (2 tau (1 - tau) / sigma)
+  -- exp(-2 rho_tau(r) / sigma): sigma = (2/N) sum s rho_tau(r); at tau = 1/2 it is
+  -- notes 001 §A's Laplace (1/2 sigma) exp(-|r| / sigma), sigma = mean |r|
+  self.scale = 2 * pinball_sum(r, tau, sample_weight) / N
+end
+
+local QUANTILE_DOC = "the linear program is solved exactly by luma.optim.linprog (dense simplex: "
+  .. "its tableau has n rows and 3n + 2d + 1 columns, so this suits hundreds of samples, not "
+  .. "tens of thousands). Fitted: coef, intercept, scale (the ML Laplace scale, (2/N) sum s "
+  .. "rho_tau(r); mean |r| for the median), objective, n_iter (simplex pivots)."
+
+M.QuantileRegressor = estimator.class{
+  name = "luma.linear.QuantileRegressor", kind = "regressor",
+  doc = "Linear quantile regression: minimises (1/N) sum_i s_i rho_tau(y_i - x_i w - b) + alpha "
+    .. "|w|_1 (rho_tau the pinball loss; scikit-learn's QuantileRegressor objective); "
+    .. QUANTILE_DOC,
+  params = {
+    { name = "quantile", type = "number", default = 0.5, gt = 0, lt = 1, doc = "the quantile tau in (0, 1)" },
+    { name = "alpha", type = "number", default = 1, min = 0, doc = "l1 penalty (scikit-learn's default 1)" },
+    { name = "fit_intercept", type = "boolean", default = true, doc = "fit an unpenalised intercept" },
+  },
+  example = regression_example(function() return M.QuantileRegressor{ quantile = 0.25, alpha = 0 } end),
+  fit = function(self, X, y, sample_weight) quantile_fit(self, X, y, sample_weight, self.params.quantile) end,
+  predict = predict_linear,
+}
+
+M.LADRegression = estimator.class{
+  name = "luma.linear.LADRegression", kind = "regressor",
+  doc = "Least absolute deviation regression, the maximum-likelihood fit under Laplace noise "
+    .. "(notes 001 §A): minimises (1/N) sum_i s_i |y_i - x_i w - b| / 2 + alpha |w|_1 (the "
+    .. "median case of QuantileRegressor, so alpha has scikit-learn's scaling; alpha = 0 is "
+    .. "plain LAD); " .. QUANTILE_DOC,
+  params = {
+    { name = "alpha", type = "number", default = 0, min = 0, doc = "l1 penalty (0: plain LAD)" },
+    { name = "fit_intercept", type = "boolean", default = true, doc = "fit an unpenalised intercept" },
+  },
+  example = regression_example(function() return M.LADRegression{} end),
+  fit = function(self, X, y, sample_weight) quantile_fit(self, X, y, sample_weight, 0.5) end,
+  predict = predict_linear,
+}
+
+return M
