@@ -394,4 +394,132 @@ M.LADRegression = estimator.class{
   predict = predict_linear,
 }
 
+-- ------------------------------------------ Bayesian logistic regression
+
+-- The negative log-posterior of binary logistic regression (labels t in
+-- {0, 1}) with the prior N(0, diag(precision)^-1) on beta = (w, b), up to
+-- a constant: sum_i s_i [log(1 + exp(eta_i)) - t_i eta_i] + beta' P beta / 2.
+local function neg_log_posterior(Xa, t, s, precision, beta)
+  local eta = Xa * beta
+  local loss = special.log1pexp(eta) - eta:mul(t)
+  if s then loss = loss:mul(s) end
+  return loss:sum() + 0.5 * beta:pow(2):dot(precision), eta
+end
+
+-- MAP by Newton's method = IRLS (notes 000 §7.2 / Ch. 7 summary: the
+-- Hessian of the log-posterior is -sum sig(1 - sig) x x' - I/sigma_p^2),
+-- with backtracking so that every step decreases the objective.  Returns
+-- beta, the Hessian at beta, iterations and whether the gradient test held.
+local function logistic_map(Xa, t, s, precision, tol, max_iter)
+  local m = Xa:cols()
+  local beta = luma.zeros(m, 1)
+  local f, eta = neg_log_posterior(Xa, t, s, precision, beta)
+  local function hessian(prob)
+    local curvature = prob:mul(prob * -1 + 1)
+    if s then curvature = curvature:mul(s) end
+    local H = Xa:t() * Xa:mul(curvature)
+    H:diag():add(precision, H:diag())
+    return H
+  end
+  for iter = 0, max_iter do
+    local prob = special.expit(eta)
+    local resid = prob - t
+    if s then resid = resid:mul(s) end
+    local grad = Xa:t() * resid + beta:mul(precision)
+    local H = hessian(prob)
+    if grad:abs():max() <= tol or iter == max_iter then
+      return beta, H, iter, grad:abs():max() <= tol
+    end
+    local ok, step = pcall(luma.linalg.solve, H, grad, { assume = "spd" })
+    if not ok then step = luma.linalg.lstsq(H, grad) end
+    local rate, improved = 1, false
+    for _ = 1, 60 do
+      local trial = beta - step * rate
+      local ft, etat = neg_log_posterior(Xa, t, s, precision, trial)
+      if ft <= f - 1e-4 * rate * grad:dot(step) then
+        beta, f, eta, improved = trial, ft, etat, true
+        break
+      end
+      rate = rate / 2
+    end
+    if not improved then -- no decrease possible in floating point: at the optimum
+      prob = special.expit(eta)
+      return beta, hessian(prob), iter, true
+    end
+  end
+end
+
+M.BayesianLogisticRegression = estimator.class{
+  name = "luma.linear.BayesianLogisticRegression", kind = "classifier",
+  doc = "Binary Bayesian logistic regression (notes 000 §7.2): prior N(0, I/alpha) on the weights "
+    .. "(the intercept gets precision intercept_alpha, 0 = a flat prior, so the MAP equals "
+    .. "LogisticRegression{C = 1/alpha}), MAP by Newton/IRLS, Laplace approximation N(MAP, H^-1) "
+    .. "with H the Hessian of the negative log-posterior, predictive probability by the probit "
+    .. "approximation sig(kappa(s^2) mu), kappa = (1 + pi s^2 / 8)^(-1/2), mu = x~'MAP, s^2 = "
+    .. "x~' Sigma x~. Fitted: classes, coef (d x 1, the MAP weights), intercept, covariance "
+    .. "(Sigma over (w, b), b last), n_iter.",
+  params = {
+    { name = "alpha", type = "number", default = 1, gt = 0, doc = "prior precision of the weights (1 / sigma_p^2)" },
+    { name = "intercept_alpha", type = "number", default = 0, min = 0,
+      doc = "prior precision of the intercept (0: flat, not penalised)" },
+    { name = "fit_intercept", type = "boolean", default = true, doc = "fit an intercept" },
+    { name = "tol", type = "number", default = 1e-10, gt = 0, doc = "gradient inf-norm at which Newton stops" },
+    { name = "max_iter", type = "integer", default = 100, min = 1, doc = "Newton iterations" },
+  },
+  example = function()
+    local X = luma.matrix{ { 1, 2 }, { 2, 1 }, { 3, 5 }, { 4, 3 }, { 5, 6 }, { 6, 4 }, { 2, 2 }, { 5, 5 } }
+    return M.BayesianLogisticRegression{}, X, luma.matrix{ 0, 0, 1, 0, 1, 1, 1, 0 }
+  end,
+  fit = function(self, X, y, sample_weight)
+    local p = self.params
+    check_fit_input(X, y, sample_weight)
+    local codes, classes = classes_of("luma.linear.BayesianLogisticRegression", y)
+    if classes:rows() > 2 then
+      fail(3, "luma.linear.BayesianLogisticRegression: y has %d classes; this model is binary "
+        .. "(wrap it in luma.multiclass.OneVsRest)", classes:rows())
+    end
+    local d = X:cols()
+    local Xa = augmented(X, p.fit_intercept)
+    local precision = luma.full(Xa:cols(), 1, p.alpha)
+    if p.fit_intercept then precision:set(d + 1, 1, p.intercept_alpha) end
+    local beta, H, iters, converged = logistic_map(Xa, codes - 1, sample_weight, precision, p.tol, p.max_iter)
+    if not converged then
+      warning("BayesianLogisticRegression: Newton did not converge in %d iterations; raise max_iter",
+        p.max_iter)
+    end
+    local ok, cov = pcall(luma.linalg.inv, H)
+    if not ok then
+      fail(3, "luma.linear.BayesianLogisticRegression: the Hessian at the MAP is singular (%s); "
+        .. "give the intercept a prior (intercept_alpha > 0)", tostring(cov):gsub("^.-: ", ""))
+    end
+    self.classes = classes
+    self.coef = beta:sub(1, d, 1, 1):copy()
+    self.intercept = p.fit_intercept and beta:get(d + 1, 1) or 0
+    self.covariance = (cov + cov:t()) * 0.5 -- exactly symmetric
+    self.n_iter = iters
+  end,
+  -- The MAP score mu = x~' beta (the predictive probability is above 1/2
+  -- exactly when it is positive).
+  decision_function = predict_linear,
+  --- m:predictive(X) -> mu, s2: the mean and variance of the score
+  -- a = x~' beta under the Laplace posterior (n x 1 each).
+  predictive = function(self, X)
+    local Xa = augmented(X, self.params.fit_intercept)
+    local mu = X * self.coef + self.intercept
+    local s2 = (Xa * self.covariance):mul(Xa):sum(2)
+    return mu, s2
+  end,
+  predict_proba = function(self, X)
+    local mu, s2 = self:predictive(X)
+    -- probit approximation (notes 000 §7.2): sig(mu / sqrt(1 + pi s^2 / 8))
+    local kappa = (s2 * (math.pi / 8)):add(1):pow(-0.5)
+    local p1 = special.expit(mu:mul(kappa))
+    return luma.hstack{ p1 * -1 + 1, p1 }
+  end,
+  predict_log_proba = function(self, X) return self:predict_proba(X):log() end,
+  predict = function(self, X)
+    return estimator.decode_labels((X * self.coef + self.intercept):gt(0) + 1, self.classes)
+  end,
+}
+
 return M
