@@ -319,3 +319,102 @@ describe("luma.linear.BayesianLogisticRegression", function()
     end)
   end)
 end)
+
+describe("luma.linear.MixtureLinearRegression", function()
+  -- Two lines, y = 2x + 1 (40% of the points) and y = -x + 3, noise sd 0.2, x in
+  -- [-3, 3]; they cross at x = 2/3.  The oracle is least squares on the true labels.
+  local g = luma.random.Generator(11)
+  local n = 300
+  local X = g:uniform(n, 1, -3, 3)
+  local z = g:uniform(n, 1):lt(0.4)
+  local y = (X * 2 + 1):mul(z) + (X * -1 + 3):mul(z * -1 + 1) + g:normal(n, 1, 0, 0.2)
+  local oracle = {}
+  for c, label in ipairs{ 0, 1 } do -- ordered by slope: -1 first
+    local idx = luma.matrix.find(z:eq(label))
+    oracle[c] = L.LinearRegression{}:fit(X:take(idx), y:take(idx))
+    oracle[c].share = idx:rows() / n
+  end
+
+  -- components ordered by slope
+  local function by_slope(m)
+    return m.coef:get(1, 1) <= m.coef:get(1, 2) and { 1, 2 } or { 2, 1 }
+  end
+
+  it("recovers two known lines by EM and by hard assignment", function()
+    for _, method in ipairs{ "em", "hard" } do
+      local m = L.MixtureLinearRegression{ method = method, seed = 5 }:fit(X, y)
+      assert.is_true(m.converged)
+      local order = by_slope(m)
+      local truth = { { -1, 3 }, { 2, 1 } }
+      for c = 1, 2 do
+        local k = order[c]
+        assert.near(truth[c][1], m.coef:get(1, k), 0.03)
+        assert.near(truth[c][2], m.intercept:get(1, k), 0.03)
+        -- near what least squares on the true labels gives (a few points near
+        -- the crossing are shared or swapped)
+        assert.near(oracle[c].coef:get(1, 1), m.coef:get(1, k), 5e-3)
+        assert.near(oracle[c].intercept, m.intercept:get(1, k), 5e-3)
+        assert.near(oracle[c].noise_variance, m.noise_variance:get(1, k), 0.1 * oracle[c].noise_variance)
+        assert.near(oracle[c].share, m.weights:get(1, k), 0.02)
+      end
+      assert.near(1, m.weights:sum(), 1e-12)
+      assert.matrix_near(luma.ones(n, 1), m.responsibilities:sum(2), 1e-12)
+      -- the prediction is the mixture's mean: components weighted by pi
+      local Xt = luma.matrix{ { -2 }, { 0 }, { 2.5 } }
+      local comp = m:predict_components(Xt)
+      assert.matrix_near(comp * m.weights:t(), m:predict(Xt), 1e-12)
+      assert.matrix_near(Xt * m.coef + m.intercept, comp, 1e-12)
+    end
+  end)
+
+  it("never decreases the log-likelihood (EM)", function()
+    local settings = {
+      { seed = 5 },
+      { seed = 1, noise_variance = 1, equal_weights = true }, -- the notes' EM: q ~ exp(-r^2/2)
+      { seed = 2, n_components = 3, n_init = 3 },
+      { seed = 3, n_components = 4, max_iter = 500, tol = 0 },
+    }
+    for _, params in ipairs(settings) do
+      local m
+      capture_warnings(function() m = L.MixtureLinearRegression(params):fit(X, y) end)
+      local h = m.log_likelihood_history
+      assert.is_true(#h >= 2)
+      for i = 2, #h do
+        assert.is_true(h[i] >= h[i - 1] - 1e-9 * math.abs(h[i - 1]),
+          string.format("log-likelihood fell from %.17g to %.17g at iteration %d", h[i - 1], h[i], i))
+      end
+      assert.is_true(m.log_likelihood >= h[#h] - 1e-9 * math.abs(h[#h]))
+    end
+  end)
+
+  it("is a fixed point of the M-step: weighted least squares with the responsibilities", function()
+    local m = L.MixtureLinearRegression{ seed = 5, tol = 0, max_iter = 100 }
+    capture_warnings(function() m:fit(X, y) end)
+    for c = 1, 2 do
+      local w = m.responsibilities:col(c):copy()
+      local wls = L.LinearRegression{}:fit(X, y, w) -- (X~'Q_c X~)^-1 X~'Q_c y, notes 001 §D
+      assert.near(wls.coef:get(1, 1), m.coef:get(1, c), 1e-9)
+      assert.near(wls.intercept, m.intercept:get(1, c), 1e-9)
+      assert.near(wls.noise_variance, m.noise_variance:get(1, c), 1e-9)
+    end
+  end)
+
+  it("gives the same model for the same seed", function()
+    local a = L.MixtureLinearRegression{ seed = 9, n_components = 3 }:fit(X, y)
+    local b = L.MixtureLinearRegression{ seed = 9, n_components = 3 }:fit(X, y)
+    assert.matrix_near(a.coef, b.coef, 0)
+    assert.equal(a.log_likelihood, b.log_likelihood)
+  end)
+
+  it("rejects bad input", function()
+    errors_with("n_components", function() L.MixtureLinearRegression{ n_components = 0 } end)
+    errors_with("n_components %(5%) must be <= the number of samples %(4%)", function()
+      L.MixtureLinearRegression{ n_components = 5 }:fit(X:sub(1, 4), y:sub(1, 4))
+    end)
+    errors_with("method", function() L.MixtureLinearRegression{ method = "kmeans" } end)
+    errors_with("NaN", function()
+      local yn = y:copy(); yn:set(1, 1, 0 / 0); L.MixtureLinearRegression{}:fit(X, yn)
+    end)
+    errors_with("300 rows but y has 299", function() L.MixtureLinearRegression{}:fit(X, y:sub(1, 299)) end)
+  end)
+end)

@@ -522,4 +522,176 @@ M.BayesianLogisticRegression = estimator.class{
   end,
 }
 
+-- ------------------------------------------- mixture of linear regressions
+
+-- Weighted least squares per component, the M-step of notes 001 §D:
+-- w_c = (X~' Q_c X~)^-1 X~' Q_c y, Q_c = diag(q_1c .. q_nc).  A component
+-- with (almost) no weight keeps its previous coefficients.
+local function mixture_m_step(Xa, y, Q, W)
+  local C = Q:cols()
+  local out = W and W:copy() or luma.zeros(Xa:cols(), C)
+  for c = 1, C do
+    local q = Q:col(c)
+    if q:sum() > 1e-10 then
+      local G = Xa:t() * Xa:mul(q)
+      local rhs = Xa:t() * y:mul(q)
+      local ok, w = pcall(luma.linalg.solve, G, rhs, { assume = "spd" })
+      if not ok then w = luma.linalg.lstsq(G, rhs) end
+      out:col(c):assign(w)
+    end
+  end
+  return out
+end
+
+-- Per-sample, per-component log densities log pi_c + log N(y_i | x~_i w_c,
+-- sigma_c^2) (n x C) and the total log-likelihood sum_i log sum_c (notes
+-- 001 §C: the mixture log-likelihood that EM never decreases).
+local function mixture_log_density(Xa, y, W, var, logpi)
+  local R = (Xa * W * -1) + y                 -- residuals, n x C
+  local logp = R:pow(2):div(var * -2) - (var * (2 * math.pi)):log() * 0.5 + logpi
+  local lse = logp:logsumexp(2)
+  return logp, lse, lse:sum()
+end
+
+-- One run from an initial model; returns the fitted state.
+local function mixture_run(p, Xa, y, rng, floor)
+  local n, m = Xa:shape()
+  local C = p.n_components
+  -- Start: each component's line through m points drawn without replacement
+  -- (distinct points give distinct lines, which breaks the symmetry EM
+  -- cannot break by itself), a broad common variance and equal weights.
+  local picks = rng:choice(n, math.min(n, C * m), { replace = false })
+  local Q0 = luma.zeros(n, C)
+  for k = 1, picks:rows() do Q0:set(picks:get(k, 1), (k - 1) % C + 1, 1) end
+  local W = mixture_m_step(Xa, y, Q0, luma.zeros(m, C))
+  local yvar = math.max(y:var(), floor)
+  local var = luma.full(1, C, p.noise_variance or yvar)
+  local logpi = luma.full(1, C, -math.log(C))
+  local history, converged, iters = {}, false, 0
+  local Q, ll
+  local assign
+  for iter = 1, p.max_iter do
+    iters = iter
+    local logp, lse
+    logp, lse, ll = mixture_log_density(Xa, y, W, var, logpi)
+    history[#history + 1] = ll
+    if p.method == "em" then
+      -- E-step: q_ic proportional to pi_c N(y_i | x~_i w_c, sigma_c^2); with
+      -- noise_variance = 1 and equal_weights it is the notes' exp(-r^2/2)
+      Q = (logp - lse):exp()
+      if iter > 1 and math.abs(history[iter] - history[iter - 1]) <= p.tol * n then
+        converged = true
+        break
+      end
+    else
+      -- hard assignment by the absolute residual |y - <w_c, x~>| (notes 001 §D, L412-414)
+      local z = ((Xa * W * -1) + y):abs():argmin(2)
+      if assign and z:equal(assign) then converged = true break end
+      assign = z
+      Q = luma.zeros(n, C)
+      for i = 1, n do Q:set(i, z:get(i, 1), 1) end
+    end
+    -- M-step
+    W = mixture_m_step(Xa, y, Q, W)
+    local nc = Q:sum(1)
+    local R2 = ((Xa * W * -1) + y):pow(2)
+    if not p.noise_variance then
+      -- sigma_c^2 = sum_i q_ic r_ic^2 / n_c, kept >= floor: the constrained
+      -- maximiser of Q, so EM stays monotone
+      local fresh = R2:mul(Q):sum(1):div(nc:clamp(1e-300, math.huge))
+      var = fresh:clamp(floor, math.huge)
+    end
+    if not p.equal_weights then logpi = (nc / n):clamp(1e-300, 1):log() end
+  end
+  if p.method == "em" then
+    local logp, lse
+    logp, lse, ll = mixture_log_density(Xa, y, W, var, logpi)
+    Q = (logp - lse):exp()
+  end
+  local sse = ((Xa * W * -1) + y):pow(2):min(2):sum()
+  return { W = W, var = var, logpi = logpi, Q = Q, ll = ll, history = history,
+    converged = converged, n_iter = iters, sse = sse }
+end
+
+M.MixtureLinearRegression = estimator.class{
+  name = "luma.linear.MixtureLinearRegression", kind = "regressor",
+  doc = "Mixture of C linear regressions (mixed regression, notes 001 §D): y | x ~ sum_c pi_c "
+    .. "N(x~'w_c, sigma_c^2). method \"em\": E-step responsibilities q_ic ~ pi_c N(y_i | x~_i w_c, "
+    .. "sigma_c^2) (the notes' exp(-r^2/2) with noise_variance = 1, equal_weights = true), M-step "
+    .. "weighted least squares (X~'Q_c X~)^-1 X~'Q_c y, sigma_c^2 = sum q r^2 / n_c, pi_c = n_c / n; "
+    .. "the log-likelihood never decreases (log_likelihood_history). method \"hard\": assign each "
+    .. "point to the line with the smallest |y - x~'w_c|, refit each line by least squares, until "
+    .. "the assignment stops changing. Each of n_init starts draws lines through random points. "
+    .. "predict returns the mixture's conditional mean sum_c pi_c x~'w_c (the responsibilities need "
+    .. "y); predict_components gives every line. Fitted: coef (d x C), intercept (1 x C), "
+    .. "noise_variance (1 x C), weights (1 x C), responsibilities (n x C), log_likelihood, "
+    .. "log_likelihood_history, n_iter, converged.",
+  params = {
+    { name = "n_components", type = "integer", default = 2, min = 1, doc = "number of lines C" },
+    { name = "method", type = "string", default = "em", values = { "em", "hard" },
+      doc = "EM (soft responsibilities) or hard alternating minimisation" },
+    { name = "max_iter", type = "integer", default = 200, min = 1, doc = "iterations per start" },
+    { name = "tol", type = "number", default = 1e-8, min = 0,
+      doc = "EM stops when the log-likelihood per sample changes less" },
+    { name = "n_init", type = "integer", default = 1, min = 1, doc = "starts; the best is kept" },
+    { name = "seed", type = "seed", doc = "for the starts" },
+    { name = "fit_intercept", type = "boolean", default = true, doc = "each line has an intercept" },
+    { name = "noise_variance", type = "number", gt = 0,
+      doc = "fixed noise variance of every line (the notes use 1); nil: estimated per line" },
+    { name = "equal_weights", type = "boolean", default = false,
+      doc = "keep pi_c = 1/C (the notes) instead of estimating the mixing weights" },
+    { name = "reg_variance", type = "number", default = 1e-6, min = 0,
+      doc = "floor of the estimated variances, relative to var(y)" },
+  },
+  example = function()
+    local X = luma.matrix{ { 0 }, { 1 }, { 2 }, { 3 }, { 0.5 }, { 1.5 }, { 2.5 }, { 3.5 } }
+    local y = luma.matrix{ 0.1, 1.0, 2.1, 2.9, 3.0, 1.4, -0.1, -1.4 }
+    return M.MixtureLinearRegression{ seed = 1 }, X, y
+  end,
+  fit = function(self, X, y)
+    local p = self.params
+    check_fit_input(X, y)
+    local n = X:rows()
+    if p.n_components > n then
+      fail(3, "luma.linear.MixtureLinearRegression: n_components (%d) must be <= the number of "
+        .. "samples (%d)", p.n_components, n)
+    end
+    local Xa = augmented(X, p.fit_intercept)
+    local floor = math.max(p.reg_variance * y:var(), 1e-300)
+    local rng = estimator.rng(p.seed)
+    local best
+    for _ = 1, p.n_init do
+      local run = mixture_run(p, Xa, y, rng, floor)
+      local better
+      if best == nil then better = true
+      elseif p.method == "em" then better = run.ll > best.ll
+      else better = run.sse < best.sse end
+      if better then best = run end
+    end
+    if not best.converged then
+      warning("MixtureLinearRegression did not converge in %d iterations; raise max_iter or tol",
+        p.max_iter)
+    end
+    local d = X:cols()
+    self.coef = best.W:sub(1, d, 1, best.W:cols()):copy()
+    self.intercept = p.fit_intercept and best.W:row(d + 1):copy() or luma.zeros(1, p.n_components)
+    self.noise_variance = best.var:copy()
+    self.weights = best.logpi:exp()
+    self.responsibilities = best.Q
+    self.log_likelihood = best.ll
+    self.log_likelihood_history = best.history
+    self.n_iter, self.converged = best.n_iter, best.converged
+  end,
+  --- m:predict_components(X) -> n x C: every line's prediction x~'w_c.
+  predict_components = function(self, X)
+    if not self:is_fitted() then
+      fail(2, "luma.linear.MixtureLinearRegression: predict_components called before fit")
+    end
+    return X * self.coef + self.intercept
+  end,
+  predict = function(self, X)
+    return (X * self.coef + self.intercept) * self.weights:t()
+  end,
+}
+
 return M
