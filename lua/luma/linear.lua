@@ -653,10 +653,13 @@ linear.LassoCV = estimator.class{
 
 for name, class in pairs(require("luma.linear_logistic")) do linear[name] = class end
 for name, class in pairs(require("luma.linear_bayes")) do linear[name] = class end
+for name, class in pairs(require("luma.linear_robust")) do linear[name] = class end
 
 luma.doc.set(linear, { name = "luma.linear",
   doc = "Linear models: LinearRegression, Ridge, RidgeCV, KernelRidge, Lasso, ElasticNet, "
     .. "LassoCV, ElasticNetCV, lasso_path, enet_path, LogisticRegression, BayesianLinearRegression, "
-    .. "SparseBayesianRegression, RelevanceVectorRegression, RelevanceVectorClassification." })
+    .. "SparseBayesianRegression, RelevanceVectorRegression, RelevanceVectorClassification, "
+    .. "HuberRegressor, LADRegression, QuantileRegressor, Perceptron, BayesianLogisticRegression, "
+    .. "MixtureLinearRegression." })
 
 return linear
