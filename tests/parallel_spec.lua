@@ -48,7 +48,10 @@ describe("parallel map #smoke", function()
   it("reports crashed workers and failing tasks", function()
     assert.error_matches(function()
       par.map(function(t) if t == 3 then os.exit(7) end return t end, { 1, 2, 3, 4 }, { n_jobs = 2 })
-    end, "luma.parallel: worker 1 %(pid %d+%) exited with status 7 after 1 of its 2 tasks")
+    end, "luma.parallel: worker %d %(pid %d+%) exited with status 7 during task 3, after %d results")
+    assert.error_matches(function() -- exiting "successfully" mid-task is still a lost task
+      par.map(function(t) if t == 2 then os.exit(0) end return t end, { 1, 2, 3, 4 }, { n_jobs = 2 })
+    end, "luma.parallel: worker %d %(pid %d+%) exited with status 0 during task 2")
     assert.error_matches(function()
       par.map(function(t)
         if t == 2 then os.execute("kill -KILL $PPID") end -- the worker's own pid

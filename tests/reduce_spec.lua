@@ -185,6 +185,20 @@ describe("sorting", function()
     assert.same({0, 1}, {v0:shape()})
     assert.same({0, 1}, {c0:shape()})
   end)
+
+  it("gives each element's position among the unique values (inverse)", function()
+    local A = M{{3, 1}, {0 / 0, 3}, {1, -2}}
+    local values, _, positions = A:unique{ inverse = true }
+    assert.matrix_near({{3, 2}, {4, 3}, {2, 1}}, positions)
+    -- values:take(positions) rebuilds the elements, NaN included
+    assert.matrix_near(A:flatten(), values:take(positions:flatten()))
+    -- a strided view reads its own elements
+    local _, _, p2 = A:t():unique{ inverse = true }
+    assert.matrix_near(positions:t(), p2)
+    local _, _, p0 = luma.zeros(0, 3):unique{ inverse = true }
+    assert.same({0, 3}, {p0:shape()})
+    assert.has_error(function() A:unique{ inverted = true } end)
+  end)
 end)
 
 describe("dot, outer, trace, kron", function()

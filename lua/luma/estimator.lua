@@ -460,17 +460,7 @@ end
 --- estimator.encode_labels(y) -> codes, classes: y's values (a column)
 -- as codes 1..k (a column) and the sorted distinct values (k x 1).
 function estimator.encode_labels(y)
-  local classes = y:col(1):unique()
-  local codes = luma.zeros(y:rows(), 1)
-  for i = 1, y:rows() do
-    -- binary search: classes are sorted
-    local v, lo, hi = y:get(i, 1), 1, classes:rows()
-    while lo < hi do
-      local mid = (lo + hi) // 2
-      if classes:get(mid, 1) < v then lo = mid + 1 else hi = mid end
-    end
-    codes:set(i, 1, lo)
-  end
+  local classes, _, codes = y:col(1):unique{ inverse = true }
   return codes, classes
 end
 

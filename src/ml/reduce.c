@@ -347,3 +347,17 @@ int64_t luma_unique(const luma_Mat *a, double *values, double *counts, double *w
   }
   return m;
 }
+
+void luma_unique_positions(const luma_Mat *a, const double *values, int64_t m, luma_Mat *out) {
+  for (int64_t i = 0; i < a->rows; i++)
+    for (int64_t j = 0; j < a->cols; j++) {
+      double v = LUMA_AT(a, i, j);
+      int64_t lo = 0, hi = m - 1; /* v is one of the values: find it */
+      while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (compare_values(values[mid], v) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      LUMA_AT(out, i, j) = (double)(lo + 1);
+    }
+}

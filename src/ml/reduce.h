@@ -52,4 +52,8 @@ void luma_sort_dim(const luma_Mat *a, int dim, int descending, luma_Mat *out, lu
  * `work` needs rows*cols doubles. */
 int64_t luma_unique(const luma_Mat *a, double *values, double *counts, double *work);
 
+/* For each element of a, its 1-based position among the m ascending
+ * distinct values (as luma_unique returns them) into out, a's shape. */
+void luma_unique_positions(const luma_Mat *a, const double *values, int64_t m, luma_Mat *out);
+
 #endif

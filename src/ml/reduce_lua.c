@@ -167,6 +167,8 @@ static int r_argsort(lua_State *L) { return sort(L, 1); }
 /* A:unique() -> values, counts (both k x 1, values ascending, NaN last). */
 static int r_unique(lua_State *L) {
   luma_Mat *a = luma_matrix_check(L, 1);
+  luma_check_options(L, 2, "inverse");
+  int inverse = luma_opt_boolean(L, 2, "inverse", 0);
   int64_t n = a->rows * a->cols;
   size_t bytes = (size_t)(n > 0 ? n : 1) * sizeof(double);
   double *work = lua_newuserdatauv(L, 3 * bytes, 0);
@@ -177,7 +179,9 @@ static int r_unique(lua_State *L) {
     memcpy(values->data, work + n, (size_t)m * sizeof(double));
     memcpy(counts->data, work + 2 * n, (size_t)m * sizeof(double));
   }
-  return 2;
+  if (!inverse) return 2;
+  luma_unique_positions(a, values->data, m, luma_matrix_new(L, a->rows, a->cols));
+  return 3;
 }
 
 /* ------------------------------------------------ products and comparison */
@@ -302,8 +306,10 @@ static const luma_Func reduce_methods[] = {
      "Stable sort along dim (default: along a vector, down the columns of a matrix); NaN last."},
     {"argsort", r_argsort, "A:argsort([dim [, descending [, out]]])",
      "1-based positions that sort A along dim (stable: ties keep their order)."},
-    {"unique", r_unique, "A:unique()",
-     "The distinct values ascending and how often each occurs, as two k x 1 matrices."},
+    {"unique", r_unique, "A:unique([{inverse = false}])",
+     "The distinct values ascending and how often each occurs, as two k x 1 matrices; with "
+     "inverse, also each element's position 1..k among the values (A's shape), so that "
+     "values:take(positions) rebuilds A's elements."},
     {"dot", r_dot, "A:dot(B)",
      "Sum of products: two vectors of equal length (any orientation) or two matrices of equal "
      "shape."},
