@@ -6,24 +6,11 @@
 -- reached (our own stopping rule differs: relative change of the
 -- hyperparameters).
 local luma = require("luma")
+local support = require("support")
+local errors_with, capture_warnings = support.errors_with, support.capture_warnings
 local L = luma.linear
 
 local X, y = luma.datasets.load("diabetes")
-
-local function capture_warnings(fn)
-  local warnings, saved = {}, _G.warn
-  _G.warn = function(msg) warnings[#warnings + 1] = msg end
-  local ok, err = pcall(fn)
-  _G.warn = saved
-  assert(ok, err)
-  return warnings
-end
-
-local function errors_with(pattern, fn)
-  local ok, err = pcall(fn)
-  assert.is_false(ok)
-  assert.matches(pattern, tostring(err))
-end
 
 local function col(t) return luma.matrix(t) end
 

@@ -7,25 +7,12 @@
 -- differs from sklearn's load_diabetes by 3e-16).  How each number was
 -- obtained is recorded next to it.
 local luma = require("luma")
+local support = require("support")
+local errors_with, capture_warnings = support.errors_with, support.capture_warnings
 local L = luma.linear
 
 local Xdb, ydb = luma.datasets.load("diabetes")
 local Xir, yir = luma.datasets.load("iris")
-
-local function errors_with(pattern, fn)
-  local ok, err = pcall(fn)
-  assert.is_false(ok)
-  assert.matches(pattern, tostring(err))
-end
-
-local function capture_warnings(fn)
-  local warnings, saved = {}, _G.warn
-  _G.warn = function(msg) warnings[#warnings + 1] = msg end
-  local ok, err = pcall(fn)
-  _G.warn = saved
-  assert(ok, err)
-  return warnings
-end
 
 -- Linearly separable points in the plane: labels by the side of the line
 -- x1 + x2 = 0.5, with the points closer than 0.1 to it dropped (so the

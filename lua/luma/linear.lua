@@ -17,19 +17,13 @@
 -- weighted least squares (notes 001 §D, the M-step of mixed regression).
 local luma = require("luma")
 local estimator = require("luma.estimator")
+local common = require("luma.linear_common")
+local fail, warning, EPS = common.fail, common.warning, common.EPS
+local predict_linear, regression_example = common.predict_linear, common.regression_example
+local kernel_matrix = common.kernel_matrix
 local core = require("luma.linear_core")
 
 local linear = {}
-
-local EPS = 2.220446049250313e-16
-
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
-
-local function warning(fmt, ...)
-  warn("luma.linear: " .. string.format(fmt, ...))
-end
 
 -- ------------------------------------------------------------ helpers
 
@@ -66,10 +60,6 @@ local function intercept_of(W, xm, ym, center)
   return W:cols() == 1 and b:get(1, 1) or b
 end
 
-local function predict_linear(self, X)
-  return X * self.coef + self.intercept
-end
-
 -- Minimum-norm solution of G W = B for symmetric positive semi-definite G
 -- through its eigendecomposition; eigenvalues below tol * the largest
 -- count as zero.  Returns W, the rank and the eigenvalues (descending).
@@ -99,14 +89,6 @@ local function noise_statistics(self, X, y, w)
   local nll = (var * (2 * math.pi)):log():add(1) * (N / 2)
   if var:cols() == 1 then return var:get(1, 1), nll:get(1, 1) end
   return var, nll
-end
-
-local function regression_example(make)
-  return function()
-    local X = luma.matrix{ { 1, 2 }, { 2, 1 }, { 3, 5 }, { 4, 3 }, { 5, 6 }, { 6, 4 } }
-    local y = luma.matrix{ 3.1, 3.9, 8.2, 7.1, 11.3, 9.8 }
-    return make(), X, y
-  end
 end
 
 -- ------------------------------------------------------ least squares
@@ -317,19 +299,6 @@ linear.RidgeCV = estimator.class{
   end,
   predict = predict_linear,
 }
-
--- The kernel of a KernelRidge: a luma.kernels object, or a name for
--- luma.pairwise.kernel with the estimator's gamma, degree and coef0.
-local function kernel_matrix(p, X, Y)
-  if type(p.kernel) ~= "string" then return p.kernel(X, Y) end
-  local opts = {}
-  if p.kernel == "rbf" or p.kernel == "laplacian" or p.kernel == "polynomial" or p.kernel == "sigmoid" then
-    opts.gamma = p.gamma
-  end
-  if p.kernel == "polynomial" then opts.degree = p.degree end
-  if p.kernel == "polynomial" or p.kernel == "sigmoid" then opts.coef0 = p.coef0 end
-  return luma.pairwise.kernel(X, Y, p.kernel, opts)
-end
 
 linear.KernelRidge = estimator.class{
   name = "luma.linear.KernelRidge", kind = "regressor",

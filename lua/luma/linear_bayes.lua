@@ -20,21 +20,15 @@
 -- precision.  scikit-learn calls these lambda_ and alpha_.
 local luma = require("luma")
 local estimator = require("luma.estimator")
+local common = require("luma.linear_common")
+local fail, warning, EPS = common.fail, common.warning, common.EPS
+local kernel_matrix, regression_example = common.kernel_matrix, common.regression_example
 local core = require("luma.linear_core")
 local special = require("luma.special")
 
 local M = {}
 
-local EPS = 2.220446049250313e-16
 local LOG_2PI = math.log(2 * math.pi)
-
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
-
-local function warning(fmt, ...)
-  warn("luma.linear: " .. string.format(fmt, ...))
-end
 
 -- ------------------------------------------------------------ helpers
 
@@ -86,25 +80,6 @@ end
 -- diag(A B A^T) for A n x d: the predictive variances x^T S x.
 local function quad_rows(A, S)
   return (A * S):mul(A):sum(2)
-end
-
--- The kernel matrix of a relevance vector model: a luma.kernels object,
--- or a luma.pairwise.kernel name with the estimator's gamma, degree, coef0.
-local function kernel_matrix(p, X, Y)
-  if type(p.kernel) ~= "string" then return p.kernel(X, Y) end
-  local opts = {}
-  if p.kernel ~= "linear" and p.kernel ~= "cosine" then opts.gamma = p.gamma end
-  if p.kernel == "polynomial" then opts.degree = p.degree end
-  if p.kernel == "polynomial" or p.kernel == "sigmoid" then opts.coef0 = p.coef0 end
-  return luma.pairwise.kernel(X, Y, p.kernel, opts)
-end
-
-local function regression_example(make)
-  return function()
-    local X = luma.matrix{ { 1, 2 }, { 2, 1 }, { 3, 5 }, { 4, 3 }, { 5, 6 }, { 6, 4 } }
-    local y = luma.matrix{ 3.1, 3.9, 8.2, 7.1, 11.3, 9.8 }
-    return make(), X, y
-  end
 end
 
 -- ------------------------------------------- Bayesian linear regression

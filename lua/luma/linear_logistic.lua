@@ -12,19 +12,13 @@
 -- solver for the l1 penalties, is luma.linear_core.saga.
 local luma = require("luma")
 local estimator = require("luma.estimator")
+local common = require("luma.linear_common")
+local fail, warning = common.fail, common.warning
 local optim = require("luma.optim")
 local special = require("luma.special")
 local core = require("luma.linear_core")
 
 local M = {}
-
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
-
-local function warning(fmt, ...)
-  warn("luma.linear: " .. string.format(fmt, ...))
-end
 
 -- The objective without the |w|^2/2 the native losses carry: the first
 -- n_penalised parameters are the weights, the rest intercepts.

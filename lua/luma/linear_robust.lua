@@ -15,20 +15,13 @@
 -- target; fit(X, y [, sample_weight]); warnings through warn().
 local luma = require("luma")
 local estimator = require("luma.estimator")
+local common = require("luma.linear_common")
+local fail, warning, EPS = common.fail, common.warning, common.EPS
+local predict_linear, regression_example = common.predict_linear, common.regression_example
 local optim = require("luma.optim")
 local special = require("luma.special")
 
 local M = {}
-
-local EPS = 2.220446049250313e-16
-
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
-
-local function warning(fmt, ...)
-  warn("luma.linear: " .. string.format(fmt, ...))
-end
 
 -- ------------------------------------------------------------ helpers
 
@@ -39,14 +32,7 @@ local function check_fit_input(X, y, sample_weight)
   if not X:isfinite():all() then fail(4, "bad argument #1 to 'fit' (X contains NaN or Inf)") end
   if y:cols() ~= 1 then fail(4, "bad argument #2 to 'fit' (y must be one column, got %d)", y:cols()) end
   if not y:isfinite():all() then fail(4, "bad argument #2 to 'fit' (y contains NaN or Inf)") end
-  if sample_weight ~= nil then
-    if not luma.ismatrix(sample_weight) or sample_weight:rows() ~= X:rows() or sample_weight:cols() ~= 1 then
-      fail(4, "bad argument #3 to 'fit' (sample_weight must be a %d x 1 matrix)", X:rows())
-    end
-    if not sample_weight:isfinite():all() or sample_weight:min() < 0 then
-      fail(4, "bad argument #3 to 'fit' (sample_weight must be finite and >= 0)")
-    end
-  end
+  return estimator.check_sample_weight(X, sample_weight) -- a tail call: same level
 end
 
 -- Labels of a binary problem as -1 / +1 (the larger class is +1) and the
@@ -65,18 +51,6 @@ end
 local function augmented(X, fit_intercept)
   if not fit_intercept then return X end
   return luma.hstack{ X, luma.ones(X:rows(), 1) }
-end
-
-local function predict_linear(self, X)
-  return X * self.coef + self.intercept
-end
-
-local function regression_example(make)
-  return function()
-    local X = luma.matrix{ { 1, 2 }, { 2, 1 }, { 3, 5 }, { 4, 3 }, { 5, 6 }, { 6, 4 }, { 2, 4 }, { 5, 2 } }
-    local y = luma.matrix{ 3.1, 3.9, 8.2, 7.1, 11.3, 9.8, 6.2, 7.0 }
-    return make(), X, y
-  end
 end
 
 -- ---------------------------------------------------------- perceptron
