@@ -163,6 +163,24 @@ describe("luma.linear.RidgeCV", function()
     assert.near(err, m.cv_values:get(7, 2), 1e-8 * err)
   end)
 
+  it("handles sample weights like scikit-learn (the sqrt-weighted problem)", function()
+    -- RidgeCV(alphas=[...]).fit(X, y, sample_weight=np.linspace(0.5, 2, n))
+    local m = L.RidgeCV{ alphas = { 0.001, 0.01, 0.1, 1, 10 } }:fit(X, y, w)
+    assert.equal(0.01, m.alpha)
+    assert.near(-3741.5123004096695, m.best_score, 1e-9)
+    assert.matrix_near({ { 3.134346, -217.38491017 } }, m.coef:sub(1, 2):t(), 1e-7)
+  end)
+
+  it("scores generalized cross-validation against the explicit hat matrix", function()
+    -- mean((r / (1 - tr(H)/n))^2) with H = Xc (Xc'Xc + a I)^-1 Xc' + 11'/n
+    -- built densely in NumPy for each alpha
+    local m = L.RidgeCV{ alphas = { 0.001, 0.01, 0.1, 1, 10 }, mode = "gcv", store_cv_values = true }:fit(X, y)
+    assert.equal(0.01, m.alpha)
+    assert.near(-3004.0299939848055, m.best_score, 1e-9)
+    assert.matrix_near({ { 3006.012577407143, 3004.0299939848055, 3006.879380861959,
+      3328.1514676851916, 4850.123669275328 } }, m.cv_values:mean(1), 1e-9)
+  end)
+
   it("chooses alpha by k-fold cross-validation with a scorer", function()
     local m = L.RidgeCV{ alphas = { 0.01, 1, 100 }, cv = 5, scoring = "neg_mean_squared_error" }:fit(X, y)
     local best, best_alpha = -math.huge, nil

@@ -226,12 +226,15 @@ linear.Ridge = estimator.class{
   predict = predict_linear,
 }
 
--- Leave-one-out squared errors of ridge for every alpha at once, from one
--- SVD of the centred data: the hat matrix is H = 11^T/n + U diag(s^2 /
--- (s^2 + alpha)) U^T, and a linear smoother's LOO residual is
--- e_i / (1 - H_ii).  Returns an n x #alphas matrix of mean squared
--- errors over targets, and the SVD for the final coefficients.
-local function ridge_loo(Xc, yc, alphas, center)
+-- Held-out squared errors of ridge for every alpha at once, from one SVD
+-- of the centred (sqrt-weighted) data: the hat matrix is H = c c^T/|c|^2 +
+-- U diag(s^2 / (s^2 + alpha)) U^T, c the column of sqrt(w) (ones without
+-- weights) that the unpenalised intercept adds.  A linear smoother's
+-- leave-one-out residual is e_i / (1 - H_ii); generalized cross-validation
+-- (Golub, Heath and Wahba) uses the mean 1 - tr(H)/n for every i.
+-- Returns an n x #alphas matrix of squared errors (mean over targets) and
+-- the SVD pieces for the final coefficients.
+local function ridge_held_out(Xc, yc, alphas, intercept_hat, mode)
   local n = Xc:rows()
   local U, s, Vt = luma.linalg.svd(Xc)
   local Uty = U:t() * yc
@@ -240,28 +243,36 @@ local function ridge_loo(Xc, yc, alphas, center)
   local errors = luma.zeros(n, #alphas)
   for a, alpha in ipairs(alphas) do
     local shrink = s2:div(s2 + alpha)
-    local h = U2 * shrink
-    if center then h:add(1 / n, h) end
-    local fitted = U * Uty:mul(shrink)
-    local loo = (yc - fitted):div((h * -1):add(1))
-    errors:col(a):assign(loo:pow(2):mean(2))
+    local residual = yc - U * Uty:mul(shrink)
+    local denominator
+    if mode == "gcv" then
+      local trace = shrink:sum() + (intercept_hat and 1 or 0)
+      denominator = 1 - trace / n
+    else
+      local h = U2 * shrink
+      if intercept_hat then h:add(intercept_hat, h) end
+      denominator = (h * -1):add(1)
+    end
+    errors:col(a):assign(residual:div(denominator):pow(2):mean(2))
   end
-  return errors, U, s, Vt, Uty
+  return errors, s, Vt, Uty
 end
 
 linear.RidgeCV = estimator.class{
   name = "luma.linear.RidgeCV", kind = "regressor",
-  doc = "Ridge with alpha chosen from alphas: by efficient leave-one-out (cv = nil; one SVD for "
-    .. "all alphas, scored by mean squared error) or by cross-validation (cv = k, a splitter "
-    .. "or splits; scoring = a scorer name). Fitted: alpha, best_score (greater is better: "
-    .. "-MSE for leave-one-out), coef, intercept, cv_values (n x #alphas LOO squared errors, "
-    .. "with store_cv_values).",
+  doc = "Ridge with alpha chosen from alphas: by efficient leave-one-out or generalized "
+    .. "cross-validation (cv = nil, mode = \"loo\" or \"gcv\"; one SVD for all alphas, scored "
+    .. "by mean squared error) or by cross-validation (cv = k, a splitter or splits; scoring = "
+    .. "a scorer name). Fitted: alpha, best_score (greater is better: -MSE for loo/gcv), coef, "
+    .. "intercept, cv_values (n x #alphas squared errors, with store_cv_values).",
   params = {
     { name = "alphas", type = "table", default = { 0.1, 1, 10 }, doc = "candidate penalties (> 0)" },
     { name = "fit_intercept", type = "boolean", default = true, doc = "fit an unpenalised intercept" },
     { name = "cv", type = "any", doc = "nil: leave-one-out; else as model_selection's cv" },
     { name = "scoring", type = "string", doc = "scorer name for cv (default R^2)" },
-    { name = "store_cv_values", type = "boolean", default = false, doc = "keep the LOO errors" },
+    { name = "mode", type = "string", default = "loo", values = { "loo", "gcv" },
+      doc = "with cv = nil: leave-one-out or generalized cross-validation" },
+    { name = "store_cv_values", type = "boolean", default = false, doc = "keep the squared errors" },
   },
   example = regression_example(function() return linear.RidgeCV{} end),
   fit = function(self, X, y, sample_weight)
@@ -285,7 +296,9 @@ linear.RidgeCV = estimator.class{
     end
     if p.scoring then fail(3, "luma.linear.RidgeCV: scoring applies with cv; leave-one-out uses the squared error") end
     local Xc, yc, xm, ym = centred_copy(X, y, w, p.fit_intercept)
-    local errors, _, s, Vt, Uty = ridge_loo(Xc, yc, p.alphas, p.fit_intercept and not w)
+    local intercept_hat = nil
+    if p.fit_intercept then intercept_hat = w and w * (1 / w:sum()) or 1 / X:rows() end
+    local errors, s, Vt, Uty = ridge_held_out(Xc, yc, p.alphas, intercept_hat, p.mode)
     local mse = errors:mean(1)
     local best = 1
     for a = 2, #p.alphas do
