@@ -105,7 +105,12 @@ describe("reductions #smoke", function()
     assert.equal(1, E:prod())
     assert.is_true(E:mean() ~= E:mean())
     assert.matrix_near({{0, 0, 0}}, E:sum(1))
-    assert.has_error(function() E:argmax() end, "cannot take the arg-extremum of an empty matrix")
+    assert.error_matches(function() E:argmax() end,
+      "calling 'argmax' on bad self %(the matrix is empty: it has no extremum to locate%)")
+    assert.error_matches(function() E:argmin(1) end,
+      "bad argument #1 to 'argmin' %(dimension 1 of the matrix is empty")
+    assert.error_matches(function() E:allclose(E, 1e-5, -1) end,
+      "bad argument #3 to 'allclose' %(atol must be >= 0")
   end)
 
   it("returns NaN variance when ddof leaves no degrees of freedom", function()

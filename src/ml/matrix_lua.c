@@ -378,8 +378,8 @@ static int m_newindex(lua_State *L) {
     return 0;
   }
   if ((v->rows != 1 && v->cols != 1) || v->rows * v->cols != m->cols)
-    return luaL_error(L, "cannot store a %I x %I matrix in a row of %I elements",
-                      (lua_Integer)v->rows, (lua_Integer)v->cols, (lua_Integer)m->cols);
+    return luma_arg_error(L, 3, "cannot store a %I x %I matrix in a row of %I elements",
+                          (lua_Integer)v->rows, (lua_Integer)v->cols, (lua_Integer)m->cols);
   luma_Mat as_row = v->rows == 1 ? *v : luma_mat_transpose(v);
   if (luma_mat_overlaps(&row, &as_row)) {
     luma_Mat *c = luma_matrix_new(L, 1, m->cols);

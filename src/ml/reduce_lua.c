@@ -68,7 +68,8 @@ static int reduce(lua_State *L, luma_Reduce op, double param, int dim_arg, int o
       lua_pushnumber(L, v);
       return 1;
     }
-    if (a->rows * a->cols == 0) return luaL_error(L, "cannot take the arg-extremum of an empty matrix");
+    if (a->rows * a->cols == 0)
+      return luma_arg_error(L, 1, "the matrix is empty: it has no extremum to locate");
     int64_t pos = (int64_t)v;
     lua_pushinteger(L, pos / a->cols + 1);
     lua_pushinteger(L, pos % a->cols + 1);
@@ -76,7 +77,8 @@ static int reduce(lua_State *L, luma_Reduce op, double param, int dim_arg, int o
   }
   luma_Mat *out = reduced_result(L, a, dim, out_arg);
   if (is_arg && (dim == 1 ? a->rows : a->cols) == 0)
-    return luaL_error(L, "cannot take the arg-extremum along an empty dimension");
+    return luma_arg_error(L, 2, "dimension %d of the matrix is empty: it has no extremum to locate",
+                          dim);
   luma_reduce_dim(op, a, dim, param, out);
   if (is_arg) add_one(out);
   return 1;
@@ -250,7 +252,8 @@ static int r_kron(lua_State *L) {
 static int r_allclose(lua_State *L) {
   luma_Mat *a = luma_matrix_check(L, 1), *b = luma_matrix_check(L, 2);
   double rtol = luaL_optnumber(L, 3, 1e-5), atol = luaL_optnumber(L, 4, 1e-8);
-  if (!(rtol >= 0) || !(atol >= 0)) return luaL_error(L, "allclose: rtol and atol must be >= 0");
+  if (!(rtol >= 0)) return luma_arg_error(L, 3, "rtol must be >= 0, got %f", rtol);
+  if (!(atol >= 0)) return luma_arg_error(L, 4, "atol must be >= 0, got %f", atol);
   int close = a->rows == b->rows && a->cols == b->cols;
   for (int64_t i = 0; close && i < a->rows; i++)
     for (int64_t j = 0; close && j < a->cols; j++) {
