@@ -107,8 +107,8 @@ static int m_map(lua_State *L) {
       int isnum = 0;
       double v = lua_tonumberx(L, -1, &isnum);
       if (!isnum)
-        return luaL_error(L, "map: the function returned a %s for element (%I, %I), not a number",
-                          luaL_typename(L, -1), (lua_Integer)(i + 1), (lua_Integer)(j + 1));
+        return luma_arg_error(L, 2, "the function returned a %s for element (%I, %I), not a number",
+                              luaL_typename(L, -1), (lua_Integer)(i + 1), (lua_Integer)(j + 1));
       lua_pop(L, 1);
       LUMA_AT(out, i, j) = v;
     }
