@@ -172,7 +172,7 @@ describe("LinearDiscriminantAnalysis", function()
     fails("priors has 2 entries but y has 3 classes", function() L{ priors = { 0.5, 0.5 } }:fit(X, y) end)
     fails("priors must be finite and non-negative",
       function() L{ priors = { -0.5, 0.5, 1 } }:fit(X, y) end)
-    fails("parameter 'shrinkage' must be a number >= 0 and <= 1",
+    fails("parameter 'shrinkage' must be a number or string >= 0 and <= 1",
       function() L{ shrinkage = -0.1 } end)
     fails("shrinkage needs solver", function() L{ shrinkage = 0.1 }:fit(X, y) end)
     fails("n_components = 3 is more than", function() L{ n_components = 3 }:fit(X, y) end)
@@ -357,5 +357,45 @@ describe("GaussianImputer", function()
     local holes = A:copy()
     for i = 5, 8 do holes:set(i, 2, 0 / 0) end
     fails("class 1 has no row without missing features", function() GI{}:fit(holes, labels) end)
+  end)
+end)
+
+describe("shrinkage estimates", function()
+  -- references: scikit-learn 1.2.1 on the same data (load_wine, load_iris)
+  --   LinearDiscriminantAnalysis(solver=s, shrinkage="auto").fit(X, y)
+  --   NearestCentroid(shrink_threshold=t).fit(X, y).centroids_
+  it("LDA with Ledoit-Wolf shrinkage (auto) matches scikit-learn for lsqr and eigen", function()
+    local Xw, yw = luma.datasets.load("wine")
+    for _, solver in ipairs{ "lsqr", "eigen" } do
+      local m = D.LinearDiscriminantAnalysis{ solver = solver, shrinkage = "auto" }:fit(Xw, yw)
+      assert.near(54.68304211599188, m.coef:get(1, 1), 1e-9 * 54.7)
+      assert.near(0.005040249339841215, m.coef:get(3, 13), 1e-9)
+      assert.near(-426.32752054529294, m.intercept:get(1, 2), 1e-9 * 426)
+      assert.near(2.3909897727771546e-08, m:predict_proba(Xw:sub(1, 1)):get(1, 2), 1e-6 * 2.4e-8)
+    end
+    fails('shrinkage must be a number in [0, 1] or "auto"', function()
+      D.LinearDiscriminantAnalysis{ solver = "lsqr", shrinkage = "ledoit" }:fit(Xw, yw)
+    end)
+  end)
+
+  it("NearestCentroid shrinks centroids towards the overall mean (Tibshirani et al.)", function()
+    local m = D.NearestCentroid{ shrink_threshold = 0.5 }:fit(X, y)
+    assert.matrix_near({
+      { 5.057950008177209, 3.386159493422654, 1.5090739983853334, 0.28004410093180565 },
+      { 5.88404999182279, 2.8118405065773473, 4.212926001614667, 1.291955899068194 },
+      { 6.536049991822789, 3.0158405065773466, 5.504926001614667, 1.991955899068194 },
+    }, m.centroids, 1e-12)
+    -- a larger threshold zeroes some deviations: those features sit at the overall mean
+    local h = D.NearestCentroid{ shrink_threshold = 2.5 }:fit(X, y)
+    assert.matrix_near({
+      { 5.26575004088605, 3.2187974671132658, 1.6973699919266658, 0.41622050465902904 },
+      { 5.843333333333335, 2.9792025328867355, 4.024630008073334, 1.199333333333334 },
+      { 6.328249959113948, 3.057333333333334, 5.316630008073334, 1.8557794953409705 },
+    }, h.centroids, 1e-12)
+    assert.near(X:col(1):mean(), 5.843333333333335, 1e-12)
+    assert.near(0.9266666666666666, h:score(X, y), 1e-15)
+    fails("all are constant", function()
+      D.NearestCentroid{ shrink_threshold = 1 }:fit(luma.ones(4, 2), M{ 1, 1, 2, 2 })
+    end)
   end)
 end)

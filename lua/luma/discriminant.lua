@@ -105,6 +105,40 @@ local function shrink(S, alpha)
   return S * (1 - alpha) + luma.eye(d) * (alpha * S:trace() / d)
 end
 
+-- The Ledoit-Wolf shrunk covariance of the rows of X (divided by n), as
+-- scikit-learn's LDA computes it for shrinkage = "auto": estimated on the
+-- standardized columns, then scaled back.  The shrinkage a minimises the
+-- expected Frobenius loss of (1 - a) S + a mu I (Ledoit and Wolf 2004):
+-- a = min(b, c) / c with c = |S - mu I|_F^2 / d and b = (sum_i |x_i|^4 -
+-- n |S|_F^2) / (d n^2).
+local function ledoit_wolf(X)
+  local n, d = X:shape()
+  local mean = X:mean(1)
+  local scale = X:var(1):sqrt()
+  scale = luma.matrix.where(scale:eq(0), 1, scale) -- constant columns stay as they are
+  local Z = (X - mean):div(scale)
+  local S = (Z:t() * Z) / n
+  local mu = S:trace() / d
+  local S2 = S:pow(2):sum()
+  local c = (S2 - 2 * mu * S:trace() + d * mu * mu) / d
+  local b = (Z:pow(2):sum(2):pow(2):sum() / n - S2) / (d * n)
+  local a = c > 0 and math.min(b, c) / c or 0
+  local shrunk = S * (1 - a)
+  shrunk:diag():add(a * mu, shrunk:diag())
+  return shrunk:mul(scale:t() * scale), a
+end
+
+-- The pooled within-class covariance under Ledoit-Wolf shrinkage of each
+-- class (weights n_k / n, as the unshrunk pooled estimate).
+local function ledoit_wolf_pooled(X, codes, counts)
+  local n, d = X:shape()
+  local Sw = luma.zeros(d, d)
+  for k = 1, counts:rows() do
+    Sw = Sw + ledoit_wolf(X:select(codes:eq(k), 1)) * (counts:get(k, 1) / n)
+  end
+  return Sw
+end
+
 local function lda_fit(self, X, y)
   local p = self.params
   local n, d = X:shape()
@@ -117,6 +151,10 @@ local function lda_fit(self, X, y)
   end
   if p.shrinkage ~= nil and p.solver == "svd" then
     fail("%s: shrinkage needs solver \"lsqr\" or \"eigen\", not \"svd\"", LDA_NAME)
+  end
+  local auto = p.shrinkage == "auto"
+  if type(p.shrinkage) == "string" and not auto then
+    fail("%s: shrinkage must be a number in [0, 1] or \"auto\", got %q", LDA_NAME, p.shrinkage)
   end
   local max_components = math.min(k - 1, d)
   if p.n_components ~= nil and p.n_components > max_components then
@@ -134,7 +172,7 @@ local function lda_fit(self, X, y)
     if p.store_covariance then self.covariance = pooled_covariance(X, codes, means) end
   else
     local Sw_raw = pooled_covariance(X, codes, means)
-    local Sw = shrink(Sw_raw, p.shrinkage)
+    local Sw = auto and ledoit_wolf_pooled(X, codes, counts) or shrink(Sw_raw, p.shrinkage)
     self.covariance = Sw
     local ok, solved = pcall(linalg.solve, Sw, means:t(), { assume = "spd" })
     if not ok then
@@ -146,7 +184,7 @@ local function lda_fit(self, X, y)
       local mu = counts:t() * means / n
       local centers = means - mu
       local St = Sw_raw + centers:t() * centers:mul(counts / n)
-      St = shrink((St + St:t()) * 0.5, p.shrinkage)
+      St = auto and ledoit_wolf(X) or shrink((St + St:t()) * 0.5, p.shrinkage)
       local evals, evecs = linalg.eigh_generalized(St - Sw, Sw, { order = "descending" })
       self.scalings = evecs
       self.explained_variance_ratio = (evals / evals:sum()):sub(1, self.max_components, 1, 1):copy()
@@ -192,8 +230,9 @@ discriminant.LinearDiscriminantAnalysis = estimator.class{
     { name = "solver", type = "string", default = "svd", values = { "svd", "lsqr", "eigen" },
       doc = "svd: SVD of the centred data, no covariance formed (default); lsqr: solve with "
         .. "the covariance; eigen: generalized eigenproblem of between and within scatter" },
-    { name = "shrinkage", type = "number", min = 0, max = 1,
-      doc = "covariance shrinkage (1 - a) S + a tr(S)/d I (lsqr and eigen only)" },
+    { name = "shrinkage", type = "number|string", min = 0, max = 1,
+      doc = "covariance shrinkage (1 - a) S + a tr(S)/d I, or \"auto\": Ledoit-Wolf per "
+        .. "class (lsqr and eigen only)" },
     { name = "priors", type = "matrix|table",
       doc = "class priors in the order of the sorted classes (default: class frequencies)" },
     { name = "n_components", type = "integer", min = 1,
@@ -329,6 +368,39 @@ discriminant.QuadraticDiscriminantAnalysis = estimator.class{
 
 local NC_NAME = "NearestCentroid"
 
+-- Nearest shrunken centroids (Tibshirani, Hastie, Narasimhan and Chu 2002;
+-- scikit-learn's shrink_threshold): each centroid's deviation from the
+-- overall mean, in units of m_k s_j (m_k = sqrt(1/n_k - 1/n), s_j the
+-- pooled within-class std of feature j plus its median), is soft-
+-- thresholded by the threshold, so features that separate no class fall
+-- back to the overall mean.
+local function shrunken_centroids(X, codes, counts, means, threshold)
+  local n = X:rows()
+  local k = means:rows()
+  if (X:max(1) - X:min(1)):max() == 0 then
+    fail("%s.fit: shrink_threshold needs a feature that varies; all are constant", NC_NAME)
+  end
+  if n <= k then
+    fail("%s.fit: shrink_threshold needs more rows than classes (%d rows, %d classes)", NC_NAME, n, k)
+  end
+  local overall = X:mean(1)
+  local within = classstats.center(X, codes, means)
+  local s = (within:pow(2):sum(1) * (1 / (n - k))):sqrt()
+  s = s + luma.stats.median(s:t()):get(1, 1)
+  local units = (counts:pow(-1) - 1 / n):sqrt() * s -- k x d: m_k s_j
+  local deviation = (means - overall):div(units)
+  local shrunk = (deviation:abs() - threshold):clamp(0, math.huge):mul(deviation:sign())
+  return units:mul(shrunk) + overall
+end
+
+-- Distances from the rows of X to the centroids (n x k).
+local function centroid_distances(self, X)
+  if self.params.metric == "mahalanobis" then
+    return luma.pairwise.distances(X, self.centroids, "mahalanobis", { cov = self.covariance })
+  end
+  return luma.pairwise.distances(X, self.centroids, "euclidean")
+end
+
 discriminant.NearestCentroid = estimator.class{
   name = "luma.discriminant.NearestCentroid",
   kind = "classifier",
@@ -336,11 +408,14 @@ discriminant.NearestCentroid = estimator.class{
     .. "represented by its mean, and a point gets the class of the nearest one, by Euclidean "
     .. "distance or by Mahalanobis distance under the pooled within-class covariance "
     .. "(divided by n, as LDA's). Ties go to the first class in sorted order (scikit-learn's "
-    .. "rule; the notes' binary rule sends them to +1, the second). Fitted: classes, "
-    .. "centroids, covariance (mahalanobis).",
+    .. "rule; the notes' binary rule sends them to +1, the second). shrink_threshold gives "
+    .. "nearest shrunken centroids (Tibshirani et al. 2002). Fitted: classes, centroids, "
+    .. "covariance (mahalanobis).",
   params = {
     { name = "metric", type = "string", default = "euclidean",
       values = { "euclidean", "mahalanobis" }, doc = "distance to the class means" },
+    { name = "shrink_threshold", type = "number", min = 0,
+      doc = "soft threshold on the standardized centroid deviations (nil: none)" },
   },
   example = function()
     local X, y = example_data()
@@ -350,6 +425,9 @@ discriminant.NearestCentroid = estimator.class{
     local codes, classes, counts = G.encode(NC_NAME, y)
     local _, means = G.moments(NC_NAME, X, codes, classes:rows(), false)
     self.classes, self.class_count, self.centroids = classes, counts, means
+    if self.params.shrink_threshold then
+      self.centroids = shrunken_centroids(X, codes, counts, means, self.params.shrink_threshold)
+    end
     if self.params.metric == "mahalanobis" then
       local S = pooled_covariance(X, codes, means)
       local ok, why = pcall(linalg.cholesky, S)
@@ -364,23 +442,12 @@ discriminant.NearestCentroid = estimator.class{
   -- closer, so the wrappers in luma.multiclass can use it as a score.
   decision_function = function(self, X)
     G.check_finite(NC_NAME, "decision_function", X)
-    local D
-    if self.params.metric == "mahalanobis" then
-      D = luma.pairwise.distances(X, self.centroids, "mahalanobis", { cov = self.covariance })
-    else
-      D = luma.pairwise.distances(X, self.centroids, "euclidean")
-    end
+    local D = centroid_distances(self, X)
     return G.binary_decision(-D:mul(D))
   end,
   predict = function(self, X)
     G.check_finite(NC_NAME, "predict", X)
-    local D
-    if self.params.metric == "mahalanobis" then
-      D = luma.pairwise.distances(X, self.centroids, "mahalanobis", { cov = self.covariance })
-    else
-      D = luma.pairwise.distances(X, self.centroids, "euclidean")
-    end
-    return self.classes:take(D:argmin(2))
+    return self.classes:take(centroid_distances(self, X):argmin(2))
   end,
 }
 
