@@ -174,6 +174,13 @@ end)
 describe("luma.linear.LADRegression and QuantileRegressor", function()
   local X, y = Xdb:sub(1, 150, 1, 3):copy(), ydb:sub(1, 150, 1, 1):copy()
 
+  it("solves the full diabetes problem exactly (442 x 10, an LP of 904 columns)", function()
+    -- QuantileRegressor(quantile=0.5, alpha=0, solver="highs").fit(X, y) on all of diabetes
+    local m = L.LADRegression{}:fit(Xdb, ydb)
+    assert.near(465.86802885340296, m.coef:get(3, 1), 1e-9 * 466)
+    assert.near(151.85445252616748, m.intercept, 1e-9 * 152)
+  end)
+
   it("solves least absolute deviations exactly (scikit-learn's QuantileRegressor, highs)", function()
     -- QuantileRegressor(quantile=0.5, alpha=0, solver="highs").fit(X[:150, :3], y[:150])
     local m = L.LADRegression{}:fit(X, y)

@@ -357,6 +357,16 @@ describe("optim QP, NNLS and LP", function()
     assert.matrix_near({ { 1.6 }, { 1.2 } }, r.x, 1e-12)
     assert.is_true(math.abs(r.fun + 2.8) < 1e-12)
   end)
+  it("LP: Beale's cycling example (degenerate at the origin) reaches its optimum", function()
+    -- min -3/4 x1 + 20 x2 - 1/2 x3 + 6 x4 s.t. 1/4 x1 - 8 x2 - x3 + 9 x4 <= 0,
+    -- 1/2 x1 - 12 x2 - 1/2 x3 + 3 x4 <= 0, x3 <= 1: textbook Dantzig pricing with
+    -- first-row ties cycles here; the optimum is x = (1, 0, 1, 0), value -5/4
+    local r = optim.linprog(col{ -0.75, 20, -0.5, 6 }, { A_ub = { { 0.25, -8, -1, 9 },
+      { 0.5, -12, -0.5, 3 }, { 0, 0, 1, 0 } }, b_ub = { 0, 0, 1 } })
+    assert.are.equal("optimal", r.status)
+    assert.matrix_near({ { 1 }, { 0 }, { 1 }, { 0 } }, r.x, 1e-12)
+    assert.near(-1.25, r.fun, 1e-12)
+  end)
   it("LP: a degenerate vertex (three constraints through (1, 1)) does not cycle", function()
     -- max x + y s.t. x <= 1, y <= 1, x + y <= 2, with x, y >= 0
     local r = optim.linprog(col{ -1, -1 }, { A_ub = { { 1, 0 }, { 0, 1 }, { 1, 1 } }, b_ub = { 1, 1, 2 } })

@@ -58,100 +58,28 @@ end
 
 -- ------------------------------------------------------------- simplex
 
--- Dense two-phase simplex with Bland's rule (no cycling on degenerate
--- problems) for min c'x s.t. A x = b, x >= 0, b >= 0.  A is a list of rows.
--- Returns status ("optimal", "infeasible", "unbounded", "max_iter"), x,
--- iterations.
+-- The standard-form program min c'x s.t. A x = b, x >= 0, b >= 0 (A a
+-- list of rows of W entries) through the native dense two-phase simplex
+-- (src/ml/simplex.c).  Returns status, x (a list) or nil, pivots.
 local function simplex_standard(c, A, b, max_iter, tol)
-  local m, n = #A, #c
-  -- tableau: m rows of n + m + 1 (artificials, then rhs)
-  local T = {}
-  local basis = {}
-  for i = 1, m do
-    local row = {}
-    for j = 1, n do row[j] = A[i][j] end
-    for j = 1, m do row[n + j] = (i == j) and 1 or 0 end
-    row[n + m + 1] = b[i]
-    T[i] = row
-    basis[i] = n + i
+  local W = #c
+  local Am = #A > 0 and luma.matrix(A) or luma.zeros(0, W)
+  local status, x, pivots = luma.optim_native.simplex(luma.matrix(c), Am,
+    #b > 0 and luma.matrix(b) or luma.zeros(0, 1), max_iter, tol)
+  if x then
+    local list = {}
+    for k = 1, W do list[k] = x:get(k, 1) end
+    x = list
   end
-  local W = n + m + 1
-  local iters = 0
-  local function pivot(r, col)
-    local pr = T[r]
-    local pv = pr[col]
-    for j = 1, W do pr[j] = pr[j] / pv end
-    for i = 1, m do
-      if i ~= r then
-        local row = T[i]
-        local f = row[col]
-        if f ~= 0 then for j = 1, W do row[j] = row[j] - f * pr[j] end end
-      end
-    end
-    basis[r] = col
-  end
-  -- runs the simplex on cost vector cost (length W-1, over allowed columns)
-  local function run(cost, allowed)
-    while true do
-      iters = iters + 1
-      if iters > max_iter then return "max_iter" end
-      -- reduced costs d_j = cost_j - sum_i cost_basis(i) T[i][j]; Bland: first j with d_j < -tol
-      local enter
-      for j = 1, W - 1 do
-        if allowed(j) then
-          local d = cost[j]
-          for i = 1, m do d = d - cost[basis[i]] * T[i][j] end
-          if d < -tol then enter = j; break end
-        end
-      end
-      if not enter then return "optimal" end
-      local leave, best
-      for i = 1, m do
-        local a = T[i][enter]
-        if a > tol then
-          local ratio = T[i][W] / a
-          if not best or ratio < best - 1e-12 or (abs(ratio - best) <= 1e-12 and basis[i] < basis[leave]) then
-            best, leave = ratio, i
-          end
-        end
-      end
-      if not leave then return "unbounded" end
-      pivot(leave, enter)
-    end
-  end
-  -- Phase I: minimize the sum of artificials
-  local cost1 = {}
-  for j = 1, W - 1 do cost1[j] = (j > n) and 1 or 0 end
-  local st = run(cost1, function() return true end)
-  if st == "max_iter" then return "max_iter", nil, iters end
-  local infeas = 0
-  for i = 1, m do if basis[i] > n then infeas = infeas + T[i][W] end end
-  local scale = 1
-  for i = 1, m do scale = max(scale, abs(b[i])) end
-  if infeas > 1e-9 * scale then return "infeasible", nil, iters end
-  -- drive artificials out of the basis (a row with no usable column is redundant)
-  for i = 1, m do
-    if basis[i] > n then
-      for j = 1, n do
-        if abs(T[i][j]) > tol then pivot(i, j); break end
-      end
-    end
-  end
-  local cost2 = {}
-  for j = 1, W - 1 do cost2[j] = (j <= n) and c[j] or 0 end
-  st = run(cost2, function(j) return j <= n end)
-  if st ~= "optimal" then return st, nil, iters end
-  local x = {}
-  for j = 1, n do x[j] = 0 end
-  for i = 1, m do if basis[i] <= n then x[basis[i]] = T[i][W] end end
-  return "optimal", x, iters
+  return status, x, pivots
 end
 
 --- linprog(c [, {A_ub, b_ub, A_eq, b_eq, lower = 0, upper = inf, max_iter = 10000}])
 -- -> {x, fun, status, converged, message, iterations}: min c'x subject to
 -- A_ub x <= b_ub, A_eq x = b_eq, lower <= x <= upper (SciPy's linprog
--- defaults: x >= 0).  Dense two-phase simplex with Bland's rule; status is
--- "optimal", "infeasible", "unbounded" or "max_iter".
+-- defaults: x >= 0).  Dense two-phase simplex in C (Dantzig pricing,
+-- Bland's rule after degenerate runs); status is "optimal", "infeasible",
+-- "unbounded" or "max_iter".
 function qp.linprog(c, opts)
   opts = opts or {}
   local cm = as_matrix("linprog", c, "c", 1)

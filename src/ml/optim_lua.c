@@ -10,6 +10,7 @@
 
 #include "matrix_lua.h"
 #include "optim.h"
+#include "simplex.h"
 
 /* ------------------------------------------------------ objective type */
 
@@ -425,6 +426,36 @@ static const luma_Type objective_type = {
     "L-BFGS on it without calling Lua per evaluation.",
     NULL};
 
+/* simplex(c, A, b [, max_iter [, tol]]) -> status, x | nil, pivots:
+ * min c'x s.t. A x = b, x >= 0 with b >= 0 (luma.optim.linprog's core). */
+static int o_simplex(lua_State *L) {
+  luma_Mat *c = luma_matrix_check(L, 1), *a = luma_matrix_check(L, 2), *b = luma_matrix_check(L, 3);
+  lua_Integer max_iter = luaL_optinteger(L, 4, 10000);
+  double tol = luaL_optnumber(L, 5, 1e-10);
+  int64_t m = a->rows, n = a->cols;
+  if (c->rows != n || c->cols != 1 || !luma_mat_is_contiguous(c))
+    luma_arg_error(L, 1, "c must be a contiguous %I x 1 matrix", (lua_Integer)n);
+  if (!luma_mat_is_contiguous(a)) luma_arg_error(L, 2, "A must be contiguous");
+  if (b->rows != m || b->cols != 1 || !luma_mat_is_contiguous(b))
+    luma_arg_error(L, 3, "b must be a contiguous %I x 1 matrix", (lua_Integer)m);
+  for (int64_t i = 0; i < m; i++)
+    if (!(b->data[i] >= 0)) luma_arg_error(L, 3, "b must be >= 0 (row %I)", (lua_Integer)(i + 1));
+  if (max_iter < 1) luma_arg_error(L, 4, "max_iter must be >= 1");
+  if (!(tol > 0)) luma_arg_error(L, 5, "tol must be > 0");
+  if (luma_mat_checked_size(m + 1, n + m + 1) < 0) luma_arg_error(L, 2, "the tableau would be too large");
+  double *work = lua_newuserdatauv(L, (size_t)luma_simplex_work(m, n) * sizeof(double), 0);
+  luma_Mat *x = luma_matrix_new(L, n, 1);
+  int64_t pivots = 0;
+  luma_LpStatus st = luma_simplex(c->data, a->data, b->data, m, n, (int64_t)max_iter, tol, x->data,
+                                  work, &pivots);
+  static const char *const names[] = {"optimal", "infeasible", "unbounded", "max_iter"};
+  lua_pushstring(L, names[st]);
+  if (st == LUMA_LP_OPTIMAL) lua_pushvalue(L, -2);
+  else lua_pushnil(L);
+  lua_pushinteger(L, (lua_Integer)pivots);
+  return 3;
+}
+
 int luma_open_optim_native(lua_State *L) {
   static const luma_Func funcs[] = {
       {"lbfgs", o_lbfgs, "lbfgs(f, x0, opts)",
@@ -437,6 +468,10 @@ int luma_open_optim_native(lua_State *L) {
        "Native multinomial cross-entropy C * sum_i s_i (-log softmax(x_i W + b)_{y_i}) + "
        "|W|_F^2 / 2."},
       {"is_objective", o_is_objective, "is_objective(v)", "True when v is a luma.Objective."},
+      {"simplex", o_simplex, "simplex(c, A, b [, max_iter = 10000 [, tol = 1e-10]])",
+       "The dense two-phase simplex behind luma.optim.linprog: min c'x s.t. A x = b, x >= 0 "
+       "with b >= 0. Returns the status (\"optimal\", \"infeasible\", \"unbounded\", "
+       "\"max_iter\"), x (nil unless optimal) and the pivots."},
       {NULL, NULL, NULL, NULL}};
   luma_type_register(L, &objective_type);
   lua_pop(L, 1);
