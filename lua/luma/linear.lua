@@ -1,8 +1,12 @@
---- luma.linear: linear models for regression.
+--- luma.linear: linear models (docs/LINEAR.md).
 --
--- Least squares (LinearRegression), ridge (Ridge, RidgeCV, KernelRidge) and
--- the l1 family by coordinate descent (Lasso, ElasticNet, their paths and
--- cross-validated forms).  Conventions (../shared/BRIEF.md):
+-- This file: least squares (LinearRegression), ridge (Ridge, RidgeCV,
+-- KernelRidge) and the l1 family by coordinate descent (Lasso, ElasticNet,
+-- their paths and cross-validated forms).  Re-exported at the end:
+-- LogisticRegression (linear_logistic.lua), the Bayesian models and
+-- relevance vector machines (linear_bayes.lua), and the robust models,
+-- perceptron, Bayesian logistic regression and mixture of regressions
+-- (linear_robust.lua).  Conventions (../shared/BRIEF.md):
 --   * Ridge minimises |y - Xw - b|^2 + alpha |w - v|^2 (notes 001 §A L848:
 --     an unnormalised sum; the intercept b is not penalised; v, the
 --     shrinkage target, is 0 unless shrink_to is given).  The notes' MAP
