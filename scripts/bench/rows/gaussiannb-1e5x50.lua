@@ -6,10 +6,10 @@ return {
   kind = "internal",
   unit = "ms",
   runs = 5,
-  luma = { argv = { env.luma, env.dir .. "/kernels/gaussiannb_fit.lua" } },
+  luma = { argv = { env.luma, env.dir .. "/kernels/generative_fit.lua", "gaussiannb" } },
   peer = {
     name = "sklearn",
-    argv = { env.python, env.dir .. "/kernels/gaussiannb_fit.py" },
+    argv = { env.python, env.dir .. "/kernels/generative_fit.py", "gaussiannb" },
     check = { env.python, "-c", "import sklearn" },
   },
   target = { max_ratio = 1.0 },

@@ -6,10 +6,10 @@ return {
   kind = "internal",
   unit = "ms",
   runs = 5,
-  luma = { argv = { env.luma, env.dir .. "/kernels/lda_fit.lua" } },
+  luma = { argv = { env.luma, env.dir .. "/kernels/generative_fit.lua", "lda" } },
   peer = {
     name = "sklearn",
-    argv = { env.python, env.dir .. "/kernels/lda_fit.py" },
+    argv = { env.python, env.dir .. "/kernels/generative_fit.py", "lda" },
     check = { env.python, "-c", "import sklearn" },
   },
   target = { max_ratio = 1.0 },
