@@ -411,6 +411,29 @@ M.BayesianLinearRegression = estimator.class{
 -- The order of the steps is scikit-learn's ARDRegression, so that the two
 -- agree where their definitions coincide (lambda_1 = lambda_2 = nu/2,
 -- alpha_1 = alpha_2 = 0).
+
+-- MacKay's update of the precisions of the kept weights (notes 000 §6.6):
+-- gamma_j = 1 - h_j S_jj, h_j <- (gamma_j + nu) / (w_j^2 + nu), and a weight
+-- whose precision reaches threshold is pruned.  h (all d precisions) is
+-- updated in place; returns the new kept list, the d x 1 weights (zeros
+-- where pruned) and gamma.
+local function ard_update(S, hk, wk, keep, h, d, nu, threshold)
+  local gamma = S:diag():mul(hk) * -1 + 1
+  local new_h = (gamma + nu):div(wk:pow(2) + nu)
+  local w = luma.zeros(d, 1)
+  local kept = {}
+  for j, idx in ipairs(keep) do
+    local hj = new_h:get(j, 1)
+    if hj ~= hj then hj = math.huge end -- 0 / 0 with nu = 0: a weight and its spread both gone
+    h:set(idx, 1, hj)
+    if hj < threshold then
+      kept[#kept + 1] = idx
+      w:set(idx, 1, wk:get(j, 1))
+    end
+  end
+  return kept, w, gamma
+end
+
 local function ard(st, o)
   local d = st.G:rows()
   local h = luma.ones(d, 1) * o.h_init
@@ -443,24 +466,12 @@ local function ard(st, o)
     local rss = math.max(st.yty - 2 * (bk:t() * muk):get(1, 1) + (muk:t() * Gk * muk):get(1, 1), 0)
     scores[it] = evidence(muk, Gk, bk, hk, logdet_A, rss)
     local old = mu
-    mu = luma.zeros(d, 1)
-    local gamma = S:diag():mul(hk) * -1 + 1
-    local new_h = (gamma + o.nu):div(muk:pow(2) + o.nu)
+    local gamma
+    keep, mu, gamma = ard_update(S, hk, muk, keep, h, d, o.nu, o.threshold)
     beta = (st.n - gamma:sum() + 2 * o.noise_shape) / (rss + 2 * o.noise_rate)
     if not (beta > 0 and beta < math.huge) then
       fail(4, "%s: the noise precision broke down (%g); the data may be fitted exactly", o.name, beta)
     end
-    local kept = {}
-    for j, idx in ipairs(keep) do
-      local hj = new_h:get(j, 1)
-      if hj ~= hj then hj = math.huge end -- 0 / 0 with nu = 0: a weight and its spread both gone
-      h:set(idx, 1, hj)
-      if hj < o.threshold then
-        kept[#kept + 1] = idx
-        mu:set(idx, 1, muk:get(j, 1))
-      end
-    end
-    keep = kept
     if it > 1 and (mu - old):abs():sum() < o.tol * math.max(1, mu:abs():sum()) then
       converged = true
       break
@@ -774,21 +785,8 @@ M.RelevanceVectorClassification = estimator.class{
       iter = it
       local wk, S, hk, ev = round()
       scores[it] = ev
-      local gamma = S:diag():mul(hk) * -1 + 1
-      local new_h = (gamma + p.nu):div(wk:pow(2) + p.nu)
       local old = w
-      w = luma.zeros(m, 1)
-      local kept = {}
-      for j, idx in ipairs(keep) do
-        local hj = new_h:get(j, 1)
-        if hj ~= hj then hj = math.huge end
-        h:set(idx, 1, hj)
-        if hj < p.threshold then
-          kept[#kept + 1] = idx
-          w:set(idx, 1, wk:get(j, 1))
-        end
-      end
-      keep = kept
+      keep, w = ard_update(S, hk, wk, keep, h, m, p.nu, p.threshold)
       if #keep == 0 then converged = true break end
       if it > 1 and (w - old):abs():sum() < p.tol * math.max(1, w:abs():sum()) then converged = true break end
     end
