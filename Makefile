@@ -24,9 +24,10 @@ RPATH = -Wl,-rpath,$(patsubst -L%,%,$(filter -L%,$(BLAS_LIBS)))
 
 VERSION := $(shell sed -n 's/^#define LUMA_VERSION "\(.*\)"/\1/p' src/vm/luma.h)
 
-LIB_SRCS  := $(wildcard src/vm/*.c src/ml/*.c)
+# A family is a folder: every src/ml/<family>/*.c is part of the library.
+LIB_SRCS  := $(wildcard src/vm/*.c src/ml/*/*.c)
 LIB_SRCS  := $(filter-out src/vm/main.c src/vm/repl.c,$(LIB_SRCS))
-LUA_SRCS  := $(sort $(wildcard lua/luma/*.lua))
+LUA_SRCS  := $(sort $(wildcard lua/luma/*.lua lua/luma/*/*.lua))
 DATA_SRCS := $(sort $(wildcard data/datasets/*.csv))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded_lua.o
 BIN_OBJS  := $(BUILD)/obj/src/vm/main.o $(BUILD)/obj/src/vm/repl.o
@@ -39,7 +40,7 @@ all: $(BUILD)/luma $(BUILD)/libluma.a $(BUILD)/libluma.so $(BUILD)/luma.so $(BUI
 deps:
 	@scripts/setup-deps
 
-$(BUILD)/obj/%.o: %.c src/vm/luma.h $(wildcard src/vm/*.h src/ml/*.h)
+$(BUILD)/obj/%.o: %.c src/vm/luma.h $(wildcard src/vm/*.h src/ml/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -c $< -o $@
 
@@ -91,10 +92,12 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/luma scripts/demo.lua
 
+# `make test FAMILY=linear` (or FAMILY=<path of a spec or folder>) runs only
+# those specs, skipping the fuzz build and the C tests.
 test: deps
 	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory fuzz-build
-	@BUILD=$(BUILD) FUZZ_BUILD=$(FUZZ_BUILD) scripts/run-tests
+	@if [ -z "$(FAMILY)" ]; then $(MAKE) --no-print-directory fuzz-build; fi
+	@BUILD=$(BUILD) FUZZ_BUILD=$(FUZZ_BUILD) FAMILY=$(FAMILY) scripts/run-tests
 
 # AddressSanitizer + UBSan (LeakSanitizer on) over the whole suite, the
 # example host under valgrind, a clang -Werror build, and two threads with
@@ -157,7 +160,7 @@ install: all
 	install -m 644 src/vm/luma.h $(DESTDIR)$(PREFIX)/include/luma.h
 	install -m 644 $(BUILD)/luma.pc $(DESTDIR)$(LIBDIR)/pkgconfig/luma.pc
 	install -m 755 $(BUILD)/luma.so $(DESTDIR)$(CMODDIR)/luma.so
-	install -m 644 $(LUA_SRCS) $(DESTDIR)$(LMODDIR)/luma/
+	for f in $(LUA_SRCS); do install -D -m 644 $$f $(DESTDIR)$(LMODDIR)/$${f#lua/}; done
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then ldconfig; fi
 
 uninstall:

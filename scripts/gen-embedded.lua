@@ -1,7 +1,10 @@
--- Build step: turns lua/luma/*.lua into a C file of byte arrays, so libluma
--- carries its own Lua modules (no search path needed, and a sandboxed state
--- can still require them).  Data files (data/datasets/NAME.csv) become
--- modules luma.data.NAME that return the file's text.
+-- Build step: turns the Lua sources under lua/luma into a C file of byte
+-- arrays, so libluma carries its own Lua modules (no search path needed, and
+-- a sandboxed state can still require them).  Module names follow the
+-- folders as Lua's package.path would: lua/luma/a.lua is luma.a,
+-- lua/luma/fam/init.lua is luma.fam, lua/luma/fam/part.lua is
+-- luma.fam.part.  Data files (data/datasets/NAME.csv) become modules
+-- luma.data.NAME that return the file's text.
 --   lua5.4 scripts/gen-embedded.lua OUT.c lua/luma/a.lua ... data/datasets/x.csv ...
 local out_path = assert(arg[1], "usage: gen-embedded.lua OUT.c FILES...")
 
@@ -12,7 +15,8 @@ local parts = {
 local entries = {}
 for i = 2, #arg do
   local path = arg[i]
-  local base = path:match("([^/]+)%.lua$")
+  local base = path:match("^lua/luma/(.+)%.lua$")
+  if base then base = base:gsub("/init$", ""):gsub("/", ".") end
   local f = assert(io.open(path, "rb"))
   local code = f:read("a")
   f:close()

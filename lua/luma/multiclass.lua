@@ -12,7 +12,7 @@
 -- probability of label 1 from predict_proba, else its 0/1 prediction.
 local luma = require("luma")
 local estimator = require("luma.estimator")
-local G = require("luma.generative")
+local G = require("luma.generative.common")
 
 local fail = G.fail
 
@@ -56,7 +56,7 @@ end
 
 local function example(wrapper)
   return function()
-    local X, y = require("luma.discriminant").example_data()
+    local X, y = require("luma.generative.discriminant").example_data()
     return wrapper{ estimator = luma.naive_bayes.GaussianNB{} }, X, y
   end
 end

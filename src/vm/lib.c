@@ -26,10 +26,12 @@ static int load_embedded(lua_State *L) {
   return 1;
 }
 
-/* Native submodules opened on first use (luma.linalg, ...); each opener
- * pushes its table like a luaopen_ function. */
+/* Native modules.  A name without a dot is public: a field of the luma
+ * table opened on first use (luma.linalg).  A dotted name is the native
+ * half of a family's Lua package (luma.linear.native), reached only
+ * through require. */
 typedef struct NativeModule {
-  const char *name; /* the key in the luma table */
+  const char *name; /* the module name without "luma." */
   lua_CFunction open;
 } NativeModule;
 
@@ -41,15 +43,72 @@ static const NativeModule native_modules[] = {
     {"io", luma_open_io},
     {"special", luma_open_special},
     {"pairwise", luma_open_pairwise},
-    {"linear_core", luma_open_linear_core},
-    {"optim_native", luma_open_optim_native},
-    {"classstats", luma_open_classstats},
+    {"linear.native", luma_open_linear_native},
+    {"optim.native", luma_open_optim_native},
+    {"generative.native", luma_open_generative_native},
     {NULL, NULL}};
+
+/* Public names of modules that live inside a family package: luma.dist
+ * is the module luma.stats.dist.  require accepts both names. */
+typedef struct ModuleAlias {
+  const char *name;   /* the public name without "luma." */
+  const char *target; /* the full module name */
+} ModuleAlias;
+
+static const ModuleAlias module_aliases[] = {
+    {"dist", "luma.stats.dist"},
+    {"bayes", "luma.stats.bayes"},
+    {"info", "luma.stats.info"},
+    {"montecarlo", "luma.stats.montecarlo"},
+    {"theory", "luma.stats.theory"},
+    {"discriminant", "luma.generative.discriminant"},
+    {"naive_bayes", "luma.generative.naive_bayes"},
+    {NULL, NULL}};
+
+static int is_public(const char *name) { return strchr(name, '.') == NULL; }
 
 /* package.preload entry of a native module: require("luma.NAME") */
 static int load_native(lua_State *L) {
   const NativeModule *m = lua_touserdata(L, lua_upvalueindex(1));
   return m->open(L);
+}
+
+/* Opens the module with the full name `name` and pushes its value: through
+ * require when the state has it (so package.loaded holds one copy), else
+ * (a host without the package library) by calling the loader directly. */
+static void open_module(lua_State *L, const char *name) {
+  if (lua_getglobal(L, "require") == LUA_TFUNCTION) {
+    lua_pushstring(L, name);
+    lua_call(L, 1, 1);
+    return;
+  }
+  lua_pop(L, 1);
+  const char *short_name = name + sizeof "luma." - 1;
+  for (const ModuleAlias *a = module_aliases; a->name; a++)
+    if (strcmp(a->name, short_name) == 0) {
+      open_module(L, a->target);
+      return;
+    }
+  for (const NativeModule *m = native_modules; m->name; m++)
+    if (strcmp(m->name, short_name) == 0) {
+      luaL_requiref(L, name, m->open, 0);
+      return;
+    }
+  for (const luma_EmbeddedModule *m = luma_embedded_modules; m->name; m++)
+    if (strcmp(m->name, name) == 0) {
+      lua_pushlightuserdata(L, (void *)m);
+      lua_pushcclosure(L, load_embedded, 1);
+      lua_call(L, 0, 1);
+      return;
+    }
+  luaL_error(L, "module '%s' not found", name);
+}
+
+/* package.preload entry of an alias: the module it names. */
+static int load_alias(lua_State *L) {
+  const ModuleAlias *a = lua_touserdata(L, lua_upvalueindex(1));
+  open_module(L, a->target);
+  return 1;
 }
 
 void luma_preload_modules(lua_State *L) {
@@ -65,42 +124,39 @@ void luma_preload_modules(lua_State *L) {
     lua_pushcclosure(L, load_embedded, 1);
     lua_setfield(L, -2, m->name);
   }
+  for (const ModuleAlias *a = module_aliases; a->name; a++) {
+    lua_pushfstring(L, "luma.%s", a->name);
+    lua_pushlightuserdata(L, (void *)a);
+    lua_pushcclosure(L, load_alias, 1);
+    lua_rawset(L, -3);
+  }
   lua_pop(L, 1);
 }
 
+/* Whether `luma.key` names a public module: a native or embedded module
+ * without a dot after "luma.", or an alias. */
+static int is_public_module(const char *key) {
+  if (!is_public(key)) return 0;
+  for (const NativeModule *m = native_modules; m->name; m++)
+    if (strcmp(m->name, key) == 0) return 1;
+  for (const ModuleAlias *a = module_aliases; a->name; a++)
+    if (strcmp(a->name, key) == 0) return 1;
+  for (const luma_EmbeddedModule *m = luma_embedded_modules; m->name; m++)
+    if (strcmp(m->name + sizeof "luma." - 1, key) == 0) return 1;
+  return 0;
+}
+
 /* __index of the luma table: `luma.foo` loads the submodule luma.foo
- * (native, or embedded Lua through require) the first time it is used, so
- * startup loads none of them. */
+ * the first time it is used, so startup loads none of them. */
 static int lazy_submodule(lua_State *L) {
   const char *key = lua_tostring(L, 2);
-  if (key == NULL || lua_type(L, 2) != LUA_TSTRING) return 0;
-  for (const NativeModule *m = native_modules; m->name; m++) {
-    if (strcmp(m->name, key) != 0) continue;
-    lua_pushfstring(L, "luma.%s", key);
-    luaL_requiref(L, lua_tostring(L, -1), m->open, 0);
-    lua_pushvalue(L, 2);
-    lua_pushvalue(L, -2);
-    lua_rawset(L, 1);
-    return 1;
-  }
-  for (const luma_EmbeddedModule *m = luma_embedded_modules; m->name; m++) {
-    if (strcmp(m->name + sizeof "luma." - 1, key) != 0) continue;
-    lua_getglobal(L, "require");
-    if (lua_isnil(L, -1)) { /* a host without package: load it directly */
-      lua_pop(L, 1);
-      lua_pushlightuserdata(L, (void *)m);
-      lua_pushcclosure(L, load_embedded, 1);
-      lua_call(L, 0, 1);
-    } else {
-      lua_pushstring(L, m->name);
-      lua_call(L, 1, 1);
-    }
-    lua_pushvalue(L, 2);
-    lua_pushvalue(L, -2);
-    lua_rawset(L, 1);
-    return 1;
-  }
-  return 0;
+  if (key == NULL || lua_type(L, 2) != LUA_TSTRING || !is_public_module(key)) return 0;
+  lua_pushfstring(L, "luma.%s", key);
+  open_module(L, lua_tostring(L, -1));
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, -2);
+  lua_rawset(L, 1);
+  return 1;
 }
 
 /* ------------------------------------------------------------- functions */
@@ -223,12 +279,18 @@ int luaopen_luma(lua_State *L) {
   lua_newtable(L); /* __lazy: the names __index can load, for completion */
   lua_Integer n = 0;
   for (const NativeModule *m = native_modules; m->name; m++) {
+    if (!is_public(m->name)) continue; /* a family's native half: require only */
     lua_pushstring(L, m->name);
     lua_rawseti(L, -2, ++n);
   }
   for (const luma_EmbeddedModule *m = luma_embedded_modules; m->name; m++) {
-    if (strchr(m->name + sizeof "luma." - 1, '.')) continue; /* data files: require only */
+    /* package parts and data files: require only */
+    if (!is_public(m->name + sizeof "luma." - 1)) continue;
     lua_pushstring(L, m->name + sizeof "luma." - 1);
+    lua_rawseti(L, -2, ++n);
+  }
+  for (const ModuleAlias *a = module_aliases; a->name; a++) {
+    lua_pushstring(L, a->name);
     lua_rawseti(L, -2, ++n);
   }
   lua_setfield(L, -2, "__lazy");

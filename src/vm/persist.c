@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "core.h"
-#include "matrix_lua.h"
+#include "core/matrix_lua.h"
 
 #define MAGIC "LUMA\x89VAL"
 #define MAGIC_LEN 8

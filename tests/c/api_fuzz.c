@@ -1,5 +1,5 @@
 /*
- * api_fuzz.c - the driver of the Lua API fuzzer (tests/api_fuzz.lua).
+ * api_fuzz.c - the driver of the Lua API fuzzer (tests/c/api_fuzz.lua).
  *
  * Runs the script in a Luma state with a memory limit (so "huge size"
  * arguments meet the allocator's refusal instead of the machine's RAM) and
@@ -9,7 +9,7 @@
  * build (make check) any memory error or undefined behaviour aborts the
  * process, which the test runner reports as a failure.
  *
- *   api_fuzz [script]   (default tests/api_fuzz.lua; LUMA_API_FUZZ_VERBOSE=1
+ *   api_fuzz [script]   (default tests/c/api_fuzz.lua; LUMA_API_FUZZ_VERBOSE=1
  *                        names each function before calling it)
  * Prints the script's report and "N passed, N failed".
  */
@@ -67,7 +67,7 @@ static void remove_scratch(const char *dir) {
 }
 
 int main(int argc, char **argv) {
-  const char *script = argc > 1 ? argv[1] : "tests/api_fuzz.lua";
+  const char *script = argc > 1 ? argv[1] : "tests/c/api_fuzz.lua";
   openblas_set_num_threads(1);
   luma_Options opts = {0};
   opts.memory_limit = (size_t)256 << 20;

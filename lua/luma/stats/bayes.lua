@@ -1,0 +1,316 @@
+--- luma.bayes: conjugate Bayesian updating.
+--
+-- Each prior is an object; prior:update(data) returns the posterior (a new
+-- object of the same kind), and every object offers posterior() (the
+-- luma.dist distribution of the parameter where one exists), map() (the
+-- posterior mode) and predictive() (the distribution of a new
+-- observation).  Formulas: notes 000 §3.3.5-3.3.6 and notes 002 Y2/Y4,
+-- with the errata corrected as marked.
+local luma = require("luma")
+
+local bayes = {}
+
+local function dist() return require("luma.stats.dist") end
+
+local function fail(level, fmt, ...)
+  error(string.format(fmt, ...), level + 1)
+end
+
+local function positive(name, key, v)
+  if type(v) ~= "number" or not (v > 0) or v == math.huge then
+    fail(3, "luma.bayes.%s: %s must be a finite number > 0, got %s", name, key, tostring(v))
+  end
+  return v
+end
+
+local function data_vector(name, x)
+  if not luma.ismatrix(x) or x:rows() * x:cols() == 0 then
+    fail(3, "luma.bayes.%s: data must be a non-empty matrix", name)
+  end
+  x = x:flatten()
+  if not x:isfinite():all() then fail(3, "luma.bayes.%s: data contain NaN or infinity", name) end
+  return x
+end
+
+local function kind(name, fields)
+  local cls = {}
+  cls.__index = cls
+  cls.__name = "luma.bayes." .. name
+  cls.__tostring = function(self)
+    local parts = {}
+    for _, f in ipairs(fields) do parts[#parts + 1] = f .. "=" .. tostring(self[f]) end
+    return name .. "(" .. table.concat(parts, ", ") .. ")"
+  end
+  bayes[name] = setmetatable(cls, { __call = function(c, p)
+    if type(p) ~= "table" then fail(2, "luma.bayes.%s expects a table of hyperparameters", name) end
+    local self = setmetatable({}, c)
+    c.init(self, p)
+    return self
+  end })
+  luma.doc.set(cls, { name = "luma.bayes." .. name })
+  return cls
+end
+
+-- --------------------------------------------------- Beta-Bernoulli/Binomial
+
+--- BetaBernoulli{a = 1, b = 1}: update(x) with 0/1 observations, or
+-- update(k, n) with k successes in n trials.
+local BB = kind("BetaBernoulli", { "a", "b" })
+function BB.init(self, p)
+  self.a = positive("BetaBernoulli", "a", p.a or 1)
+  self.b = positive("BetaBernoulli", "b", p.b or 1)
+end
+function BB.update(self, x, n)
+  local k
+  if type(x) == "number" then
+    if math.type(n) ~= "integer" or x < 0 or x > n then
+      fail(2, "luma.bayes.BetaBernoulli: update(k, n) needs 0 <= k <= n")
+    end
+    k = x
+  else
+    x = data_vector("BetaBernoulli", x)
+    if not x:eq(0):add(x:eq(1)):all() then fail(2, "luma.bayes.BetaBernoulli: observations must be 0 or 1") end
+    k, n = x:sum(), x:rows()
+  end
+  return bayes.BetaBernoulli{ a = self.a + k, b = self.b + n - k }
+end
+function BB.posterior(self) return dist().Beta{ a = self.a, b = self.b } end
+--- map: the mode of the Beta posterior (0 or 1 at a boundary; an error
+-- when a, b <= 1, where there is no single mode).
+function BB.map(self)
+  local a, b = self.a, self.b
+  if a > 1 and b > 1 then return (a - 1) / (a + b - 2) end
+  if a <= 1 and b > 1 then return 0 end
+  if a > 1 and b <= 1 then return 1 end
+  fail(2, "luma.bayes.BetaBernoulli: Beta(%s, %s) has no single mode", tostring(a), tostring(b))
+end
+function BB.predictive(self) return dist().Bernoulli{ p = self.a / (self.a + self.b) } end
+
+-- ------------------------------------------------------------ Gamma-Poisson
+
+--- GammaPoisson{shape = 1, rate = 1}: a Gamma (rate parameterization)
+-- prior on a Poisson rate.
+local GP = kind("GammaPoisson", { "shape", "rate" })
+function GP.init(self, p)
+  self.shape = positive("GammaPoisson", "shape", p.shape or 1)
+  self.rate = positive("GammaPoisson", "rate", p.rate or 1)
+end
+function GP.update(self, x)
+  x = data_vector("GammaPoisson", x)
+  if x:lt(0):any() or not x:eq(x:floor()):all() then fail(2, "luma.bayes.GammaPoisson: counts must be integers >= 0") end
+  return bayes.GammaPoisson{ shape = self.shape + x:sum(), rate = self.rate + x:rows() }
+end
+function GP.posterior(self) return dist().Gamma{ shape = self.shape, rate = self.rate } end
+function GP.map(self) return math.max(self.shape - 1, 0) / self.rate end
+--- predictive: a negative binomial, failures before shape successes with
+-- success probability rate / (rate + 1).
+function GP.predictive(self)
+  return dist().NegativeBinomial{ r = self.shape, p = self.rate / (self.rate + 1) }
+end
+
+-- ------------------------------------------------ Dirichlet-Categorical
+
+--- DirichletCategorical{alpha}: update(labels 1..K) or update(counts)
+-- with {counts = true}; notes 000 §3.3.6 with the posterior the notes
+-- leave undefined taken as alpha_k + N_k.
+local DC = kind("DirichletCategorical", { "alpha" })
+function DC.init(self, p)
+  local a = luma.ismatrix(p.alpha) and p.alpha:flatten() or (type(p.alpha) == "table" and luma.matrix(p.alpha))
+  if not a or a:le(0):any() then fail(3, "luma.bayes.DirichletCategorical: alpha must be a positive vector") end
+  self.alpha = a
+end
+function DC.update(self, x, opts)
+  x = data_vector("DirichletCategorical", x)
+  local K = self.alpha:rows()
+  local counts
+  if opts and opts.counts then
+    if x:rows() ~= K then fail(2, "luma.bayes.DirichletCategorical: %d counts for %d categories", x:rows(), K) end
+    counts = x
+  else
+    if x:lt(1):any() or x:gt(K):any() or not x:eq(x:floor()):all() then
+      fail(2, "luma.bayes.DirichletCategorical: labels must be integers in 1..%d", K)
+    end
+    counts = luma.zeros(K, 1)
+    for i = 1, x:rows() do counts:set(x:get(i, 1), 1, counts:get(x:get(i, 1), 1) + 1) end
+  end
+  return bayes.DirichletCategorical{ alpha = self.alpha + counts }
+end
+function DC.posterior(self) return dist().Dirichlet{ alpha = self.alpha } end
+--- map: (N_k + alpha_k - 1) / sum (N_m + alpha_m - 1) (all alpha > 1).
+function DC.map(self)
+  if self.alpha:le(1):any() then fail(2, "luma.bayes.DirichletCategorical: the mode needs every alpha > 1") end
+  local m = self.alpha - 1
+  return m / m:sum()
+end
+function DC.predictive(self) return dist().Categorical{ p = self.alpha / self.alpha:sum() } end
+
+-- ------------------------------------------------ Normal, known variance
+
+--- NormalKnownVariance{mu0 = 0, sigma0 = 1, sigma}: a Normal(mu0, sigma0^2)
+-- prior on the mean of Normal(mean, sigma^2) data with sigma known (notes
+-- 002 Y2).  Posterior mean (sigma^2 mu0 + sigma0^2 sum x) / (sigma^2 +
+-- n sigma0^2); posterior variance sigma^2 sigma0^2 / (sigma^2 + n sigma0^2)
+-- (erratum X29: the notes call sigma sigma0^2 / (...) the standard
+-- deviation).
+local NK = kind("NormalKnownVariance", { "mu0", "sigma0", "sigma" })
+function NK.init(self, p)
+  self.mu0 = p.mu0 or 0
+  if type(self.mu0) ~= "number" or self.mu0 ~= self.mu0 then fail(3, "luma.bayes.NormalKnownVariance: mu0 must be a number") end
+  self.sigma0 = positive("NormalKnownVariance", "sigma0", p.sigma0 or 1)
+  self.sigma = positive("NormalKnownVariance", "sigma", p.sigma)
+end
+function NK.update(self, x)
+  x = data_vector("NormalKnownVariance", x)
+  local n, s2, t2 = x:rows(), self.sigma ^ 2, self.sigma0 ^ 2
+  local mean = (s2 * self.mu0 + t2 * x:sum()) / (s2 + n * t2)
+  local var = s2 * t2 / (s2 + n * t2)
+  return bayes.NormalKnownVariance{ mu0 = mean, sigma0 = math.sqrt(var), sigma = self.sigma }
+end
+function NK.posterior(self) return dist().Normal{ mu = self.mu0, sigma = self.sigma0 } end
+function NK.map(self) return self.mu0 end
+function NK.predictive(self)
+  return dist().Normal{ mu = self.mu0, sigma = math.sqrt(self.sigma0 ^ 2 + self.sigma ^ 2) }
+end
+
+-- ---------------------------------------------- Normal-Inverse-Gamma
+
+--- NormalInverseGamma{alpha, beta, gamma, delta}: the conjugate prior of a
+-- Normal with unknown mean and variance, in notes 000's parameters
+-- (sigma^2 ~ InvGamma(alpha, beta), mu | sigma^2 ~ N(delta, sigma^2 /
+-- gamma)).  update follows notes 000 §3.3.5; map returns mu, sigma^2 of
+-- the notes' MAP formulas; predictive is the Student t that the notes'
+-- garbled predictive (Prince's ratio of normalizers) equals.
+local NIG = kind("NormalInverseGamma", { "alpha", "beta", "gamma", "delta" })
+function NIG.init(self, p)
+  self.alpha = positive("NormalInverseGamma", "alpha", p.alpha or 1)
+  self.beta = positive("NormalInverseGamma", "beta", p.beta or 1)
+  self.gamma = positive("NormalInverseGamma", "gamma", p.gamma or 1)
+  self.delta = p.delta or 0
+  if type(self.delta) ~= "number" or self.delta ~= self.delta then fail(3, "luma.bayes.NormalInverseGamma: delta must be a number") end
+end
+function NIG.update(self, x)
+  x = data_vector("NormalInverseGamma", x)
+  local I, sx, sxx = x:rows(), x:sum(), x:pow(2):sum()
+  local a, b, g, d = self.alpha, self.beta, self.gamma, self.delta
+  return bayes.NormalInverseGamma{
+    alpha = a + I / 2,
+    beta = sxx / 2 + b + g * d * d / 2 - (g * d + sx) ^ 2 / (2 * (g + I)),
+    gamma = g + I,
+    delta = (g * d + sx) / (g + I),
+  }
+end
+--- map(x): the MAP mean and variance given data x (notes 000 §3.3.5):
+-- mu = (sum x + gamma delta) / (I + gamma), sigma^2 = (sum (x - mu)^2 +
+-- 2 beta + gamma (delta - mu)^2) / (I + 3 + 2 alpha).  Without data, the
+-- mode of the distribution itself.
+function NIG.map(self, x)
+  local I, sx, ss = 0, 0, 0
+  local mu = self.delta
+  if x ~= nil then
+    x = data_vector("NormalInverseGamma", x)
+    I, sx = x:rows(), x:sum()
+    mu = (sx + self.gamma * self.delta) / (I + self.gamma)
+    ss = (x - mu):pow(2):sum()
+  end
+  local var = (ss + 2 * self.beta + self.gamma * (self.delta - mu) ^ 2) / (I + 3 + 2 * self.alpha)
+  return mu, var
+end
+function NIG.predictive(self)
+  local a, g = self.alpha, self.gamma
+  return dist().StudentT{ df = 2 * a, loc = self.delta,
+    scale = math.sqrt(self.beta * (g + 1) / (a * g)) }
+end
+--- sample(n [, rng]) -> mu, var (n x 1 each): var ~ InvGamma(alpha, beta),
+-- mu | var ~ N(delta, var / gamma).
+function NIG.sample(self, n, rng)
+  rng = rng or luma.random.default()
+  local var = rng:gamma(self.alpha, n, 1):pow(-1) * self.beta
+  local mu = rng:normal(n, 1):mul((var / self.gamma):sqrt()) + self.delta
+  return mu, var
+end
+--- The density of (mu, sigma^2) under the distribution (notes 000 L56).
+function NIG.logpdf(self, mu, var)
+  local a, b, g, d = self.alpha, self.beta, self.gamma, self.delta
+  return 0.5 * math.log(g) - 0.5 * math.log(2 * math.pi * var) + a * math.log(b)
+    - luma.special.lgamma(a) - (a + 1) * math.log(var) - (2 * b + g * (d - mu) ^ 2) / (2 * var)
+end
+
+-- -------------------------------------------- Normal-Inverse-Wishart
+
+--- NormalInverseWishart{alpha, psi, gamma, delta}: the conjugate prior of
+-- a multivariate Normal with unknown mean and covariance (notes 000 L63):
+-- Sigma ~ InverseWishart(alpha, psi), mu | Sigma ~ N(delta, Sigma / gamma).
+-- logpdf(mu, Sigma) is the notes' density with the normalizer 2^(alpha D/2)
+-- (the notes print 2^(alpha Sigma / 2)).
+local NIW = kind("NormalInverseWishart", { "alpha", "gamma" })
+function NIW.init(self, p)
+  local delta = luma.ismatrix(p.delta) and p.delta:flatten() or (type(p.delta) == "table" and luma.matrix(p.delta))
+  if not delta then fail(3, "luma.bayes.NormalInverseWishart: delta must be a vector") end
+  self.delta, self.d = delta, delta:rows()
+  self.psi = p.psi or luma.eye(self.d)
+  if not luma.ismatrix(self.psi) or self.psi:rows() ~= self.d or self.psi:cols() ~= self.d then
+    fail(3, "luma.bayes.NormalInverseWishart: psi must be a %d x %d matrix", self.d, self.d)
+  end
+  self.alpha = positive("NormalInverseWishart", "alpha", p.alpha or self.d + 2)
+  if not (self.alpha > self.d - 1) then
+    fail(3, "luma.bayes.NormalInverseWishart: alpha must be > %d (D - 1)", self.d - 1)
+  end
+  self.gamma = positive("NormalInverseWishart", "gamma", p.gamma or 1)
+  self.covariance = dist().InverseWishart{ df = self.alpha, scale = self.psi }
+end
+--- update(X): X has one observation per row (I x D).
+function NIW.update(self, X)
+  if not luma.ismatrix(X) or X:cols() ~= self.d or X:rows() == 0 then
+    fail(2, "luma.bayes.NormalInverseWishart: data must be rows of %d columns", self.d)
+  end
+  local I = X:rows()
+  local sx = X:sum(1):t()
+  local g, d = self.gamma, self.delta
+  local g2 = g + I
+  local d2 = (d * g + sx) / g2
+  local psi2 = self.psi + X:t() * X + (d * d:t()) * g - (d2 * d2:t()) * g2
+  return bayes.NormalInverseWishart{ alpha = self.alpha + I, psi = (psi2 + psi2:t()) / 2,
+    gamma = g2, delta = d2 }
+end
+function NIW.logpdf(self, mu, Sigma)
+  local m = luma.ismatrix(mu) and mu:flatten() or luma.matrix(mu)
+  local normal = dist().MultivariateNormal{ mean = self.delta, cov = Sigma / self.gamma }
+  return self.covariance:logpdf(Sigma) + normal:logpdf(m:t()):get(1, 1)
+end
+--- sample(n [, rng]) -> a list of {mu = D x 1, sigma = D x D} draws.
+function NIW.sample(self, n, rng)
+  rng = rng or luma.random.default()
+  local out = {}
+  for i, S in ipairs(self.covariance:sample(n, rng)) do
+    local mvn = dist().MultivariateNormal{ mean = self.delta, cov = S / self.gamma }
+    out[i] = { mu = mvn:sample(1, rng):t(), sigma = S }
+  end
+  return out
+end
+--- map(X): the MAP mean and covariance given data X (rows).
+function NIW.map(self, X)
+  local I, mu = 0, self.delta
+  local S = luma.zeros(self.d, self.d)
+  if X ~= nil then
+    I = X:rows()
+    mu = (X:sum(1):t() + self.delta * self.gamma) / (I + self.gamma)
+    local C = X - mu:t()
+    S = C:t() * C
+  end
+  local dm = self.delta - mu
+  return mu, (self.psi + S + (dm * dm:t()) * self.gamma) / (I + self.alpha + self.d + 2)
+end
+--- predictive(): the multivariate t with df alpha - D + 1, location delta
+-- and shape psi (gamma + 1) / (gamma (alpha - D + 1)).
+function NIW.predictive(self)
+  local df = self.alpha - self.d + 1
+  return dist().MultivariateStudentT{ df = df, loc = self.delta,
+    shape = self.psi * ((self.gamma + 1) / (self.gamma * df)) }
+end
+
+luma.doc.set(bayes, { name = "luma.bayes",
+  doc = "Conjugate Bayesian updating: BetaBernoulli, GammaPoisson, DirichletCategorical, "
+    .. "NormalKnownVariance, NormalInverseGamma, NormalInverseWishart; each with update, "
+    .. "map and predictive." })
+
+return bayes

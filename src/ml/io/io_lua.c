@@ -1,0 +1,614 @@
+/*
+ * io_lua.c - luma.io: CSV and NumPy .npy files to and from matrices.
+ *
+ * Files are read whole into Lua-owned memory first, so a parse error
+ * raised halfway leaks nothing.  read_csv makes two passes: the first
+ * counts rows, checks that every row has the header's number of fields
+ * and finds which columns are numeric; the second fills the matrix,
+ * mapping the values of non-numeric columns to codes 1..k in order of
+ * first appearance.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "io/csv.h"
+#include "core/matrix_lua.h"
+#include "io/npy.h"
+
+/* Reads the file at path into a new userdata (pushed). */
+static const char *read_whole_file(lua_State *L, const char *fname, const char *path,
+                                   size_t *len) {
+  struct stat st;
+  if (stat(path, &st) != 0)
+    luaL_error(L, "%s: cannot open %s (%s)", fname, path, strerror(errno));
+  if (!S_ISREG(st.st_mode)) luaL_error(L, "%s: %s is not a regular file", fname, path);
+  *len = (size_t)st.st_size;
+  char *bytes = lua_newuserdatauv(L, *len + 1, 0);
+  bytes[*len] = '\0'; /* a terminator: number parsing may read one byte past a field */
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) luaL_error(L, "%s: cannot open %s (%s)", fname, path, strerror(errno));
+  size_t got = fread(bytes, 1, *len, f);
+  fclose(f);
+  if (got != *len) luaL_error(L, "%s: cannot read %s", fname, path);
+  return bytes;
+}
+
+/* Writes len bytes to path (replacing it); raises on failure. */
+static void write_whole_file(lua_State *L, const char *fname, const char *path, const char *bytes,
+                             size_t len) {
+  FILE *f = fopen(path, "wb");
+  if (f == NULL) luaL_error(L, "%s: cannot write %s (%s)", fname, path, strerror(errno));
+  int ok = fwrite(bytes, 1, len, f) == len;
+  ok = (fclose(f) == 0) && ok;
+  if (!ok) luaL_error(L, "%s: cannot write %s (%s)", fname, path, strerror(errno));
+}
+
+/* A one-character string option. */
+static char opt_char(lua_State *L, int arg, const char *key, char dflt) {
+  if (lua_isnoneornil(L, arg)) return dflt;
+  char c = dflt;
+  if (lua_getfield(L, arg, key) != LUA_TNIL) {
+    size_t len;
+    const char *s = lua_tolstring(L, -1, &len);
+    if (lua_type(L, -1) != LUA_TSTRING || len != 1 || *s == '"' || *s == '\n' || *s == '\r')
+      luma_arg_error(L, arg, "option '%s' must be one character (not a quote or newline)", key);
+    c = *s;
+  }
+  lua_pop(L, 1);
+  return c;
+}
+
+/* ------------------------------------------------------------ read_csv */
+
+typedef struct NaList {
+  const char *text[32];
+  size_t len[32];
+  int n;
+} NaList;
+
+static const char *const DEFAULT_NA[] = {"", "NA", "NaN", "nan", "N/A", "null", "NULL", NULL};
+
+static int is_na(const NaList *na, const char *text, size_t len) {
+  for (int k = 0; k < na->n; k++)
+    if (na->len[k] == len && memcmp(na->text[k], text, len) == 0) return 1;
+  return 0;
+}
+
+/* The na_values option (strings kept alive by the options table). */
+static void read_na_list(lua_State *L, int opt, NaList *na) {
+  na->n = 0;
+  if (!lua_isnoneornil(L, opt) && lua_getfield(L, opt, "na_values") != LUA_TNIL) {
+    if (!lua_istable(L, -1)) luma_arg_error(L, opt, "option 'na_values' must be a list of strings");
+    int n = (int)lua_rawlen(L, -1);
+    if (n > 32) luma_arg_error(L, opt, "option 'na_values' has more than 32 entries");
+    for (int k = 1; k <= n; k++) {
+      if (lua_rawgeti(L, -1, k) != LUA_TSTRING)
+        luma_arg_error(L, opt, "option 'na_values': entry %d is not a string", k);
+      na->text[na->n] = lua_tolstring(L, -1, &na->len[na->n]);
+      na->n++;
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return;
+  }
+  if (!lua_isnoneornil(L, opt)) lua_pop(L, 1);
+  for (const char *const *s = DEFAULT_NA; *s; s++) {
+    na->text[na->n] = *s;
+    na->len[na->n] = strlen(*s);
+    na->n++;
+  }
+}
+
+/* Pushes a field's text as a Lua string (unquoted). */
+static void push_field(lua_State *L, const luma_CsvField *f, char *scratch) {
+  if (!f->quoted) {
+    lua_pushlstring(L, f->text, f->len);
+    return;
+  }
+  lua_pushlstring(L, scratch, luma_csv_unquote(f, scratch));
+}
+
+/* The field's content for NA and number checks (unquoted into scratch
+ * when it holds doubled quotes). */
+static const char *field_text(const luma_CsvField *f, char *scratch, size_t *len) {
+  if (f->quoted && memchr(f->text, '"', f->len)) {
+    *len = luma_csv_unquote(f, scratch);
+    scratch[*len] = '\0'; /* number parsing reads up to a terminator */
+    return scratch;
+  }
+  *len = f->len;
+  return f->text;
+}
+
+static void csv_unterminated(lua_State *L, const char *path, const luma_CsvField *f) {
+  luaL_error(L, "luma.io.read_csv: %s: the quoted field starting on line %I never ends", path,
+             (lua_Integer)f->line);
+}
+
+/* The code of a categorical field in its column's map (the table at
+ * maps_idx holds, per source column, label -> code and code -> label),
+ * created in order of first appearance. */
+static double category_code(lua_State *L, int maps_idx, int64_t column, const char *text,
+                            size_t len) {
+  if (lua_rawgeti(L, maps_idx, column + 1) == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, maps_idx, column + 1);
+  }
+  lua_pushlstring(L, text, len);
+  double code;
+  if (lua_rawget(L, -2) == LUA_TNUMBER) {
+    code = lua_tonumber(L, -1);
+  } else {
+    lua_Integer next = (lua_Integer)lua_rawlen(L, -2) + 1; /* the list part holds labels */
+    lua_pushlstring(L, text, len);
+    lua_pushinteger(L, next);
+    lua_rawset(L, -4);
+    lua_pushlstring(L, text, len);
+    lua_rawseti(L, -3, next);
+    code = (double)next;
+  }
+  lua_pop(L, 2);
+  return code;
+}
+
+/* Skips the header record when there is one. */
+static void skip_header(luma_CsvReader *r, int header) {
+  luma_CsvField f;
+  if (header)
+    while (luma_csv_next(r, &f) == LUMA_CSV_FIELD && !f.last) {
+    }
+}
+
+/* read_csv and parse_csv: the CSV text is argument 1 of parse_csv, or the
+ * contents of the file named by argument 1 of read_csv. */
+static int csv_to_matrix(lua_State *L, int from_file) {
+  const char *path = from_file ? luaL_checkstring(L, 1) : "the text";
+  if (!from_file) luaL_checktype(L, 1, LUA_TSTRING);
+  luma_check_options(L, 2, "header|delimiter|columns|na_values|skip_rows|comment");
+  int header = luma_opt_boolean(L, 2, "header", 1);
+  char delimiter = opt_char(L, 2, "delimiter", ',');
+  char comment = opt_char(L, 2, "comment", 0);
+  lua_Integer skip = luma_opt_integer(L, 2, "skip_rows", 0);
+  if (skip < 0) return luma_arg_error(L, 2, "option 'skip_rows' must be >= 0");
+  NaList na;
+  read_na_list(L, 2, &na);
+  lua_settop(L, 2);
+  size_t len;
+  const char *bytes; /* 3: the text (NUL-terminated either way) */
+  if (from_file) {
+    bytes = read_whole_file(L, "luma.io.read_csv", path, &len);
+  } else {
+    lua_pushvalue(L, 1);
+    bytes = lua_tolstring(L, 3, &len);
+  }
+  char *scratch = lua_newuserdatauv(L, len + 1, 0); /* 4 */
+  const char *start = bytes, *end = bytes + len;
+  for (lua_Integer k = 0; k < skip && start < end; k++) {
+    const char *nl = memchr(start, '\n', (size_t)(end - start));
+    start = nl ? nl + 1 : end;
+  }
+
+  /* Pass 1: the header and the shape, every record checked for width. */
+  luma_CsvReader r;
+  luma_CsvField f;
+  luma_csv_init(&r, start, (size_t)(end - start), delimiter, comment);
+  lua_newtable(L); /* 5: column names */
+  int64_t ncols = 0, nrows = 0, field = 0, record_line = 0;
+  int status;
+  if (header) {
+    while ((status = luma_csv_next(&r, &f)) == LUMA_CSV_FIELD) {
+      push_field(L, &f, scratch);
+      lua_rawseti(L, 5, ++ncols);
+      if (f.last) break;
+    }
+    if (status == LUMA_CSV_UNTERMINATED) csv_unterminated(L, path, &f);
+  }
+  while ((status = luma_csv_next(&r, &f)) == LUMA_CSV_FIELD) {
+    if (field == 0) record_line = f.line;
+    field++;
+    if (ncols > 0 && field > ncols)
+      return luaL_error(L, "luma.io.read_csv: %s: line %I has more than the %I fields of the "
+                        "%s", path, (lua_Integer)record_line, (lua_Integer)ncols,
+                        header ? "header" : "first row");
+    if (f.last) {
+      if (ncols == 0) ncols = field; /* no header: the first row fixes the width */
+      if (field != ncols)
+        return luaL_error(L, "luma.io.read_csv: %s: line %I has %I fields but the %s has %I",
+                          path, (lua_Integer)record_line, (lua_Integer)field,
+                          header ? "header" : "first row", (lua_Integer)ncols);
+      nrows++;
+      field = 0;
+    }
+  }
+  if (status == LUMA_CSV_UNTERMINATED) csv_unterminated(L, path, &f);
+  if (ncols == 0) return luaL_error(L, "luma.io.read_csv: %s is empty", path);
+  if (!header)
+    for (int64_t c = 1; c <= ncols; c++) {
+      lua_pushfstring(L, "%I", (lua_Integer)c);
+      lua_rawseti(L, 5, c);
+    }
+
+  /* The selected columns (default: all), as 0-based source indices. */
+  if (lua_isnil(L, 2)) lua_pushnil(L);
+  else lua_getfield(L, 2, "columns"); /* 6 */
+  int64_t nsel = ncols;
+  if (!lua_isnil(L, 6)) {
+    if (!lua_istable(L, 6)) return luma_arg_error(L, 2, "option 'columns' must be a list");
+    nsel = (int64_t)lua_rawlen(L, 6);
+  }
+  int64_t *source = lua_newuserdatauv(L, (size_t)(nsel ? nsel : 1) * sizeof *source, 0); /* 7 */
+  for (int64_t k = 0; k < nsel; k++) {
+    if (lua_isnil(L, 6)) {
+      source[k] = k;
+      continue;
+    }
+    lua_rawgeti(L, 6, k + 1);
+    int64_t found = -1;
+    if (lua_isinteger(L, -1)) {
+      lua_Integer c = lua_tointeger(L, -1);
+      if (c >= 1 && c <= ncols) found = c - 1;
+    } else if (lua_type(L, -1) == LUA_TSTRING) {
+      for (int64_t c = 0; c < ncols && found < 0; c++) {
+        lua_rawgeti(L, 5, c + 1);
+        if (lua_rawequal(L, -1, -2)) found = c;
+        lua_pop(L, 1);
+      }
+    }
+    if (found < 0)
+      return luma_arg_error(L, 2, "option 'columns': %s is not a column of %s",
+                            luaL_tolstring(L, -1, NULL), path);
+    source[k] = found;
+    lua_pop(L, 1);
+  }
+  /* target[c]: the output column of source column c, or -1 */
+  int64_t *target = lua_newuserdatauv(L, (size_t)ncols * sizeof *target, 0); /* 8 */
+  int *numeric = lua_newuserdatauv(L, (size_t)ncols * sizeof *numeric, 0);   /* 9 */
+  for (int64_t c = 0; c < ncols; c++) {
+    target[c] = -1;
+    numeric[c] = 1;
+  }
+  for (int64_t k = 0; k < nsel; k++) target[source[k]] = k;
+
+  /* Pass 2: numbers; a column with any other non-NA text is categorical. */
+  luma_Mat *X = luma_matrix_new(L, nrows, nsel); /* 10 */
+  luma_csv_init(&r, start, (size_t)(end - start), delimiter, comment);
+  skip_header(&r, header);
+  int64_t row = 0, categorical = 0;
+  field = 0;
+  while (luma_csv_next(&r, &f) == LUMA_CSV_FIELD) {
+    int64_t out = target[field];
+    if (out >= 0) {
+      size_t flen;
+      const char *text = field_text(&f, scratch, &flen);
+      double v = NAN;
+      if (!is_na(&na, text, flen) && numeric[field] && !luma_csv_number(text, flen, &v)) {
+        numeric[field] = 0;
+        categorical++;
+      }
+      LUMA_AT(X, row, out) = v;
+    }
+    field++;
+    if (f.last) {
+      row++;
+      field = 0;
+    }
+  }
+
+  /* Pass 3, only when needed: codes for the categorical columns. */
+  lua_createtable(L, 0, 0); /* 11: code maps, by source column */
+  if (categorical > 0) {
+    luma_csv_init(&r, start, (size_t)(end - start), delimiter, comment);
+    skip_header(&r, header);
+    row = 0;
+    field = 0;
+    while (luma_csv_next(&r, &f) == LUMA_CSV_FIELD) {
+      int64_t out = target[field];
+      if (out >= 0 && !numeric[field]) {
+        size_t flen;
+        const char *text = field_text(&f, scratch, &flen);
+        LUMA_AT(X, row, out) = is_na(&na, text, flen)
+                                   ? NAN
+                                   : category_code(L, 11, field, text, flen);
+      }
+      field++;
+      if (f.last) {
+        row++;
+        field = 0;
+      }
+    }
+  }
+
+  /* info = {columns = {...}, categories = {[name] = {labels...}}, rows = n} */
+  lua_createtable(L, 0, 3); /* 12 */
+  lua_createtable(L, (int)nsel, 0);
+  lua_createtable(L, 0, 0);
+  for (int64_t k = 0; k < nsel; k++) {
+    lua_rawgeti(L, 5, source[k] + 1);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -4, k + 1);
+    if (!numeric[source[k]]) {
+      lua_createtable(L, 0, 0); /* the labels in code order */
+      if (lua_rawgeti(L, 11, source[k] + 1) == LUA_TTABLE) {
+        lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+        for (lua_Integer i = 1; i <= n; i++) {
+          lua_rawgeti(L, -1, i);
+          lua_rawseti(L, -3, i);
+        }
+      }
+      lua_pop(L, 1);
+      lua_rawset(L, -3); /* categories[name] = labels */
+    } else {
+      lua_pop(L, 1);
+    }
+  }
+  lua_setfield(L, 12, "categories");
+  lua_setfield(L, 12, "columns");
+  lua_pushinteger(L, nrows);
+  lua_setfield(L, 12, "rows");
+  lua_pushvalue(L, 10);
+  lua_pushvalue(L, 12);
+  return 2;
+}
+
+static int io_read_csv(lua_State *L) {
+  luma_check_unsandboxed(L, "luma.io.read_csv");
+  return csv_to_matrix(L, 1);
+}
+
+static int io_parse_csv(lua_State *L) { return csv_to_matrix(L, 0); }
+
+/* ----------------------------------------------------------- write_csv */
+
+/* Pushes the value at idx as CSV text: quoted, with quotes doubled, when
+ * it holds the delimiter, a quote or a line break (RFC 4180). */
+static void push_csv_text(lua_State *L, int idx, char delimiter) {
+  size_t n;
+  const char *s = luaL_tolstring(L, idx, &n);
+  int quote = memchr(s, delimiter, n) || memchr(s, '"', n) || memchr(s, '\n', n) ||
+              memchr(s, '\r', n);
+  if (!quote) return;
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  luaL_addchar(&b, '"');
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] == '"') luaL_addchar(&b, '"');
+    luaL_addchar(&b, s[i]);
+  }
+  luaL_addchar(&b, '"');
+  luaL_pushresult(&b);
+  lua_remove(L, -2);
+}
+
+static int io_write_csv(lua_State *L) {
+  luma_check_unsandboxed(L, "luma.io.write_csv");
+  const char *path = luaL_checkstring(L, 1);
+  luma_Mat *X = luma_matrix_check(L, 2);
+  luma_check_options(L, 3, "header|delimiter|precision");
+  char delimiter = opt_char(L, 3, "delimiter", ',');
+  int precision = (int)luma_opt_integer(L, 3, "precision", 17);
+  if (precision < 1 || precision > 17)
+    return luma_arg_error(L, 3, "option 'precision' must be in [1, 17], got %d", precision);
+  lua_settop(L, 3);
+  if (!lua_isnil(L, 3) && lua_getfield(L, 3, "header") != LUA_TNIL) { /* 4 */
+    if (!lua_istable(L, 4) || (int64_t)lua_rawlen(L, 4) != X->cols)
+      return luma_arg_error(L, 3, "option 'header' must list %I column names",
+                            (lua_Integer)X->cols);
+  }
+  lua_settop(L, 4);
+  if (!lua_isnil(L, 4)) { /* the header line, fields quoted where needed */
+    for (int64_t j = 0; j < X->cols; j++) {
+      lua_rawgeti(L, 4, j + 1);
+      push_csv_text(L, lua_gettop(L), delimiter);
+      lua_remove(L, -2);
+      if (j + 1 < X->cols) lua_pushlstring(L, &delimiter, 1);
+    }
+    lua_pushliteral(L, "\n");
+    lua_concat(L, (int)(2 * X->cols));
+  } else {
+    lua_pushliteral(L, "");
+  }
+  luaL_Buffer b; /* 5: the header line stays below the buffer */
+  luaL_buffinit(L, &b);
+  lua_pushvalue(L, 5);
+  luaL_addvalue(&b);
+  char num[40];
+  for (int64_t i = 0; i < X->rows; i++) {
+    for (int64_t j = 0; j < X->cols; j++) {
+      if (j > 0) luaL_addchar(&b, delimiter);
+      double v = LUMA_AT(X, i, j);
+      int n = isnan(v)   ? snprintf(num, sizeof num, "nan")
+              : isinf(v) ? snprintf(num, sizeof num, v > 0 ? "inf" : "-inf")
+                         : snprintf(num, sizeof num, "%.*g", precision, v);
+      luaL_addlstring(&b, num, (size_t)n);
+    }
+    luaL_addchar(&b, '\n');
+  }
+  luaL_pushresult(&b);
+  size_t len;
+  const char *text = lua_tolstring(L, -1, &len);
+  write_whole_file(L, "luma.io.write_csv", path, text, len);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- npy */
+
+static int io_read_npy(lua_State *L) {
+  luma_check_unsandboxed(L, "luma.io.read_npy");
+  const char *path = luaL_checkstring(L, 1);
+  size_t len;
+  const unsigned char *bytes =
+      (const unsigned char *)read_whole_file(L, "luma.io.read_npy", path, &len);
+  luma_NpyInfo info;
+  const char *why = luma_npy_parse(bytes, len, &info);
+  if (why) return luaL_error(L, "luma.io.read_npy: %s: %s", path, why);
+  int64_t rows = info.ndim >= 1 ? info.shape[0] : 1;
+  int64_t cols = info.ndim == 2 ? info.shape[1] : 1;
+  luma_Mat *m = luma_matrix_new(L, rows, cols);
+  luma_npy_convert(&info, bytes + info.data_offset, m);
+  return 1;
+}
+
+static int io_write_npy(lua_State *L) {
+  luma_check_unsandboxed(L, "luma.io.write_npy");
+  const char *path = luaL_checkstring(L, 1);
+  luma_Mat *X = luma_matrix_check(L, 2);
+  char header[128];
+  size_t hlen = luma_npy_header(X->rows, X->cols, header, sizeof header);
+  size_t total = hlen + (size_t)(X->rows * X->cols) * 8;
+  unsigned char *out = lua_newuserdatauv(L, total, 0);
+  memcpy(out, header, hlen);
+  unsigned char *p = out + hlen;
+  for (int64_t i = 0; i < X->rows; i++)
+    for (int64_t j = 0; j < X->cols; j++) {
+      uint64_t bits;
+      double v = LUMA_AT(X, i, j);
+      memcpy(&bits, &v, sizeof bits);
+      for (int b = 0; b < 8; b++) *p++ = (unsigned char)(bits >> (8 * b)); /* '<f8' */
+    }
+  write_whole_file(L, "luma.io.write_npy", path, (const char *)out, total);
+  return 0;
+}
+
+/* ------------------------------------------------------------- libsvm */
+
+/* One "index:value" pair or the label; returns the position after it. */
+static const char *skip_blanks(const char *p) {
+  while (*p == ' ' || *p == '\t') p++;
+  return p;
+}
+
+/* read_libsvm(path [, {n_features}]) -> X (dense), y: the svmlight text
+ * format "label index:value ..." with 1-based increasing indices; "#"
+ * starts a comment, "qid:" pairs are skipped. */
+static int io_read_libsvm(lua_State *L) {
+  luma_check_unsandboxed(L, "luma.io.read_libsvm");
+  const char *path = luaL_checkstring(L, 1);
+  luma_check_options(L, 2, "n_features");
+  lua_Integer want = luma_opt_integer(L, 2, "n_features", 0);
+  if (want < 0) return luma_arg_error(L, 2, "option 'n_features' must be >= 0");
+  lua_settop(L, 2);
+  size_t len;
+  const char *bytes = read_whole_file(L, "luma.io.read_libsvm", path, &len); /* 3 */
+  /* Pass 1: rows and the largest index, every token checked. */
+  int64_t rows = 0, max_index = 0;
+  for (int pass = 1; pass <= 2; pass++) {
+    luma_Mat *X = NULL, *y = NULL;
+    if (pass == 2) {
+      int64_t cols = want > 0 ? want : max_index;
+      if (want > 0 && max_index > want)
+        return luaL_error(L, "luma.io.read_libsvm: %s uses feature %I but n_features is %I", path,
+                          (lua_Integer)max_index, want);
+      X = luma_matrix_new(L, rows, cols); /* 4 */
+      luma_mat_fill(X, 0.0);
+      y = luma_matrix_new(L, rows, 1); /* 5 */
+    }
+    int64_t row = 0, line = 0;
+    for (const char *p = bytes; p < bytes + len;) {
+      const char *eol = memchr(p, '\n', (size_t)(bytes + len - p));
+      if (eol == NULL) eol = bytes + len;
+      line++;
+      const char *q = skip_blanks(p);
+      if (q < eol && *q != '#' && *q != '\r') {
+        char *end;
+        /* strtod skips leading white space, newlines included: a number
+         * found past eol belongs to the next line, not this one. */
+        double label = strtod(q, &end);
+        if (end == q || end > eol)
+          return luaL_error(L, "luma.io.read_libsvm: %s: line %I has no label", path,
+                            (lua_Integer)line);
+        if (y) LUMA_AT(y, row, 0) = label;
+        int64_t last = 0;
+        for (q = skip_blanks(end); q < eol && *q != '#' && *q != '\r'; q = skip_blanks(q)) {
+          if (strncmp(q, "qid:", 4) == 0) {
+            while (q < eol && *q != ' ' && *q != '\t') q++;
+            continue;
+          }
+          long long index = strtoll(q, &end, 10);
+          if (end == q || end > eol || *end != ':' || index <= last || index > LUMA_MAX_ELEMENTS)
+            return luaL_error(L, "luma.io.read_libsvm: %s: line %I: expected index:value with "
+                              "increasing indices from 1", path, (lua_Integer)line);
+          const char *v = end + 1;
+          double value = strtod(v, &end);
+          if (end == v || end > eol) return luaL_error(L, "luma.io.read_libsvm: %s: line %I: bad value after "
+                                          "index %I", path, (lua_Integer)line, (lua_Integer)index);
+          last = index;
+          if (index > max_index) max_index = index;
+          if (X) LUMA_AT(X, row, index - 1) = value;
+          q = end;
+        }
+        row++;
+      }
+      p = eol + 1;
+    }
+    rows = row;
+  }
+  return 2;
+}
+
+/* write_libsvm(path, X, y): zeros are left out, as the format intends. */
+static int io_write_libsvm(lua_State *L) {
+  luma_check_unsandboxed(L, "luma.io.write_libsvm");
+  const char *path = luaL_checkstring(L, 1);
+  luma_Mat *X = luma_matrix_check(L, 2), *y = luma_matrix_check(L, 3);
+  if (y->rows != X->rows || y->cols != 1)
+    return luma_arg_error(L, 3, "y must be a %I x 1 column, got %I x %I", (lua_Integer)X->rows,
+                          (lua_Integer)y->rows, (lua_Integer)y->cols);
+  lua_settop(L, 3);
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  char num[64];
+  for (int64_t i = 0; i < X->rows; i++) {
+    luaL_addlstring(&b, num, (size_t)snprintf(num, sizeof num, "%.17g", LUMA_AT(y, i, 0)));
+    for (int64_t j = 0; j < X->cols; j++) {
+      double v = LUMA_AT(X, i, j);
+      if (v != 0)
+        luaL_addlstring(&b, num, (size_t)snprintf(num, sizeof num, " %lld:%.17g",
+                                                  (long long)(j + 1), v));
+    }
+    luaL_addchar(&b, '\n');
+  }
+  luaL_pushresult(&b);
+  size_t len;
+  const char *text = lua_tolstring(L, -1, &len);
+  write_whole_file(L, "luma.io.write_libsvm", path, text, len);
+  return 0;
+}
+
+int luma_open_io(lua_State *L) {
+  static const luma_Func funcs[] = {
+      {"read_csv", io_read_csv,
+       "read_csv(path [, {header = true, delimiter = \",\", columns, na_values, skip_rows, "
+       "comment}])",
+       "Reads a CSV file into a matrix and an info table {columns = names, categories = "
+       "{[name] = labels}, rows = n}. Quoted fields (RFC 4180), CRLF, a UTF-8 BOM; fields in "
+       "na_values (default \"\", NA, NaN, nan, N/A, null, NULL) become NaN; a column with any "
+       "other non-number becomes codes 1..k in order of first appearance, categories[name][code] "
+       "giving the label. columns selects by name or 1-based index."},
+      {"parse_csv", io_parse_csv, "parse_csv(text [, opts])",
+       "Like read_csv, from a string (available in sandboxed states)."},
+      {"write_csv", io_write_csv, "write_csv(path, X [, {header = names, delimiter, precision}])",
+       "Writes X as CSV with %.17g numbers (exact round trip), nan and inf spelled out."},
+      {"read_libsvm", io_read_libsvm, "read_libsvm(path [, {n_features}])",
+       "Reads the libsvm/svmlight text format (label index:value ...) into a dense X and a "
+       "column y; n_features fixes the width (default: the largest index)."},
+      {"write_libsvm", io_write_libsvm, "write_libsvm(path, X, y)",
+       "Writes X and y in the libsvm/svmlight format (zeros omitted, %.17g values)."},
+      {"read_npy", io_read_npy, "read_npy(path)",
+       "Reads a NumPy .npy file (float64, float32, integers or bool; up to 2-D; C or Fortran "
+       "order; either byte order) into a matrix; a 1-D array becomes a column."},
+      {"write_npy", io_write_npy, "write_npy(path, X)",
+       "Writes X as a 2-D float64 .npy file (format 1.0, C order) that numpy.load reads."},
+      {NULL, NULL, NULL, NULL}};
+  lua_newtable(L);
+  luma_register_funcs(L, -1, "luma.io", funcs);
+  luma_doc_set(L, -1, "luma.io", NULL,
+               "Reading and writing matrices: CSV and NumPy .npy files (files are not "
+               "available in sandboxed states; parse_csv works on strings).");
+  return 1;
+}

@@ -1,0 +1,351 @@
+/*
+ * linear.c - kernels of the linear models: centred weighted moments and
+ * elastic-net coordinate descent (see linear.h).
+ */
+#include <math.h>
+#include <string.h>
+
+#include <cblas.h>
+
+#include "linear/linear.h"
+
+/* ------------------------------------------------------------- moments */
+
+int64_t luma_linear_moments_work(int64_t d, int64_t k) {
+  return LUMA_LINEAR_BLOCK * (d + k) + d + k;
+}
+
+static double weight_of(const luma_Mat *w, int64_t i) {
+  return w ? LUMA_AT(w, i, 0) : 1.0;
+}
+
+static int all_finite(const double *v, int64_t count, int64_t stride) {
+  for (int64_t i = 0; i < count; i++)
+    if (!isfinite(v[i * stride])) return 0;
+  return 1;
+}
+
+/* The shift subtracted before accumulating: the (unweighted) mean of the
+ * first block of rows, zeros when !center.  It is within about
+ * sigma / sqrt(block) of the true mean, so the final correction by the
+ * remaining offset cancels only a few bits (unlike X^T X - n m m^T). */
+static void block_shift(const luma_Mat *m, int center, double *shift) {
+  memset(shift, 0, (size_t)m->cols * sizeof *shift);
+  if (!center) return;
+  int64_t rows = m->rows < LUMA_LINEAR_BLOCK ? m->rows : LUMA_LINEAR_BLOCK;
+  for (int64_t i = 0; i < rows; i++)
+    for (int64_t j = 0; j < m->cols; j++) shift[j] += LUMA_AT(m, i, j);
+  for (int64_t j = 0; j < m->cols; j++) shift[j] /= (double)rows;
+}
+
+/* Rows r0 .. r0+count-1 of m minus shift, scaled by sqrt(w_i), into the
+ * contiguous block b (count x cols); adds w_i (row - shift) to sums. */
+static void shifted_block(const luma_Mat *m, const luma_Mat *w, const double *shift, int64_t r0,
+                          int64_t count, double *b, double *sums) {
+  int64_t c = m->cols;
+  for (int64_t r = 0; r < count; r++) {
+    double wi = weight_of(w, r0 + r), s = sqrt(wi);
+    const double *row = m->data + (r0 + r) * m->rs;
+    double *out = b + r * c;
+    for (int64_t j = 0; j < c; j++) {
+      double v = row[j * m->cs] - shift[j];
+      sums[j] += wi * v;
+      out[j] = s * v;
+    }
+  }
+}
+
+int luma_linear_moments(const luma_Mat *x, const luma_Mat *y, const luma_Mat *w, int center,
+                        double *xmean, double *ymean, double *gram, double *xty, double *yty,
+                        double *scratch) {
+  int64_t n = x->rows, d = x->cols, k = y->cols;
+  double wsum = 0;
+  for (int64_t i = 0; i < n; i++) wsum += weight_of(w, i);
+  /* One pass over X and Y: moments of the shifted rows (x - a, y - c) and
+   * their weighted sums s_x, s_y; the means are a + s_x/N, c + s_y/N. */
+  double *bx = scratch, *by = bx + LUMA_LINEAR_BLOCK * d, *sx = by + LUMA_LINEAR_BLOCK * k,
+         *sy = sx + d;
+  block_shift(x, center, xmean);
+  block_shift(y, center, ymean);
+  memset(sx, 0, (size_t)(d + k) * sizeof *sx);
+  memset(gram, 0, (size_t)(d * d) * sizeof *gram);
+  memset(xty, 0, (size_t)(d * k) * sizeof *xty);
+  memset(yty, 0, (size_t)k * sizeof *yty);
+  for (int64_t r0 = 0; r0 < n; r0 += LUMA_LINEAR_BLOCK) {
+    int64_t m = n - r0 < LUMA_LINEAR_BLOCK ? n - r0 : LUMA_LINEAR_BLOCK;
+    shifted_block(x, w, xmean, r0, m, bx, sx);
+    shifted_block(y, w, ymean, r0, m, by, sy);
+    for (int64_t r = 0; r < m; r++)
+      for (int64_t t = 0; t < k; t++) yty[t] += by[r * k + t] * by[r * k + t];
+    if (d > 0) {
+      cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)d, (int)m, 1.0, bx, (int)d, 1.0,
+                  gram, (int)d);
+      if (k > 0)
+        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)d, (int)k, (int)m, 1.0, bx,
+                    (int)d, by, (int)k, 1.0, xty, (int)k);
+    }
+  }
+  /* Centring: sum w (x - m)(x - m)^T = sum w (x - a)(x - a)^T - s_x s_x^T / N,
+   * and likewise for the cross and target moments. */
+  if (center) {
+    for (int64_t i = 0; i < d; i++)
+      for (int64_t j = i; j < d; j++) gram[i * d + j] -= sx[i] * sx[j] / wsum;
+    for (int64_t i = 0; i < d; i++)
+      for (int64_t t = 0; t < k; t++) xty[i * k + t] -= sx[i] * sy[t] / wsum;
+    for (int64_t t = 0; t < k; t++) yty[t] -= sy[t] * sy[t] / wsum;
+    for (int64_t j = 0; j < d; j++) xmean[j] += sx[j] / wsum;
+    for (int64_t t = 0; t < k; t++) ymean[t] += sy[t] / wsum;
+  }
+  for (int64_t i = 0; i < d; i++)
+    for (int64_t j = 0; j < i; j++) gram[i * d + j] = gram[j * d + i];
+  /* A NaN or Inf anywhere in X reaches its column's mean or diagonal, one
+   * in Y its target's; X^T Y can then only overflow. */
+  if (!all_finite(xmean, d, 1) || !all_finite(gram, d, d + 1)) return LUMA_LINEAR_X_NOT_FINITE;
+  if (!all_finite(ymean, k, 1) || !all_finite(yty, k, 1)) return LUMA_LINEAR_Y_NOT_FINITE;
+  if (!all_finite(xty, d * k, 1)) return LUMA_LINEAR_X_NOT_FINITE;
+  return LUMA_LINEAR_OK;
+}
+
+/* ------------------------------------------------- coordinate descent */
+
+int64_t luma_enet_cd_work(const luma_EnetProblem *p) {
+  /* Gram form: H = G w, X^T(y - Xw), the coordinate list;
+   * residual form: R = y - X w, X^T R, the list, the column norms. */
+  return p->gram ? 3 * p->d : p->n + 3 * p->d;
+}
+
+typedef struct Cd {
+  const luma_EnetProblem *p;
+  double *w;
+  double *h;       /* Gram form: G w; residual form: R = y - X w */
+  double *xta;     /* X^T (y - X w) - l2 w, for the gap */
+  int64_t *list;   /* the coordinates a sweep visits */
+  double *colnorm; /* residual form: |x_j|^2 */
+} Cd;
+
+/* The closed-form minimiser along coordinate j given z = x_j.(residual
+ * without j) and the curvature |x_j|^2 (notes 001 §A's Laplace prior is
+ * the l1 term; the soft threshold is its proximal step). */
+static double coordinate_minimum(const luma_EnetProblem *p, double z, double curvature) {
+  if (p->positive) return z > p->l1 ? (z - p->l1) / (curvature + p->l2) : 0.0;
+  if (z > p->l1) return (z - p->l1) / (curvature + p->l2);
+  if (z < -p->l1) return (z + p->l1) / (curvature + p->l2);
+  return 0.0;
+}
+
+/* Updates coordinate j; returns |change|. */
+static double update(Cd *cd, int64_t j) {
+  const luma_EnetProblem *p = cd->p;
+  int64_t d = p->d, n = p->n;
+  double wj = cd->w[j], next;
+  if (p->gram) {
+    const double *gj = p->gram + j * d; /* row j = column j */
+    double curvature = gj[j];
+    if (curvature == 0.0) return 0.0;
+    next = coordinate_minimum(p, p->xty[j] - (cd->h[j] - curvature * wj), curvature);
+    if (next != wj) cblas_daxpy((int)d, next - wj, gj, 1, cd->h, 1);
+  } else {
+    const double *xj = p->xt + j * n;
+    double curvature = cd->colnorm[j];
+    if (curvature == 0.0) return 0.0;
+    double z = cblas_ddot((int)n, xj, 1, cd->h, 1) + curvature * wj;
+    next = coordinate_minimum(p, z, curvature);
+    if (next != wj) cblas_daxpy((int)n, wj - next, xj, 1, cd->h, 1);
+  }
+  cd->w[j] = next;
+  return fabs(next - wj);
+}
+
+/* The duality gap of the current w (scikit-learn's dual point: the
+ * residual scaled into the dual feasible set). */
+static double duality_gap(Cd *cd) {
+  const luma_EnetProblem *p = cd->p;
+  int64_t d = p->d, n = p->n;
+  double residual2, residual_dot_y;
+  const double *w = cd->w;
+  if (p->gram) {
+    double w_dot_xty = cblas_ddot((int)d, w, 1, p->xty, 1);
+    residual2 = p->yty - 2 * w_dot_xty + cblas_ddot((int)d, w, 1, cd->h, 1);
+    residual_dot_y = p->yty - w_dot_xty;
+    for (int64_t j = 0; j < d; j++) cd->xta[j] = p->xty[j] - cd->h[j] - p->l2 * w[j];
+  } else {
+    residual2 = cblas_ddot((int)n, cd->h, 1, cd->h, 1);
+    residual_dot_y = cblas_ddot((int)n, cd->h, 1, p->y, 1);
+    for (int64_t j = 0; j < d; j++)
+      cd->xta[j] = cblas_ddot((int)n, p->xt + j * n, 1, cd->h, 1) - p->l2 * w[j];
+  }
+  double dual_norm = 0, l1_norm = 0, w_norm2 = 0;
+  for (int64_t j = 0; j < d; j++) {
+    double a = p->positive ? cd->xta[j] : fabs(cd->xta[j]);
+    if (a > dual_norm) dual_norm = a;
+    l1_norm += fabs(w[j]);
+    w_norm2 += w[j] * w[j];
+  }
+  double scale = 1.0, gap;
+  if (dual_norm > p->l1) {
+    scale = p->l1 / dual_norm;
+    gap = 0.5 * residual2 * (1 + scale * scale);
+  } else {
+    gap = residual2;
+  }
+  return gap + p->l1 * l1_norm - scale * residual_dot_y + 0.5 * p->l2 * (1 + scale * scale) * w_norm2;
+}
+
+/* One sweep over count coordinates of the list (random picks with
+ * replacement when p->rng is set); returns the largest change and sets
+ * *w_max to the largest |w_j| visited. */
+static double sweep(Cd *cd, int64_t count, double *w_max) {
+  double change_max = 0;
+  *w_max = 0;
+  for (int64_t s = 0; s < count; s++) {
+    int64_t j = cd->p->rng ? cd->list[luma_rng_below(cd->p->rng, (uint64_t)count)] : cd->list[s];
+    double change = update(cd, j);
+    if (change > change_max) change_max = change;
+    if (fabs(cd->w[j]) > *w_max) *w_max = fabs(cd->w[j]);
+  }
+  return change_max;
+}
+
+int luma_enet_cd(const luma_EnetProblem *p, double *w, double *scratch, int64_t *sweeps,
+                 double *gap) {
+  int64_t d = p->d, n = p->n;
+  Cd cd = {p, w, scratch, NULL, NULL, NULL};
+  double *next = scratch;
+  if (p->gram) {
+    cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)d, (int)d, 1.0, p->gram, (int)d, w, 1, 0.0,
+                cd.h, 1);
+    next += d;
+  } else {
+    memcpy(cd.h, p->y, (size_t)n * sizeof *cd.h);
+    for (int64_t j = 0; j < d; j++)
+      if (w[j] != 0.0) cblas_daxpy((int)n, -w[j], p->xt + j * n, 1, cd.h, 1);
+    next += n;
+  }
+  cd.xta = next;
+  cd.list = (int64_t *)(next + d);
+  if (!p->gram) {
+    cd.colnorm = next + 2 * d;
+    for (int64_t j = 0; j < d; j++) cd.colnorm[j] = cblas_ddot((int)n, p->xt + j * n, 1, p->xt + j * n, 1);
+  }
+  double target = p->tol * p->yty;
+  int converged = 0, full = 1;
+  int64_t count = d;
+  *sweeps = 0;
+  for (int64_t j = 0; j < d; j++) cd.list[j] = j;
+  while (*sweeps < p->max_iter) {
+    double w_max, change = sweep(&cd, count, &w_max);
+    ++*sweeps;
+    int settled = w_max == 0.0 || change / w_max < p->tol;
+    if (full) {
+      if (settled && (*gap = duality_gap(&cd)) < target) {
+        converged = 1;
+        break;
+      }
+      /* Iterate on the nonzero coordinates until they settle, then check
+       * the whole set again. */
+      count = 0;
+      for (int64_t j = 0; j < d; j++)
+        if (w[j] != 0.0) cd.list[count++] = j;
+      full = count == 0 || count == d;
+      if (full) {
+        count = d;
+        for (int64_t j = 0; j < d; j++) cd.list[j] = j;
+      }
+    } else if (settled) {
+      full = 1;
+      count = d;
+      for (int64_t j = 0; j < d; j++) cd.list[j] = j;
+    }
+  }
+  if (!converged) *gap = duality_gap(&cd);
+  return converged;
+}
+
+/* ---------------------------------------------------------------- SAGA */
+
+int64_t luma_logistic_saga_work(int64_t n, int64_t d, int64_t k) {
+  /* stored gradients (n k), their average over W (d k) and b (k), the
+   * current sample's gradient (k), W at the start of the epoch (d k) */
+  return n * k + 2 * d * k + 2 * k;
+}
+
+/* The gradient of sample i's loss with respect to its linear predictor
+ * z = x_i W + b, times its weight, into g (k values). */
+static void sample_gradient(const luma_SagaProblem *p, const double *w, const double *b,
+                            int64_t i, double *g) {
+  int64_t d = p->x->cols, k = p->k;
+  const double *xi = p->x->data + i * p->x->rs;
+  int64_t cs = p->x->cs;
+  double s = p->weights ? p->weights[i] : 1.0;
+  for (int64_t c = 0; c < k; c++) {
+    double z = b[c];
+    for (int64_t j = 0; j < d; j++) z += xi[j * cs] * w[j * k + c];
+    g[c] = z;
+  }
+  if (k == 1) { /* sigmoid(z) - y, computed without overflow */
+    double z = g[0], sig = z >= 0 ? 1.0 / (1.0 + exp(-z)) : exp(z) / (1.0 + exp(z));
+    g[0] = s * (sig - (double)p->y[i]);
+    return;
+  }
+  double top = g[0];
+  for (int64_t c = 1; c < k; c++) if (g[c] > top) top = g[c];
+  double total = 0;
+  for (int64_t c = 0; c < k; c++) total += (g[c] = exp(g[c] - top));
+  for (int64_t c = 0; c < k; c++) g[c] = s * (g[c] / total - (c == p->y[i] ? 1.0 : 0.0));
+}
+
+int luma_logistic_saga(const luma_SagaProblem *p, double *w, double *b, double *scratch,
+                       int64_t *epochs) {
+  int64_t n = p->x->rows, d = p->x->cols, k = p->k, dk = d * k;
+  double *memory = scratch, *avg_w = memory + n * k, *avg_b = avg_w + dk, *g = avg_b + k,
+         *previous = g + k;
+  memset(scratch, 0, (size_t)luma_logistic_saga_work(n, d, k) * sizeof *scratch);
+  /* Step 1 / (2L + min(2 n mu, L)) with L the largest curvature of a
+   * sample's loss (1/4 |x|^2 for the sigmoid, 1/2 for the softmax, plus
+   * the intercept's 1) and mu = l2 the strong convexity. */
+  double largest = 0;
+  for (int64_t i = 0; i < n; i++) {
+    const double *xi = p->x->data + i * p->x->rs;
+    double sq = p->fit_intercept ? 1.0 : 0.0;
+    for (int64_t j = 0; j < d; j++) sq += xi[j * p->x->cs] * xi[j * p->x->cs];
+    sq *= p->weights ? p->weights[i] : 1.0;
+    if (sq > largest) largest = sq;
+  }
+  double lipschitz = largest * (k == 1 ? 0.25 : 0.5) + p->l2;
+  double strong = 2.0 * (double)n * p->l2 < lipschitz ? 2.0 * (double)n * p->l2 : lipschitz;
+  double step = 1.0 / (2.0 * lipschitz + strong), threshold = step * p->l1;
+  for (*epochs = 1; *epochs <= p->max_iter; ++*epochs) {
+    memcpy(previous, w, (size_t)dk * sizeof *w);
+    for (int64_t t = 0; t < n; t++) {
+      int64_t i = (int64_t)luma_rng_below(p->rng, (uint64_t)n);
+      const double *xi = p->x->data + i * p->x->rs;
+      int64_t cs = p->x->cs;
+      sample_gradient(p, w, b, i, g);
+      double *stored = memory + i * k;
+      for (int64_t j = 0; j < d; j++) {
+        double xij = xi[j * cs];
+        for (int64_t c = 0; c < k; c++) {
+          double delta = (g[c] - stored[c]) * xij, *wjc = w + j * k + c;
+          double v = *wjc - step * (delta + avg_w[j * k + c] + p->l2 * *wjc);
+          *wjc = v > threshold ? v - threshold : (v < -threshold ? v + threshold : 0.0);
+          avg_w[j * k + c] += delta / (double)n;
+        }
+      }
+      for (int64_t c = 0; c < k; c++) {
+        double delta = g[c] - stored[c];
+        if (p->fit_intercept) b[c] -= step * (delta + avg_b[c]);
+        avg_b[c] += delta / (double)n;
+        stored[c] = g[c];
+      }
+    }
+    double change = 0, size = 0;
+    for (int64_t j = 0; j < dk; j++) {
+      double c = fabs(w[j] - previous[j]), a = fabs(w[j]);
+      if (c > change) change = c;
+      if (a > size) size = a;
+    }
+    if (size == 0 ? change == 0 : change / size < p->tol) return 1;
+  }
+  *epochs = p->max_iter;
+  return 0;
+}

@@ -1,0 +1,223 @@
+/*
+ * linear_lua.c - luma.linear.native: the native kernels under luma.linear
+ * (moments without copying X, elastic-net coordinate descent).  The
+ * estimators themselves are Lua (lua/luma/linear/init.lua).
+ */
+#include <math.h>
+
+#include "linear/linear.h"
+#include "core/matrix_lua.h"
+
+static int check_blas_dim(lua_State *L, int arg, const char *what, int64_t v) {
+  if (v > 0x7fffffff) luma_arg_error(L, arg, "%s has %I rows or columns, too many for BLAS", what, (lua_Integer)v);
+  return (int)v;
+}
+
+/* moments(X, Y [, weights [, center]]) -> G, XtY, xmean, ymean, yty */
+static int l_moments(lua_State *L) {
+  luma_Mat *x = luma_matrix_check(L, 1);
+  luma_Mat *y = luma_matrix_check(L, 2);
+  luma_Mat *w = lua_isnoneornil(L, 3) ? NULL : luma_matrix_check(L, 3);
+  int center = lua_isnoneornil(L, 4) ? 1 : lua_toboolean(L, 4);
+  check_blas_dim(L, 1, "X", x->cols);
+  check_blas_dim(L, 2, "Y", y->cols);
+  if (y->rows != x->rows)
+    luma_arg_error(L, 2, "X has %I rows but y has %I", (lua_Integer)x->rows, (lua_Integer)y->rows);
+  if (w) {
+    if (w->rows != x->rows || w->cols != 1)
+      luma_arg_error(L, 3, "weights must be %I x 1, got %I x %I", (lua_Integer)x->rows,
+                     (lua_Integer)w->rows, (lua_Integer)w->cols);
+    double total = 0;
+    for (int64_t i = 0; i < w->rows; i++) {
+      double v = LUMA_AT(w, i, 0);
+      if (!(isfinite(v) && v >= 0))
+        luma_arg_error(L, 3, "weights must be finite and >= 0 (row %I is %f)", (lua_Integer)(i + 1), v);
+      total += v;
+    }
+    if (!(total > 0)) luma_arg_error(L, 3, "weights sum to 0");
+  }
+  if (x->rows == 0) luma_arg_error(L, 1, "X has no rows");
+  int64_t d = x->cols, k = y->cols;
+  luma_Mat *gram = luma_matrix_new(L, d, d);
+  luma_Mat *xty = luma_matrix_new(L, d, k);
+  luma_Mat *xmean = luma_matrix_new(L, 1, d);
+  luma_Mat *ymean = luma_matrix_new(L, 1, k);
+  luma_Mat *yty = luma_matrix_new(L, 1, k);
+  double *scratch = lua_newuserdatauv(L, (size_t)luma_linear_moments_work(d, k) * sizeof(double), 0);
+  int rc = luma_linear_moments(x, y, w, center, xmean->data, ymean->data, gram->data, xty->data,
+                               yty->data, scratch);
+  lua_pop(L, 1);
+  if (rc == LUMA_LINEAR_X_NOT_FINITE)
+    luma_arg_error(L, 1, "X contains NaN or Inf (or values too large to square)");
+  if (rc == LUMA_LINEAR_Y_NOT_FINITE)
+    luma_arg_error(L, 2, "y contains NaN or Inf (or values too large to square)");
+  return 5;
+}
+
+/* A contiguous column of length d at arg (the coefficients, updated). */
+static luma_Mat *check_column(lua_State *L, int arg, const char *what, int64_t d) {
+  luma_Mat *m = luma_matrix_check(L, arg);
+  if (m->rows != d || m->cols != 1)
+    luma_arg_error(L, arg, "%s must be %I x 1, got %I x %I", what, (lua_Integer)d,
+                   (lua_Integer)m->rows, (lua_Integer)m->cols);
+  if (d > 1 && m->rs != 1) luma_arg_error(L, arg, "%s must be contiguous", what);
+  return m;
+}
+
+static luma_Mat *check_contiguous(lua_State *L, int arg, const char *what) {
+  luma_Mat *m = luma_matrix_check(L, arg);
+  if (!luma_mat_is_contiguous(m)) luma_arg_error(L, arg, "%s must be contiguous (copy it)", what);
+  check_blas_dim(L, arg, what, m->rows);
+  check_blas_dim(L, arg, what, m->cols);
+  return m;
+}
+
+/* Reads the options shared by both forms; w is at w_arg, the options at
+ * opts_arg, an optional generator at opts_arg + 1.  Runs the descent and
+ * pushes w, converged, sweeps, gap. */
+static int run_cd(lua_State *L, luma_EnetProblem *p, int w_arg, int opts_arg) {
+  luma_check_options(L, opts_arg, "l1|l2|positive|max_iter|tol");
+  p->l1 = luma_opt_number(L, opts_arg, "l1", 0);
+  p->l2 = luma_opt_number(L, opts_arg, "l2", 0);
+  p->positive = luma_opt_boolean(L, opts_arg, "positive", 0);
+  p->max_iter = luma_opt_integer(L, opts_arg, "max_iter", 1000);
+  p->tol = luma_opt_number(L, opts_arg, "tol", 1e-4);
+  if (p->max_iter < 1) luma_arg_error(L, opts_arg, "max_iter must be >= 1");
+  p->rng = lua_isnoneornil(L, opts_arg + 1) ? NULL : luma_random_opt_generator(L, opts_arg + 1);
+  luma_Mat *w = check_column(L, w_arg, "w", p->d);
+  double *scratch = lua_newuserdatauv(L, (size_t)luma_enet_cd_work(p) * sizeof(double), 0);
+  int64_t sweeps = 0;
+  double gap = 0;
+  int converged = luma_enet_cd(p, w->data, scratch, &sweeps, &gap);
+  lua_pop(L, 1);
+  lua_pushvalue(L, w_arg);
+  lua_pushboolean(L, converged);
+  lua_pushinteger(L, (lua_Integer)sweeps);
+  lua_pushnumber(L, gap);
+  return 4;
+}
+
+/* enet_gram(G, q, yty, w, opts [, rng]) */
+static int l_enet_gram(lua_State *L) {
+  luma_Mat *g = check_contiguous(L, 1, "G");
+  if (g->rows != g->cols) luma_arg_error(L, 1, "G must be square");
+  luma_Mat *q = check_column(L, 2, "q", g->rows);
+  luma_EnetProblem p = {0};
+  p.n = 0;
+  p.d = g->rows;
+  p.gram = g->data;
+  p.xty = q->data;
+  p.yty = luaL_checknumber(L, 3);
+  return run_cd(L, &p, 4, 5);
+}
+
+/* enet_residual(Xt, y, w, opts [, rng]): Xt is X^T, d x n contiguous. */
+static int l_enet_residual(lua_State *L) {
+  luma_Mat *xt = check_contiguous(L, 1, "Xt");
+  luma_Mat *y = check_column(L, 2, "y", xt->cols);
+  luma_EnetProblem p = {0};
+  p.n = xt->cols;
+  p.d = xt->rows;
+  p.xt = xt->data;
+  p.y = y->data;
+  double yty = 0;
+  for (int64_t i = 0; i < p.n; i++) yty += p.y[i] * p.y[i];
+  p.yty = yty;
+  return run_cd(L, &p, 3, 4);
+}
+
+/* saga(X, y, W, b, opts [, rng]) -> W, b, converged, epochs */
+static int l_saga(lua_State *L) {
+  luma_Mat *x = luma_matrix_check(L, 1);
+  luma_Mat *y = luma_matrix_check(L, 2);
+  luma_Mat *w = luma_matrix_check(L, 3);
+  luma_Mat *b = luma_matrix_check(L, 4);
+  int64_t n = x->rows, d = x->cols, k = w->cols;
+  if (n == 0) luma_arg_error(L, 1, "X has no rows");
+  if (y->rows != n || y->cols != 1)
+    luma_arg_error(L, 2, "y must be %I x 1, got %I x %I", (lua_Integer)n, (lua_Integer)y->rows,
+                   (lua_Integer)y->cols);
+  if (w->rows != d || !luma_mat_is_contiguous(w))
+    luma_arg_error(L, 3, "W must be a contiguous %I x k matrix", (lua_Integer)d);
+  if (b->rows != 1 || b->cols != k || !luma_mat_is_contiguous(b))
+    luma_arg_error(L, 4, "b must be a contiguous 1 x %I matrix", (lua_Integer)k);
+  luma_check_options(L, 5, "l1|l2|fit_intercept|max_iter|tol|sample_weight");
+  luma_SagaProblem p = {0};
+  p.x = x;
+  p.k = k;
+  p.l1 = luma_opt_number(L, 5, "l1", 0);
+  p.l2 = luma_opt_number(L, 5, "l2", 0);
+  p.fit_intercept = luma_opt_boolean(L, 5, "fit_intercept", 1);
+  p.max_iter = luma_opt_integer(L, 5, "max_iter", 100);
+  p.tol = luma_opt_number(L, 5, "tol", 1e-4);
+  if (p.max_iter < 1) luma_arg_error(L, 5, "max_iter must be >= 1");
+  p.rng = luma_random_opt_generator(L, 6);
+  int64_t *labels = lua_newuserdatauv(L, (size_t)n * sizeof *labels, 0);
+  for (int64_t i = 0; i < n; i++) {
+    double v = LUMA_AT(y, i, 0);
+    int64_t lo = k == 1 ? 0 : 1, hi = k == 1 ? 1 : k;
+    if (!(v >= (double)lo && v <= (double)hi && v == floor(v)))
+      luma_arg_error(L, 2, "y must hold %s (%f at row %I)", k == 1 ? "0 or 1" : "class codes 1..k",
+                     v, (lua_Integer)(i + 1));
+    labels[i] = (int64_t)v - (k == 1 ? 0 : 1);
+  }
+  p.y = labels;
+  if (lua_getfield(L, 5, "sample_weight") != LUA_TNIL) {
+    luma_Mat *sw = luma_matrix_test(L, -1);
+    if (!sw || sw->rows != n || sw->cols != 1)
+      luma_arg_error(L, 5, "sample_weight must be a %I x 1 matrix", (lua_Integer)n);
+    double *weights = lua_newuserdatauv(L, (size_t)n * sizeof *weights, 0);
+    double total = 0;
+    for (int64_t i = 0; i < n; i++) {
+      weights[i] = LUMA_AT(sw, i, 0);
+      if (!(isfinite(weights[i]) && weights[i] >= 0))
+        luma_arg_error(L, 5, "sample_weight must be finite and >= 0");
+      total += weights[i];
+    }
+    if (!(total > 0)) luma_arg_error(L, 5, "sample_weight sums to 0");
+    for (int64_t i = 0; i < n; i++) weights[i] *= (double)n / total;
+    p.weights = weights;
+  }
+  double *scratch =
+      lua_newuserdatauv(L, (size_t)luma_logistic_saga_work(n, d, k) * sizeof(double), 0);
+  int64_t epochs = 0;
+  int converged = luma_logistic_saga(&p, w->data, b->data, scratch, &epochs);
+  lua_pushvalue(L, 3);
+  lua_pushvalue(L, 4);
+  lua_pushboolean(L, converged);
+  lua_pushinteger(L, (lua_Integer)epochs);
+  return 4;
+}
+
+int luma_open_linear_native(lua_State *L) {
+  static const luma_Func funcs[] = {
+      {"moments", l_moments, "moments(X, Y [, weights [, center = true]])",
+       "G, XtY, xmean, ymean, yty: with weights w (n x 1, default ones) and N = sum w, the "
+       "weighted column means (1 x d, 1 x k; zeros when center is false), G = sum w_i (x_i - "
+       "xmean)(x_i - xmean)^T, XtY = sum w_i (x_i - xmean)(y_i - ymean)^T and yty the weighted "
+       "sums of squares of each centred target (1 x k). X is centred a block of rows at a time, "
+       "never copied whole. NaN or Inf in X or Y is an error."},
+      {"enet_gram", l_enet_gram, "enet_gram(G, q, yty, w, opts [, rng])",
+       "Elastic-net coordinate descent on 1/2 |y - Xw|^2 + l1 |w|_1 + l2/2 |w|^2 given G = "
+       "X^T X, q = X^T y and yty = |y|^2 (each coordinate O(d)). w (d x 1, contiguous) is the "
+       "warm start and is updated in place. opts: l1, l2, positive, max_iter (sweeps, 1000), "
+       "tol (duality gap relative to yty, 1e-4); rng: random coordinate order. Returns w, "
+       "converged, sweeps, gap."},
+      {"enet_residual", l_enet_residual, "enet_residual(Xt, y, w, opts [, rng])",
+       "The same descent keeping the residual y - Xw instead of a Gram matrix (each coordinate "
+       "O(n)); Xt is X^T as a contiguous d x n matrix."},
+      {"saga", l_saga, "saga(X, y, W, b, opts [, rng])",
+       "Logistic regression by SAGA on (1/n) sum_i s_i loss_i + l2/2 |W|^2 + l1 |W|_1 (s the "
+       "sample weights rescaled to mean 1): binary when W has one column (y in {0, 1}), "
+       "multinomial otherwise (y in 1..k). W (d x k) and b (1 x k) are the warm start, updated "
+       "in place. opts: l1, l2, fit_intercept, max_iter (epochs, 100), tol (1e-4, on the "
+       "largest relative change of W over an epoch), sample_weight. Returns W, b, converged, "
+       "epochs."},
+      {NULL, NULL, NULL, NULL}};
+  lua_newtable(L);
+  luma_register_funcs(L, -1, "luma.linear.native", funcs);
+  luma_doc_set(L, -1, "luma.linear.native", NULL,
+               "Native kernels of luma.linear: centred weighted moments and elastic-net "
+               "coordinate descent.");
+  return 1;
+}

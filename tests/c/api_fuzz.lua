@@ -1,0 +1,294 @@
+-- The Lua API fuzzer (issue 8, docs/RELIABILITY.md): walks every function
+-- and method Luma registers and calls each with a spread of bad arguments,
+-- expecting only Lua errors back.  Run by build*/api_fuzz (tests/c/api_fuzz.c),
+-- which provides guarded_call and a memory limit; under `make check` the
+-- whole run is inside AddressSanitizer + UBSan, so a crash, a memory error
+-- or undefined behaviour in any binding fails the suite.
+--
+-- Discovery is automatic, so modules that land later are covered without
+-- edits here: the luma table and every lazily loaded submodule (the
+-- __lazy list of luma's metatable), the parts of family packages (the
+-- luma.* entries of package.preload), tables nested in them, the metatables
+-- of native types (the registry's "luma.*" entries: methods and
+-- metamethods), and the methods of objects the calls return (estimators,
+-- generators, results, distributions...).
+local verbose = os.getenv and os.getenv("LUMA_API_FUZZ_VERBOSE") == "1"
+
+-- Functions that are not called, each with its reason.  (The driver also
+-- runs every call in a scratch directory, so a writer missing here leaves
+-- nothing behind.)
+local SKIP = {
+  ["luma.save"] = "writes files (a string argument is a path in the working directory)",
+  ["luma.persist.save"] = "writes files",
+  ["luma.serial.write"] = "writes files",
+  ["luma.io.write_csv"] = "writes files",
+  ["luma.io.write_npy"] = "writes files",
+  ["luma.io.write_libsvm"] = "writes files",
+  ["luma.pool.run"] = "forks worker processes",
+  ["luma.parallel.map"] = "forks worker processes (n_jobs > 1)",
+}
+-- Metamethods only the collector calls: calling them by hand on a live
+-- object would release its storage twice, by design.
+local SKIP_META = { __gc = true, __close = true, __mode = true, __name = true, __metatable = true }
+
+-- ------------------------------------------------------------ arguments
+
+local function fixtures()
+  local g = luma.random.Generator(1)
+  local A = g:normal(4, 5)
+  local big = g:normal(6, 7)
+  local nanm = luma.matrix{ { 0 / 0, 1 }, { 1 / 0, -1 / 0 } }
+  return {
+    nil, true, false, 0, 1, 2, -1, 3, 0.5, -2.5, 2 ^ 31, -2 ^ 31, math.maxinteger,
+    math.mininteger, 1e18, 1e308, -1e308, 0 / 0, 1 / 0, -1 / 0, 5e-324,
+    "", "abc", "1", "l2", "euclidean", "rows", "\0",
+    {}, { 1, 2, 3 }, { { 1, 2 }, { 3 } }, { 0 / 0 }, { x = 1 }, { {} },
+    setmetatable({}, { __index = function() error("poisoned table") end }),
+    function() end, function() error("callback fails") end, function() return 0 / 0 end,
+    coroutine.create(function() end),
+    luma.zeros(0, 0), luma.zeros(0, 3), luma.zeros(3, 0), luma.eye(3), luma.ones(1, 1),
+    A, A:t(), big:sub(2, 5, 2, 6), big:t():slice({ 1, 7, 2 }, { 2, 6, 3 }), big:row(3), big:col(4),
+    luma.arange(1, 6):t(), luma.arange(1, 6), nanm, luma.full(3, 3, 1e308),
+    g,
+  }
+end
+local NVALUES = 57 -- the length of fixtures(), holes (nil) included
+
+-- Matrices to use as `self` of matrix methods.
+local function matrix_selves()
+  local g = luma.random.Generator(2)
+  local big = g:normal(6, 7)
+  return {
+    luma.eye(3), luma.zeros(0, 3), big, big:t():slice({ 2, 7, 2 }, { 1, 6, 2 }), big:row(2),
+    luma.matrix{ { 0 / 0, 1 / 0 }, { -1 / 0, 1 } },
+  }
+end
+
+-- A deterministic stream of indices (a 32-bit LCG) for the sampled
+-- argument lists.
+local seed = 12345
+local function pick(n)
+  seed = (seed * 1103515245 + 12345) % 2147483648
+  return seed % n + 1
+end
+
+-- ------------------------------------------------------------ discovery
+
+local targets = {} -- { name, fn, self (or nil), selves (list or nil) }
+local seen_fn = {}
+local seen_table = {}
+local seen_mt = {}
+local skipped = {}
+
+local function add(name, fn, self, selves)
+  if SKIP[name] then
+    skipped[name] = SKIP[name]
+    return
+  end
+  local key = selves and fn or (self ~= nil and fn) or fn
+  if seen_fn[key] and not self and not selves then return end
+  seen_fn[key] = true
+  targets[#targets + 1] = { name = name, fn = fn, self = self, selves = selves }
+end
+
+local function callable(v)
+  if type(v) == "function" then return true end
+  local mt = (type(v) == "table" or type(v) == "userdata") and getmetatable(v)
+  return type(mt) == "table" and rawget(mt, "__call") ~= nil
+end
+
+local walk_methods
+
+local function walk_table(prefix, t, depth)
+  if seen_table[t] or depth > 4 then return end
+  seen_table[t] = true
+  local keys = {}
+  for k in pairs(t) do
+    if type(k) == "string" then keys[#keys + 1] = k end
+  end
+  table.sort(keys)
+  for _, k in ipairs(keys) do
+    local v = rawget(t, k)
+    local name = prefix .. "." .. k
+    if callable(v) then add(name, v) end
+    if type(v) == "table" and not k:match("^_") then walk_table(name, v, depth + 1) end
+  end
+end
+
+-- Methods of an object's metatable (its __index table) and metamethods.
+walk_methods = function(obj, mt, selves)
+  if type(mt) ~= "table" or seen_mt[mt] then return end
+  seen_mt[mt] = true
+  local tname = rawget(mt, "__name")
+  tname = type(tname) == "string" and tname or "object"
+  local methods = rawget(mt, "__methods") or rawget(mt, "__index")
+  if type(methods) == "table" then
+    local keys = {}
+    for k, v in pairs(methods) do
+      if type(k) == "string" and type(v) == "function" then keys[#keys + 1] = k end
+    end
+    table.sort(keys)
+    for _, k in ipairs(keys) do add(tname .. ":" .. k, methods[k], obj, selves) end
+  end
+  local metas = {}
+  for k, v in pairs(mt) do
+    if type(k) == "string" and k:match("^__") and type(v) == "function" and not SKIP_META[k] then
+      metas[#metas + 1] = k
+    end
+  end
+  table.sort(metas)
+  for _, k in ipairs(metas) do add(tname .. "." .. k, mt[k], obj, selves) end
+end
+
+-- The luma table and every lazy submodule.
+local lazy = getmetatable(luma).__lazy
+for _, name in ipairs(lazy) do local _ = luma[name] end
+walk_table("luma", luma, 0)
+
+-- The parts of family packages (luma.linear.common, luma.linear.native,
+-- ...), which only require reaches: every luma.* module in package.preload
+-- but the data files.
+local parts = {}
+for name in pairs(package.preload) do
+  if name:match("^luma%.") and not name:match("^luma%.data%.") then parts[#parts + 1] = name end
+end
+table.sort(parts)
+for _, name in ipairs(parts) do
+  local ok, module = pcall(require, name)
+  if ok and type(module) == "table" then walk_table(name, module, 0) end
+end
+
+-- Native types: the registry's metatables named "luma.*".
+local reg = debug.getregistry()
+local type_names = {}
+for k, v in pairs(reg) do
+  if type(k) == "string" and k:match("^luma%.") and type(v) == "table" then
+    type_names[#type_names + 1] = k
+  end
+end
+table.sort(type_names)
+for _, k in ipairs(type_names) do
+  local selves = k == "luma.Matrix" and matrix_selves() or nil
+  local self = nil
+  if k == "luma.Generator" then self = luma.random.Generator(5) end
+  walk_methods(self, reg[k], selves)
+end
+
+-- ------------------------------------------------------------- calling
+
+local calls, errors, non_lua, failures = 0, 0, 0, {}
+local unstructured_seen = {}
+local memory = 0 -- memory errors (huge sizes refused by the allocator)
+local unstructured = 0 -- errors naming neither function nor argument (failures)
+local propagated = 0 -- the fixtures' own errors passed through
+local new_objects = {}
+local queued_mt = {} -- metatables already waiting in new_objects
+
+local function note_result(ok, a, b, c)
+  calls = calls + 1
+  if ok then
+    -- objects we have not seen: their methods join the walk
+    for _, r in ipairs{ a, b, c } do
+      local mt = (type(r) == "table" or type(r) == "userdata") and getmetatable(r)
+      if type(mt) == "table" and not seen_mt[mt] and not queued_mt[mt] then
+        queued_mt[mt] = true
+        new_objects[#new_objects + 1] = { r, mt }
+      end
+    end
+    return
+  end
+  errors = errors + 1
+  return a, b
+end
+
+local function call(t, self, args, n)
+  local res
+  if self ~= nil then
+    res = table.pack(guarded_call(t.fn, self, table.unpack(args, 1, n)))
+  else
+    res = table.pack(guarded_call(t.fn, table.unpack(args, 1, n)))
+  end
+  if res[1] then
+    note_result(true, res[2], res[3], res[4])
+    return
+  end
+  note_result(false)
+  local status, msg = res[2], res[3]
+  if status ~= "runtime error" and status ~= "not enough memory" then
+    non_lua = non_lua + 1
+    failures[#failures + 1] = string.format("%s: %s (%s)", t.name, tostring(msg), status)
+  elseif type(msg) ~= "string" then
+    local mt = getmetatable(msg)
+    if not (mt and mt.__tostring) then
+      non_lua = non_lua + 1
+      failures[#failures + 1] = string.format("%s: error value is a %s", t.name, type(msg))
+    end
+  elseif status == "not enough memory" or msg:find("^not enough memory") then
+    memory = memory + 1 -- a huge size met the state's memory limit
+  elseif msg:find("poisoned table", 1, true) or msg:find("callback fails", 1, true) then
+    propagated = propagated + 1 -- a fixture's own error, rightly passed through unchanged
+  elseif not (msg:find("bad argument", 1, true) or msg:find("luma", 1, true)
+              or msg:find("on bad self", 1, true)) then
+    -- Errors must name the function and the problem (the brief): one that
+    -- names neither is a failure, reported once per function.
+    unstructured = unstructured + 1
+    if not unstructured_seen[t.name] then
+      unstructured_seen[t.name] = true
+      failures[#failures + 1] = string.format("%s: error names neither the function nor an "
+        .. "argument: %s", t.name, (msg:gsub("\nstack traceback:.*", "")))
+    end
+  end
+end
+
+local PAIRS, TRIPLES = 40, 20
+
+local function fuzz_target(t)
+  if verbose then io.stderr:write("api_fuzz: ", t.name, "\n") end
+  local t0 = luma.now()
+  local selves = t.selves or { t.self }
+  for s = 1, math.max(#selves, 1) do
+    local self = selves[s]
+    local vals = fixtures()
+    call(t, self, vals, 0)
+    for i = 1, NVALUES do call(t, self, { vals[i] }, 1) end
+    for _ = 1, PAIRS do call(t, self, { vals[pick(NVALUES)], vals[pick(NVALUES)] }, 2) end
+    for _ = 1, TRIPLES do
+      call(t, self, { vals[pick(NVALUES)], vals[pick(NVALUES)], vals[pick(NVALUES)] }, 3)
+    end
+    -- methods also get a wrong self
+    if s == 1 and (t.self ~= nil or t.selves) then
+      for i = 1, NVALUES do
+        local res = table.pack(guarded_call(t.fn, vals[i], vals[pick(NVALUES)]))
+        note_result(res[1], res[2], res[3], res[4])
+        if not res[1] and res[2] ~= "runtime error" and res[2] ~= "not enough memory" then
+          non_lua = non_lua + 1
+          failures[#failures + 1] = t.name .. " (wrong self): " .. tostring(res[3])
+        end
+      end
+    end
+  end
+  collectgarbage("step", 1000)
+  local dt = luma.now() - t0
+  if verbose then io.stderr:write(string.format("api_fuzz: %.3f s %s\n", dt, t.name)) end
+end
+
+local k = 1
+local functions = 0
+while k <= #targets do
+  fuzz_target(targets[k])
+  functions = functions + 1
+  k = k + 1
+  -- methods of objects the calls returned (once per metatable)
+  while #new_objects > 0 and k > #targets do
+    local o = table.remove(new_objects, 1)
+    walk_methods(o[1], o[2], nil)
+  end
+end
+
+local nskipped = 0
+for _ in pairs(skipped) do nskipped = nskipped + 1 end
+local report = { string.format("api_fuzz: %d functions and methods, %d calls, %d errors (%d memory "
+  .. "errors, %d propagated from the fixtures, %d not naming the argument or function), %d skipped",
+  functions, calls, errors, memory, propagated, unstructured, nskipped) }
+for _, f in ipairs(failures) do report[#report + 1] = "FAIL " .. f end
+return { passed = functions, failed = #failures, calls = calls, report = table.concat(report, "\n") }
