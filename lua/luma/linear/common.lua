@@ -1,6 +1,7 @@
---- luma.linear_common: helpers shared by the files of luma.linear
--- (linear, linear_logistic, linear_bayes, linear_robust); not a public API.
+--- luma.linear.common: helpers shared by the parts of luma.linear
+-- (least_squares, ridge, lasso, logistic, bayes, robust); not a public API.
 local luma = require("luma")
+local core = require("luma.linear.native")
 
 local common = {}
 
@@ -41,6 +42,61 @@ function common.kernel_matrix(p, X, Y)
   if k == "polynomial" then opts.degree = p.degree end
   if k == "polynomial" or k == "sigmoid" then opts.coef0 = p.coef0 end
   return luma.pairwise.kernel(X, Y, k, opts)
+end
+
+
+-- ------------------------------------------- least-squares moments
+-- (least_squares, ridge and lasso all start from the centred, weighted
+-- problem and end with the same intercept)
+
+-- Weighted means and centred moments (luma.linear.native.moments), its
+-- argument errors re-raised as those of the caller's function fname.
+function common.moments(X, y, w, center, fname)
+  local ok, G, b, xm, ym, yty = pcall(core.moments, X, y, w, center)
+  if not ok then
+    local arg, why = tostring(G):match("bad argument #(%d) to '[^']*' %((.*)%)$")
+    -- raised from varying depths: no position rather than a wrong one
+    if arg then error(string.format("bad argument #%s to '%s' (%s)", arg, fname or "fit", why), 0) end
+    error(G, 0)
+  end
+  return G, b, xm, ym, yty
+end
+
+-- X and y centred (when center) and scaled by sqrt(w) row by row: the
+-- weighted problem as an ordinary one.  Also returns the means.
+function common.centred_copy(X, y, w, center, fname)
+  local _, _, xm, ym = common.moments(X, y, w, center, fname) -- checks finiteness and weights
+  local Xc, yc = X - xm, y - ym
+  if w then
+    local s = w:sqrt()
+    Xc:mul(s, Xc)
+    yc:mul(s, yc)
+  end
+  return Xc, yc, xm, ym
+end
+
+-- The fitted intercept b = ymean - xmean W (a number for one target).
+function common.intercept_of(W, xm, ym, center)
+  if not center then return W:cols() == 1 and 0 or luma.zeros(1, W:cols()) end
+  local b = ym - xm * W
+  return W:cols() == 1 and b:get(1, 1) or b
+end
+
+-- Minimum-norm solution of G W = B for symmetric positive semi-definite G
+-- through its eigendecomposition; eigenvalues below tol * the largest
+-- count as zero.  Returns W, the rank and the eigenvalues (descending).
+function common.psd_solve(G, B, tol)
+  local lam, V = luma.linalg.eigh(G, { order = "descending" })
+  local d = lam:rows()
+  local top = d > 0 and lam:get(1, 1) or 0
+  local rank = 0
+  for i = 1, d do
+    if lam:get(i, 1) > tol * top then rank = i end
+  end
+  if rank == 0 then return luma.zeros(d, B:cols()), 0, lam end
+  local Vr = V:sub(1, d, 1, rank)
+  local inv = lam:sub(1, rank, 1, 1):pow(-1)
+  return Vr * ((Vr:t() * B):mul(inv)), rank, lam
 end
 
 return common

@@ -1,7 +1,7 @@
 /*
  * linear_lua.c - luma.linear.native: the native kernels under luma.linear
  * (moments without copying X, elastic-net coordinate descent).  The
- * estimators themselves are Lua (lua/luma/linear/init.lua).
+ * estimators themselves are Lua (the package lua/luma/linear/).
  */
 #include <math.h>
 
