@@ -1,0 +1,119 @@
+--- luma.model_selection.common: helpers shared by the parts of
+-- luma.model_selection (splitters, validation, search, curves): the error
+-- helper, the checks of option tables and of X/y, and the evaluation core
+-- every cross-validation loop runs (scorer resolution and fit_and_score).
+-- Not a public API.
+local luma = require("luma")
+
+local common = {}
+
+--- fail(level, fmt, ...): raises the formatted message at the given level
+-- (1 = the caller of fail), so it points at the user's line.
+function common.fail(level, fmt, ...)
+  error(string.format(fmt, ...), level + 1)
+end
+local fail = common.fail
+
+--- check_opts(fname, opts, valid, level) -> opts (or {}): rejects any key
+-- of opts that is not in the set valid, listing the valid ones.
+function common.check_opts(fname, opts, valid, level)
+  for k in pairs(opts or {}) do
+    if not valid[k] then
+      local names = {}
+      for name in pairs(valid) do names[#names + 1] = name end
+      table.sort(names)
+      fail(level + 1, "%s: unknown option '%s' (valid: %s)", fname, tostring(k),
+        table.concat(names, ", "))
+    end
+  end
+  return opts or {}
+end
+
+--- check_xy(fname, X, y): X a matrix and y nil or a matrix with as many
+-- rows, reported as arguments #2 and #3 of fname (called from fname).
+function common.check_xy(fname, X, y)
+  if not luma.ismatrix(X) then
+    fail(3, "bad argument #2 to '%s' (X must be a luma.Matrix, got %s)", fname, type(X))
+  end
+  if y ~= nil and (not luma.ismatrix(y) or y:rows() ~= X:rows()) then
+    fail(3, "bad argument #3 to '%s' (X has %d rows but y has %s)", fname, X:rows(),
+      luma.ismatrix(y) and tostring(y:rows()) or type(y))
+  end
+end
+
+function common.is_classifier(est)
+  return est:kind_of() == "classifier"
+end
+
+-- A scorer from the scoring argument: nil (the estimator's own score), a
+-- registered name (luma.metrics), or a function(est, X, y) -> number.
+function common.resolve_scorer(scoring, level)
+  if scoring == nil then
+    return function(est, X, y) return est:score(X, y) end, "score"
+  end
+  if type(scoring) == "function" then return scoring, "score" end
+  if type(scoring) == "string" then
+    return require("luma.metrics").get_scorer(scoring), scoring
+  end
+  if type(scoring) == "table" and getmetatable(scoring) and getmetatable(scoring).__call then
+    return scoring, scoring.name or "score"
+  end
+  fail(level + 1, "scoring must be nil, a scorer name, a scorer or a function, got %s",
+    type(scoring))
+end
+
+-- Scorers by name: scoring may also be a list of names (or a table of
+-- name = scorer) for several at once.
+function common.resolve_scorers(scoring, level)
+  if type(scoring) == "table" and not getmetatable(scoring) then
+    local out, names = {}, {}
+    for k, v in pairs(scoring) do
+      if math.type(k) == "integer" then
+        local fn, name = common.resolve_scorer(v, level + 1)
+        out[name] = fn
+        names[#names + 1] = name
+      else
+        out[k] = common.resolve_scorer(v, level + 1)
+        names[#names + 1] = k
+      end
+    end
+    table.sort(names)
+    return out, names
+  end
+  local fn, name = common.resolve_scorer(scoring, level + 1)
+  return { [name] = fn }, { name }
+end
+
+-- Fits a clone on one split and scores it; a failing fit gives
+-- error_score (or raises when error_score is "raise").
+function common.fit_and_score(est, X, y, train, test, scorers, names, opts)
+  local model = est:clone()
+  if opts.params then model:set_params(opts.params) end
+  local Xtr, ytr = X:take(train), y and y:take(train)
+  local t0 = luma.now()
+  local ok, err = pcall(model.fit, model, Xtr, ytr)
+  local result = { fit_time = luma.now() - t0, test = {}, train = {} }
+  if not ok then
+    if opts.error_score == "raise" then error(err, 0) end
+    warn(string.format("%s: fit failed (%s); its scores are set to error_score",
+      tostring(model), tostring(err)))
+    for _, name in ipairs(names) do
+      result.test[name] = opts.error_score
+      result.train[name] = opts.error_score
+    end
+    result.score_time = 0
+    result.failed = tostring(err)
+    return result
+  end
+  local Xte, yte = X:take(test), y and y:take(test)
+  t0 = luma.now()
+  for _, name in ipairs(names) do
+    result.test[name] = scorers[name](model, Xte, yte)
+    if opts.train_score then result.train[name] = scorers[name](model, Xtr, ytr) end
+  end
+  result.score_time = luma.now() - t0
+  result.model = model
+  return result
+end
+
+return common

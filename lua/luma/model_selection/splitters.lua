@@ -1,0 +1,602 @@
+--- luma.model_selection.splitters: the splitters, train_test_split and cv
+-- resolution (check_cv, which every cross-validation loop goes through).
+--
+-- A splitter's split(X [, y [, groups]]) returns an iterator of (train,
+-- test) pairs, each an n x 1 matrix of 1-based row indices ready for
+-- X:take(train).  Splitters that coincide with scikit-learn's definitions
+-- (KFold and StratifiedKFold without shuffling, GroupKFold,
+-- TimeSeriesSplit, LeaveOneOut, LeavePOut, PredefinedSplit) produce the
+-- same folds (1-based).
+local luma = require("luma")
+local estimator = require("luma.estimator")
+local fail = require("luma.model_selection.common").fail
+
+local splitters = {}
+
+-- A splitter class from a parameter schema (validated like an
+-- estimator's) and a function folds(self, n, y, groups) returning the
+-- list of {train, test} tables of 1-based indices.  needs: "y" or
+-- "groups" when split requires them; count(self, n): the number of splits
+-- when it is not n_splits (times n_repeats).
+local function splitter(name, params, folds, needs, count)
+  local class = { name = "luma.model_selection." .. name }
+  local schema = {}
+  for _, p in ipairs(params) do schema[p.name] = p end
+  local meta = { __index = {}, __name = class.name }
+  local methods = meta.__index
+
+  function methods.split(self, X, y, groups)
+    local n
+    if luma.ismatrix(X) then n = X:rows()
+    elseif math.type(X) == "integer" then n = X
+    else fail(2, "bad argument #1 to 'split' (X must be a luma.Matrix or a sample count)") end
+    if needs == "y" and y == nil then
+      fail(2, "bad argument #2 to 'split' (%s needs the labels y)", class.name)
+    end
+    if needs == "groups" and groups == nil then
+      fail(2, "bad argument #3 to 'split' (%s needs the groups)", class.name)
+    end
+    for arg, v in pairs({ [2] = y, [3] = groups }) do
+      if not luma.ismatrix(v) then
+        fail(2, "bad argument #%d to 'split' (a luma.Matrix expected, got %s)", arg, type(v))
+      end
+      if v:rows() ~= n then
+        fail(2, "bad argument #%d to 'split' (X has %d rows but %s has %d)", arg, n,
+          arg == 2 and "y" or "groups", v:rows())
+      end
+    end
+    local list = folds(self, n, y, groups, 3)
+    local k = 0
+    return function()
+      k = k + 1
+      local f = list[k]
+      if f then return luma.matrix(f[1]), luma.matrix(f[2]) end
+    end
+  end
+
+  function methods.get_n_splits(self, X)
+    if count then return count(self, luma.ismatrix(X) and X:rows() or X) end
+    return self.params.n_splits * (self.params.n_repeats or 1)
+  end
+
+  meta.__tostring = function(self)
+    local parts = {}
+    for _, p in ipairs(params) do
+      local v = self.params[p.name]
+      if v ~= nil then parts[#parts + 1] = p.name .. "=" .. tostring(v) end
+    end
+    return name .. "(" .. table.concat(parts, ", ") .. ")"
+  end
+
+  setmetatable(class, {
+    __call = function(_, values)
+      local self = setmetatable({ params = {} }, meta)
+      for _, p in ipairs(params) do self.params[p.name] = p.default end
+      for k, v in pairs(values or {}) do
+        local p = schema[k]
+        if not p then
+          local names = {}
+          for i, q in ipairs(params) do names[i] = q.name end
+          fail(2, "%s: unknown parameter '%s' (valid: %s)", class.name, tostring(k),
+            table.concat(names, ", "))
+        end
+        if not p.check(v) then
+          fail(2, "%s: parameter '%s' must be %s, got %s", class.name, k, p.what, tostring(v))
+        end
+        self.params[k] = v
+      end
+      if class.validate then class.validate(self) end
+      return self
+    end,
+  })
+  luma.doc.set(class, { name = class.name, doc = params.doc })
+  return class
+end
+
+local function positive_integer(min)
+  return function(v) return math.type(v) == "integer" and v >= min end
+end
+local function is_bool(v) return type(v) == "boolean" end
+local function is_seed(v)
+  local mt = getmetatable(v)
+  return v == nil or math.type(v) == "integer"
+    or (type(mt) == "table" and rawget(mt, "__name") == "luma.Generator")
+end
+
+local N_SPLITS = { name = "n_splits", default = 5, check = positive_integer(2),
+                   what = "an integer >= 2" }
+local SHUFFLE = { name = "shuffle", default = false, check = is_bool, what = "a boolean" }
+local SEED = { name = "seed", check = is_seed, what = "an integer or a luma.Generator" }
+
+-- Train indices: 1..n except the test ones.
+local function complement(n, test)
+  local in_test, train = {}, {}
+  for _, i in ipairs(test) do in_test[i] = true end
+  for i = 1, n do
+    if not in_test[i] then train[#train + 1] = i end
+  end
+  return train
+end
+
+-- Folds from a fold number per sample (1..k).
+local function folds_from_assignment(n, assign, k)
+  local tests = {}
+  for f = 1, k do tests[f] = {} end
+  for i = 1, n do
+    local f = assign[i]
+    if f then table.insert(tests[f], i) end
+  end
+  local out = {}
+  for f = 1, k do out[f] = { complement(n, tests[f]), tests[f] } end
+  return out
+end
+
+local function order(n, self)
+  local idx = {}
+  for i = 1, n do idx[i] = i end
+  if self.params.shuffle then
+    local p = estimator.rng(self.params.seed):permutation(n)
+    for i = 1, n do idx[i] = math.tointeger(p:get(i, 1)) end
+  end
+  return idx
+end
+
+local function check_n_splits(self, n, level)
+  if self.params.n_splits > n then
+    fail(level + 1, "%s: cannot split %d samples into n_splits=%d folds", tostring(self), n,
+      self.params.n_splits)
+  end
+end
+
+-- Contiguous blocks; the first n mod k folds are one larger.
+local function kfold_folds(self, n, _, _, level)
+  check_n_splits(self, n, level + 1)
+  local k, idx = self.params.n_splits, order(n, self)
+  local out, start = {}, 1
+  for f = 1, k do
+    local size = n // k + (f <= n % k and 1 or 0)
+    local test = {}
+    for i = start, start + size - 1 do test[#test + 1] = idx[i] end
+    table.sort(test)
+    out[f] = { complement(n, test), test }
+    start = start + size
+  end
+  return out
+end
+
+splitters.KFold = splitter("KFold", { N_SPLITS, SHUFFLE, SEED,
+  doc = "K folds of contiguous blocks (the first n mod k one larger), or of a random "
+    .. "permutation with shuffle = true." }, kfold_folds)
+
+-- Labels coded by order of first appearance (scikit-learn's stratification
+-- order), with the count of each class.
+local function codes_by_appearance(y)
+  local code, codes, counts, k = {}, {}, {}, 0
+  for i = 1, y:rows() do
+    local v = y:get(i, 1)
+    if not code[v] then
+      k = k + 1
+      code[v] = k
+      counts[k] = 0
+    end
+    codes[i] = code[v]
+    counts[code[v]] = counts[code[v]] + 1
+  end
+  return codes, counts, k
+end
+
+-- scikit-learn's StratifiedKFold: deal the sorted labels round-robin to
+-- fix how many of each class each fold tests, then hand each class's
+-- samples to folds in blocks (shuffled blocks with shuffle = true).
+local function stratified_folds(self, n, y, _, level)
+  local k = self.params.n_splits
+  local codes, counts, n_classes = codes_by_appearance(y)
+  local smallest = math.huge
+  local enough = false
+  for c = 1, n_classes do
+    smallest = math.min(smallest, counts[c])
+    if counts[c] >= k then enough = true end
+  end
+  if not enough then
+    fail(level + 1, "%s: n_splits=%d is more than the members of every class (largest "
+      .. "class: %d); use fewer folds", tostring(self), k, math.max(table.unpack(counts)))
+  end
+  if smallest < k then
+    warn(string.format("%s: the least populated class has only %d members, fewer than "
+      .. "n_splits=%d; some test folds will lack it", tostring(self), smallest, k))
+  end
+  -- allocation[f][c]: members of class c in test fold f
+  local sorted_codes = {}
+  for c = 1, n_classes do
+    for _ = 1, counts[c] do sorted_codes[#sorted_codes + 1] = c end
+  end
+  local allocation = {}
+  for f = 1, k do
+    allocation[f] = {}
+    for c = 1, n_classes do allocation[f][c] = 0 end
+  end
+  for i, c in ipairs(sorted_codes) do
+    local f = (i - 1) % k + 1
+    allocation[f][c] = allocation[f][c] + 1
+  end
+  local rng = self.params.shuffle and estimator.rng(self.params.seed) or nil
+  local assign, next_of_class = {}, {}
+  local fold_list = {}
+  for c = 1, n_classes do
+    local list = {}
+    for f = 1, k do
+      for _ = 1, allocation[f][c] do list[#list + 1] = f end
+    end
+    if rng then rng:shuffle(list) end
+    fold_list[c] = list
+    next_of_class[c] = 0
+  end
+  for i = 1, n do
+    local c = codes[i]
+    next_of_class[c] = next_of_class[c] + 1
+    assign[i] = fold_list[c][next_of_class[c]]
+  end
+  return folds_from_assignment(n, assign, k)
+end
+
+splitters.StratifiedKFold = splitter("StratifiedKFold", { N_SPLITS, SHUFFLE, SEED,
+  doc = "K folds preserving the class proportions of y (scikit-learn's allocation)." },
+  stratified_folds, "y")
+
+-- Repetitions with independent shuffles, all drawn from one seed.
+local function repeated(inner_folds)
+  return function(self, n, y, groups, level)
+    local rng = estimator.rng(self.params.seed)
+    local out = {}
+    for _ = 1, self.params.n_repeats do
+      local inner = { params = { n_splits = self.params.n_splits, shuffle = true,
+                                 seed = rng:copy() } }
+      rng:jump()
+      setmetatable(inner, getmetatable(self))
+      for _, f in ipairs(inner_folds(inner, n, y, groups, level + 1)) do out[#out + 1] = f end
+    end
+    return out
+  end
+end
+
+local N_REPEATS = { name = "n_repeats", default = 10, check = positive_integer(1),
+                    what = "an integer >= 1" }
+splitters.RepeatedKFold = splitter("RepeatedKFold", { N_SPLITS, N_REPEATS, SEED,
+  doc = "KFold repeated n_repeats times with different shuffles." }, repeated(kfold_folds))
+splitters.RepeatedStratifiedKFold = splitter("RepeatedStratifiedKFold", { N_SPLITS, N_REPEATS, SEED,
+  doc = "StratifiedKFold repeated n_repeats times with different shuffles." },
+  repeated(stratified_folds), "y")
+
+splitters.LeaveOneOut = splitter("LeaveOneOut", { doc = "Each sample is the test set once." },
+  function(_, n, _, _, level)
+    if n < 2 then fail(level + 1, "LeaveOneOut needs at least 2 samples, got %d", n) end
+    local out = {}
+    for i = 1, n do out[i] = { complement(n, { i }), { i } } end
+    return out
+  end, nil, function(_, n) return n end)
+
+splitters.LeavePOut = splitter("LeavePOut", {
+  { name = "p", default = 2, check = positive_integer(1), what = "an integer >= 1" },
+  doc = "Every subset of p samples is a test set once (n choose p splits)." },
+  function(self, n, _, _, level)
+    local p = self.params.p
+    if p >= n then fail(level + 1, "LeavePOut: p=%d must be below the %d samples", p, n) end
+    local out, combo = {}, {}
+    for i = 1, p do combo[i] = i end
+    while true do
+      local test = { table.unpack(combo) }
+      out[#out + 1] = { complement(n, test), test }
+      local i = p -- next combination in lexicographic order
+      while i >= 1 and combo[i] == n - p + i do i = i - 1 end
+      if i < 1 then break end
+      combo[i] = combo[i] + 1
+      for j = i + 1, p do combo[j] = combo[j - 1] + 1 end
+      if #out > 1e6 then fail(level + 1, "LeavePOut: more than a million splits") end
+    end
+    return out
+  end, nil, function(self, n)
+    local c = 1
+    for i = 1, self.params.p do c = c * (n - self.params.p + i) / i end
+    return math.floor(c + 0.5)
+  end)
+
+-- The number of test samples for a size given as a fraction (ceil) or a
+-- count, as scikit-learn computes it.
+local function test_count(name, size, n, level)
+  if math.type(size) == "integer" then
+    if size <= 0 or size >= n then
+      fail(level + 1, "%s=%d must be in [1, %d) samples", name, size, n)
+    end
+    return size
+  end
+  if type(size) ~= "number" or size <= 0 or size >= 1 then
+    fail(level + 1, "%s=%s must be a fraction in (0, 1) or a count", name, tostring(size))
+  end
+  return name == "test_size" and math.ceil(size * n) or math.floor(size * n)
+end
+
+local function split_sizes(params, n, level)
+  local n_test = test_count("test_size", params.test_size or (params.train_size and nil) or 0.1,
+    n, level + 1)
+  local n_train = params.train_size and test_count("train_size", params.train_size, n, level + 1)
+    or n - n_test
+  if n_train + n_test > n then
+    fail(level + 1, "train_size + test_size = %d samples, more than the %d available",
+      n_train + n_test, n)
+  end
+  return n_train, n_test
+end
+
+local SIZE = function(name)
+  return { name = name, check = function(v) return type(v) == "number" end,
+           what = "a fraction in (0, 1) or a sample count" }
+end
+local SHUFFLE_SPLITS = { name = "n_splits", default = 10, check = positive_integer(1),
+                         what = "an integer >= 1" }
+
+splitters.ShuffleSplit = splitter("ShuffleSplit", { SHUFFLE_SPLITS, SIZE("test_size"),
+  SIZE("train_size"), SEED,
+  doc = "n_splits random train/test partitions (test_size default 0.1)." },
+  function(self, n, _, _, level)
+    local n_train, n_test = split_sizes(self.params, n, level + 1)
+    local rng = estimator.rng(self.params.seed)
+    local out = {}
+    for s = 1, self.params.n_splits do
+      local p = rng:permutation(n)
+      local test, train = {}, {}
+      for i = 1, n_test do test[i] = math.tointeger(p:get(i, 1)) end
+      for i = 1, n_train do train[i] = math.tointeger(p:get(n_test + i, 1)) end
+      table.sort(test)
+      table.sort(train)
+      out[s] = { train, test }
+    end
+    return out
+  end)
+
+-- Per-class test counts proportional to the class sizes, rounded down and
+-- the remainder given to the classes with the largest fractional parts.
+local function proportional(counts, total, n)
+  local alloc, given, rest = {}, 0, {}
+  for c, count in ipairs(counts) do
+    local exact = count * total / n
+    alloc[c] = math.floor(exact)
+    given = given + alloc[c]
+    rest[#rest + 1] = { c = c, frac = exact - alloc[c] }
+  end
+  table.sort(rest, function(a, b)
+    if a.frac ~= b.frac then return a.frac > b.frac end
+    return a.c < b.c
+  end)
+  for i = 1, total - given do alloc[rest[i].c] = alloc[rest[i].c] + 1 end
+  return alloc
+end
+
+splitters.StratifiedShuffleSplit = splitter("StratifiedShuffleSplit", { SHUFFLE_SPLITS,
+  SIZE("test_size"), SIZE("train_size"), SEED,
+  doc = "n_splits random train/test partitions preserving the class proportions of y." },
+  function(self, n, y, _, level)
+    local n_train, n_test = split_sizes(self.params, n, level + 1)
+    local codes, counts, n_classes = codes_by_appearance(y)
+    if n_test < n_classes or n_train < n_classes then
+      fail(level + 1, "%s: train and test sets need at least one sample of each of the %d "
+        .. "classes (train %d, test %d)", tostring(self), n_classes, n_train, n_test)
+    end
+    for c = 1, n_classes do
+      if counts[c] < 2 then
+        fail(level + 1, "%s: a class has only %d member; every class needs at least 2",
+          tostring(self), counts[c])
+      end
+    end
+    local members = {}
+    for c = 1, n_classes do members[c] = {} end
+    for i = 1, n do table.insert(members[codes[i]], i) end
+    local test_alloc = proportional(counts, n_test, n)
+    local rng = estimator.rng(self.params.seed)
+    local out = {}
+    for s = 1, self.params.n_splits do
+      local test, train_pool = {}, {}
+      for c = 1, n_classes do
+        local list = { table.unpack(members[c]) }
+        rng:shuffle(list)
+        for i, v in ipairs(list) do
+          if i <= test_alloc[c] then test[#test + 1] = v else train_pool[#train_pool + 1] = v end
+        end
+      end
+      rng:shuffle(train_pool)
+      local train = {}
+      for i = 1, n_train do train[i] = train_pool[i] end
+      table.sort(test)
+      table.sort(train)
+      out[s] = { train, test }
+    end
+    return out
+  end, "y")
+
+-- scikit-learn's GroupKFold: the largest groups first, each to the fold
+-- with the fewest samples so far.
+splitters.GroupKFold = splitter("GroupKFold", { N_SPLITS,
+  doc = "K folds that never split a group (groups of near-equal total size)." },
+  function(self, n, _, groups, level)
+    local k = self.params.n_splits
+    local ids, sizes, group_of = {}, {}, {}
+    for i = 1, n do
+      local g = groups:get(i, 1)
+      if not sizes[g] then
+        sizes[g] = 0
+        ids[#ids + 1] = g
+      end
+      sizes[g] = sizes[g] + 1
+      group_of[i] = g
+    end
+    if k > #ids then
+      fail(level + 1, "%s: n_splits=%d is more than the %d groups", tostring(self), k, #ids)
+    end
+    table.sort(ids, function(a, b)
+      if sizes[a] ~= sizes[b] then return sizes[a] > sizes[b] end
+      return a > b -- ties: NumPy's argsort of the sorted group ids, reversed
+    end)
+    local fold_total, fold_of = {}, {}
+    for f = 1, k do fold_total[f] = 0 end
+    for _, g in ipairs(ids) do
+      local lightest = 1
+      for f = 2, k do
+        if fold_total[f] < fold_total[lightest] then lightest = f end
+      end
+      fold_total[lightest] = fold_total[lightest] + sizes[g]
+      fold_of[g] = lightest
+    end
+    local assign = {}
+    for i = 1, n do assign[i] = fold_of[group_of[i]] end
+    return folds_from_assignment(n, assign, k)
+  end, "groups")
+
+splitters.TimeSeriesSplit = splitter("TimeSeriesSplit", { N_SPLITS,
+  { name = "max_train_size", check = positive_integer(1), what = "an integer >= 1" },
+  { name = "test_size", check = positive_integer(1), what = "an integer >= 1" },
+  { name = "gap", default = 0, check = positive_integer(0), what = "an integer >= 0" },
+  doc = "Expanding-window splits for ordered data: each test block follows its training "
+    .. "block (scikit-learn's definition)." },
+  function(self, n, _, _, level)
+    local k, gap = self.params.n_splits, self.params.gap
+    local test_size = self.params.test_size or n // (k + 1)
+    if k + 1 > n then
+      fail(level + 1, "%s: %d folds need more than %d samples", tostring(self), k + 1, n)
+    end
+    if n - gap - test_size * k <= 0 then
+      fail(level + 1, "%s: too many splits for %d samples with test_size=%d and gap=%d",
+        tostring(self), n, test_size, gap)
+    end
+    local out = {}
+    for start = n - k * test_size, n - 1, test_size do -- 0-based test start
+      local train_end = start - gap
+      local first = 0
+      local max_train = self.params.max_train_size
+      if max_train and max_train < train_end then first = train_end - max_train end
+      local train, test = {}, {}
+      for i = first, train_end - 1 do train[#train + 1] = i + 1 end
+      for i = start, math.min(start + test_size, n) - 1 do test[#test + 1] = i + 1 end
+      out[#out + 1] = { train, test }
+    end
+    return out
+  end)
+
+splitters.PredefinedSplit = splitter("PredefinedSplit", {
+  { name = "test_fold", check = luma.ismatrix, what = "a vector of fold numbers" },
+  doc = "Fixed splits: test_fold[i] = f >= 1 puts sample i in test fold f; 0 keeps it in "
+    .. "every training set (a hold-out validation set is test_fold = 1 on its rows)." },
+  function(self, n, _, _, level)
+    local tf = self.params.test_fold
+    if tf == nil then fail(level + 1, "PredefinedSplit needs test_fold") end
+    if tf:rows() * tf:cols() ~= n then
+      fail(level + 1, "PredefinedSplit: test_fold has %d entries but X has %d rows",
+        tf:rows() * tf:cols(), n)
+    end
+    local values, assign = {}, {}
+    local flat = tf:flatten()
+    for i = 1, n do
+      local f = flat:get(i, 1)
+      if f >= 1 then
+        if not values[f] then values[f] = true end
+        assign[i] = f
+      end
+    end
+    local sorted = {}
+    for f in pairs(values) do sorted[#sorted + 1] = f end
+    table.sort(sorted)
+    local renumber = {}
+    for i, f in ipairs(sorted) do renumber[f] = i end
+    for i = 1, n do
+      if assign[i] then assign[i] = renumber[assign[i]] end
+    end
+    local k = #sorted
+    if k == 0 then fail(level + 1, "PredefinedSplit: test_fold has no fold number >= 1") end
+    return folds_from_assignment(n, assign, k)
+  end, nil, function(self)
+    local flat = self.params.test_fold:flatten()
+    return flat:select(flat:ge(1)):unique():rows()
+  end)
+
+-- ------------------------------------------------------- train_test_split
+
+--- train_test_split(X, y [, {test_size = 0.25, train_size, shuffle = true,
+-- stratify = labels, seed}]) -> X_train, X_test, y_train, y_test.
+function splitters.train_test_split(X, y, opts)
+  if not luma.ismatrix(X) then
+    fail(2, "bad argument #1 to 'train_test_split' (X must be a luma.Matrix, got %s)", type(X))
+  end
+  if y ~= nil and not luma.ismatrix(y) then
+    fail(2, "bad argument #2 to 'train_test_split' (y must be a luma.Matrix, got %s)", type(y))
+  end
+  opts = opts or {}
+  local valid = { test_size = true, train_size = true, shuffle = true, stratify = true,
+                  seed = true }
+  for k in pairs(opts) do
+    if not valid[k] then
+      fail(2, "train_test_split: unknown option '%s' (valid: test_size, train_size, shuffle, "
+        .. "stratify, seed)", tostring(k))
+    end
+  end
+  local n = X:rows()
+  if y and y:rows() ~= n then
+    fail(2, "bad argument #2 to 'train_test_split' (X has %d rows but y has %d)", n, y:rows())
+  end
+  local params = { test_size = opts.test_size or (opts.train_size == nil and 0.25 or nil),
+                   train_size = opts.train_size }
+  local train, test
+  if opts.stratify ~= nil then
+    if opts.shuffle == false then
+      fail(2, "train_test_split: stratify needs shuffle = true")
+    end
+    local s = splitters.StratifiedShuffleSplit{ n_splits = 1, test_size = params.test_size,
+      train_size = params.train_size, seed = opts.seed }
+    train, test = s:split(X, opts.stratify)()
+  elseif opts.shuffle == false then
+    local n_train, n_test = split_sizes(params, n, 2)
+    local tr, te = {}, {}
+    for i = 1, n_train do tr[i] = i end
+    for i = 1, n_test do te[i] = n_train + i end
+    train, test = luma.matrix(tr), luma.matrix(te)
+  else
+    local s = splitters.ShuffleSplit{ n_splits = 1, test_size = params.test_size,
+      train_size = params.train_size, seed = opts.seed }
+    train, test = s:split(X)()
+  end
+  if y then return X:take(train), X:take(test), y:take(train), y:take(test) end
+  return X:take(train), X:take(test)
+end
+
+-- ---------------------------------------------------------- check_cv
+
+--- check_cv(cv, X, y, is_classifier [, groups]) -> a list of {train, test} pairs.
+-- cv: nil (5 folds), an integer k (StratifiedKFold for classifiers, KFold
+-- otherwise), a splitter, or any iterable of (train, test) pairs: an
+-- iterator function, or a table of {train, test} tables.
+function splitters.check_cv(cv, X, y, is_classifier, groups)
+  local splits = {}
+  cv = cv or 5
+  if math.type(cv) == "integer" then
+    local s = (is_classifier and y) and splitters.StratifiedKFold{ n_splits = cv }
+      or splitters.KFold{ n_splits = cv }
+    cv = s
+  end
+  if type(cv) == "table" and getmetatable(cv) and cv.split then
+    for train, test in cv:split(X, y, groups) do splits[#splits + 1] = { train, test } end
+  elseif type(cv) == "function" then
+    for train, test in cv do splits[#splits + 1] = { train, test } end
+  elseif type(cv) == "table" then
+    for i, pair in ipairs(cv) do
+      if type(pair) ~= "table" or pair[1] == nil or pair[2] == nil then
+        fail(2, "cv entry %d must be a {train, test} pair", i)
+      end
+      splits[i] = { luma.ismatrix(pair[1]) and pair[1] or luma.matrix(pair[1]),
+                    luma.ismatrix(pair[2]) and pair[2] or luma.matrix(pair[2]) }
+    end
+  else
+    fail(2, "cv must be an integer, a splitter or an iterable of (train, test) pairs, got %s",
+      type(cv))
+  end
+  if #splits == 0 then fail(2, "cv produced no splits") end
+  return splits
+end
+
+return splitters
