@@ -7,13 +7,26 @@
 -- native or written in Lua, the same behaviour:
 --   * Class{...} validates the parameters (unknown or ill-typed ones are
 --     errors that list the valid ones); missing ones take their defaults;
---   * fit(X, y) checks its arguments, forgets everything a previous fit
---     learned, calls the class's fit, records n_features_in and returns
---     the estimator;
---   * predict, predict_proba, decision_function, transform,
---     inverse_transform and score refuse to run before fit and check that
---     X has the columns the estimator was fitted on;
---   * score defaults to R^2 for regressors and accuracy for classifiers.
+--   * fit(X [, y]) checks its arguments (y is required only by classes
+--     that need targets, requires_y: regressors and classifiers unless
+--     they say otherwise; the others accept a y and leave it to the class
+--     to use or ignore, so pipelines and cross-validation can pass it
+--     through), forgets everything a previous fit learned, calls the
+--     class's fit, records n_features_in and returns the estimator;
+--   * fit_predict (clusterers and outlier detectors) and fit_transform
+--     (anything with transform) default to fit then predict / transform
+--     on the same X; a class's own fit_predict or fit_transform (a faster
+--     single pass) replaces the default and gets exactly fit's checks and
+--     bookkeeping -- one wrapper serves all three;
+--   * predict, predict_proba, decision_function, score_samples,
+--     transform, inverse_transform and score refuse to run before fit and
+--     check that X has the columns the estimator was fitted on;
+--   * score(X [, y]) needs y where fit does; it defaults to R^2 for
+--     regressors, accuracy for classifiers and the mean of score_samples
+--     (the average log-likelihood) for density models.
+-- The kinds follow scikit-learn's mixins: RegressorMixin, ClassifierMixin,
+-- TransformerMixin, ClusterMixin, DensityMixin and OutlierMixin (see
+-- docs/ESTIMATORS.md).
 -- Parameters live in est.params (read them there; change them with
 -- set_params, which validates); fitted attributes are plain fields.
 local luma = require("luma")
@@ -25,11 +38,16 @@ local estimator = {}
 estimator.classes = setmetatable({}, { __mode = "v" })
 
 local KINDS = { regressor = true, classifier = true, transformer = true, clusterer = true,
-                density = true, meta = true }
+                density = true, outlier = true, meta = true }
 
 -- The wrapped methods that need a fitted estimator and a data matrix.
 local FITTED_METHODS = { "predict", "predict_proba", "predict_log_proba",
-                         "decision_function", "transform", "inverse_transform", "score" }
+                         "decision_function", "score_samples", "transform",
+                         "inverse_transform", "score" }
+
+-- Kinds whose predict gives fit_predict its default (scikit-learn's
+-- ClusterMixin and OutlierMixin): the labels of the fitted data.
+local FIT_PREDICT_KINDS = { clusterer = true, outlier = true }
 
 -- Fields of an instance that are not fitted state.
 local INSTANCE_FIELDS = { params = true }
@@ -250,30 +268,60 @@ local function shape_text(m)
   return string.format("%d x %d", r, c)
 end
 
--- Checks X (and y when given) for fit; name is the caller for messages.
-local function check_data(class, method, X, y, y_required)
+-- Checks X and y for fit, fit_predict, fit_transform and score (method,
+-- for messages; errors blame the caller of the wrapper that calls this).
+-- y is required when the class needs targets; a y given to a class that
+-- does not need one is checked all the same (a y of the wrong length is
+-- a caller's mistake even where it would be ignored).
+local function check_data(class, method, X, y)
   if not luma.ismatrix(X) then
-    fail(4, "bad argument #1 to '%s' (X must be a luma.Matrix, got %s)", method, type(X))
+    fail(3, "bad argument #1 to '%s' (X must be a luma.Matrix, got %s)", method, type(X))
   end
   if y == nil then
-    if y_required then
-      fail(4, "bad argument #2 to '%s' (%s needs targets y)", method, class.name)
+    if class.requires_y then
+      fail(3, "bad argument #2 to '%s' (%s needs targets y)", method, class.name)
     end
     return
   end
   if not luma.ismatrix(y) then
-    fail(4, "bad argument #2 to '%s' (y must be a luma.Matrix, got %s)", method, type(y))
+    fail(3, "bad argument #2 to '%s' (y must be a luma.Matrix, got %s)", method, type(y))
   end
   local n = X:rows()
   local yr, yc = y:shape()
   if yr ~= n then
-    fail(4, "bad argument #2 to '%s' (X has %d rows but y has %d)", method, n, yr)
+    fail(3, "bad argument #2 to '%s' (X has %d rows but y has %d)", method, n, yr)
   end
-  if yc < 1 then fail(4, "bad argument #2 to '%s' (y has no columns)", method) end
+  if yc < 1 then fail(3, "bad argument #2 to '%s' (y has no columns)", method) end
   if y:isnan():any() then
-    fail(4, "bad argument #2 to '%s' (y contains NaN; drop or impute those rows first)", method)
+    fail(3, "bad argument #2 to '%s' (y contains NaN; drop or impute those rows first)", method)
   end
 end
+
+-- fit's contract, the one wrapper of fit, fit_predict and fit_transform
+-- (method names it in messages): checks X and y, forgets what a previous
+-- fit learned, runs impl(self, X, y, ...), records n_features_in and marks
+-- the estimator fitted.  Without and_then, impl is a class's own
+-- fit_predict or fit_transform and its result is returned.  With it, impl
+-- is the class's fit, which must return self or nothing, and the result is
+-- and_then(self, X): self for fit, the wrapped predict or transform for
+-- the default fit_predict and fit_transform (so they run on a fitted
+-- estimator, with their own checks).
+local function fitting(class, method, impl, and_then)
+  return function(self, X, y, ...)
+    check_data(class, method, X, y)
+    reset(self)
+    local result = impl(self, X, y, ...)
+    rawset(self, "n_features_in", X:cols())
+    rawset(self, "__fitted", true)
+    if not and_then then return result end
+    if result ~= nil and result ~= self then
+      fail(2, "%s: fit must return self or nothing", class.name)
+    end
+    return and_then(self, X)
+  end
+end
+
+local function itself(self) return self end
 
 local function check_fitted_input(self, method, X)
   local class = self.__class
@@ -310,6 +358,21 @@ local function accuracy_score(y, pred)
   return y:eq(pred):mean()
 end
 
+-- The default score of a class without its own, or nil: R^2 for
+-- regressors, accuracy for classifiers (both on predict), the mean of
+-- score_samples for density models (scikit-learn's average
+-- log-likelihood).  Clusterers, transformers and outlier detectors have
+-- none: no one number is greater-is-better for all of them.
+local function default_score(spec)
+  if spec.kind == "regressor" and spec.predict then
+    return function(self, X, y) return r2_score(y, self:predict(X)) end
+  elseif spec.kind == "classifier" and spec.predict then
+    return function(self, X, y) return accuracy_score(y, self:predict(X)) end
+  elseif spec.kind == "density" and spec.score_samples then
+    return function(self, X) return self:score_samples(X):mean() end
+  end
+end
+
 -- ------------------------------------------------------------ the class
 
 local function param_signature(class)
@@ -333,14 +396,19 @@ end
 
 --- estimator.class(spec) -> Class.
 -- spec: name (qualified, "luma.linear.Ridge"), kind ("regressor",
--- "classifier", "transformer", "clusterer", "density" or "meta"), doc,
--- params (a list of {name, type, default, min, max, gt, lt, values,
--- nan_ok, doc}; type is one of number, integer, boolean, string, function,
--- table, matrix, estimator, seed, any, or alternatives joined by '|'),
--- and the methods: fit(self, X, y, ...) (required) and any of predict,
--- predict_proba, predict_log_proba, decision_function, transform,
--- inverse_transform, score, plus other functions, which are kept as
--- they are.  requires_y (default true for regressors and classifiers);
+-- "classifier", "transformer", "clusterer", "density", "outlier" or
+-- "meta"; an outlier detector's predict gives +1 for inliers and -1 for
+-- outliers, as a column), doc, params (a list of {name, type, default,
+-- min, max, gt, lt, values, nan_ok, doc}; type is one of number, integer,
+-- boolean, string, function, table, matrix, estimator, seed, any, or
+-- alternatives joined by '|'), and the methods: fit(self, X, y, ...)
+-- (required; y is nil when the caller gave none) and any of predict,
+-- predict_proba, predict_log_proba, decision_function, score_samples,
+-- transform, inverse_transform, score, fit_predict, fit_transform (these
+-- two replace the defaults, fit then predict / transform, and get fit's
+-- checks and bookkeeping), plus other functions, which are kept as they
+-- are.  requires_y (default true for regressors and classifiers): whether
+-- fit and score need y;
 -- version (default 1): raise it when the saved state changes meaning;
 -- example: function(base) -> est, X, y, a small fitted-able instance for
 -- the save/load test that walks every luma.* class (meta estimators wrap
@@ -349,7 +417,7 @@ function estimator.class(spec)
   assert(type(spec) == "table", "estimator.class expects a spec table")
   assert(type(spec.name) == "string", "spec.name (the qualified class name) is required")
   assert(KINDS[spec.kind], "spec.kind must be regressor, classifier, transformer, "
-    .. "clusterer, density or meta")
+    .. "clusterer, density, outlier or meta")
   assert(type(spec.fit) == "function", "spec.fit is required")
   local schema, names = compile_schema(spec)
   local class = {
@@ -370,44 +438,27 @@ function estimator.class(spec)
   for k, v in pairs(spec) do
     if type(v) == "function" and k ~= "fit" and k ~= "example" then methods[k] = v end
   end
-  local user_fit = spec.fit
-  methods.fit = function(self, X, y, ...)
-    check_data(class, "fit", X, y, class.requires_y)
-    reset(self)
-    local result = user_fit(self, X, y, ...)
-    if result ~= nil and result ~= self then
-      fail(2, "%s: fit must return self or nothing", class.name)
-    end
-    rawset(self, "n_features_in", X:cols())
-    rawset(self, "__fitted", true)
-    return self
-  end
+  methods.fit = fitting(class, "fit", spec.fit, itself)
   for _, m in ipairs(FITTED_METHODS) do
     local impl = spec[m]
-    if m == "score" and impl == nil then
-      if spec.kind == "regressor" and spec.predict then
-        impl = function(self, X, y) return r2_score(y, self:predict(X)) end
-      elseif spec.kind == "classifier" and spec.predict then
-        impl = function(self, X, y) return accuracy_score(y, self:predict(X)) end
-      end
-    end
+    if m == "score" and impl == nil then impl = default_score(spec) end
     if impl then
       methods[m] = function(self, X, ...)
         check_fitted_input(self, m, X)
-        if m == "score" then check_data(class, "score", X, (...), true) end
+        if m == "score" then check_data(class, "score", X, (...)) end
         return impl(self, X, ...)
       end
     end
   end
-  if methods.transform and not spec.fit_transform then
-    methods.fit_transform = function(self, X, y, ...)
-      return self:fit(X, y, ...):transform(X)
-    end
+  if spec.fit_transform then
+    methods.fit_transform = fitting(class, "fit_transform", spec.fit_transform)
+  elseif methods.transform then
+    methods.fit_transform = fitting(class, "fit_transform", spec.fit, methods.transform)
   end
-  if methods.predict and not spec.fit_predict and spec.kind == "clusterer" then
-    methods.fit_predict = function(self, X, y, ...)
-      return self:fit(X, y, ...):predict(X)
-    end
+  if spec.fit_predict then
+    methods.fit_predict = fitting(class, "fit_predict", spec.fit_predict)
+  elseif methods.predict and FIT_PREDICT_KINDS[spec.kind] then
+    methods.fit_predict = fitting(class, "fit_predict", spec.fit, methods.predict)
   end
   class.methods = methods
 
