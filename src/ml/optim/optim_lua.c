@@ -2,8 +2,8 @@
  * optim_lua.c - the native half of luma.optim (luma.optim.native): the
  * L-BFGS(-B) engine over a Lua function or a native objective, and the
  * native objectives (luma.Objective userdata: logistic and softmax
- * losses).  luma.optim (lua/luma/optim/init.lua) validates options and builds
- * the result table; this file only checks what it reads.
+ * losses).  luma.optim.minimize (lua/luma/optim/minimize.lua) validates
+ * options and builds the result table; this file only checks what it reads.
  */
 #include <math.h>
 #include <string.h>
