@@ -8,6 +8,7 @@
 #ifndef LUMA_CORE_H
 #define LUMA_CORE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,8 @@ typedef struct luma_StateInfo {
   int warn_continued;        /* inside a multi-part warning */
   char warn_buf[512];
   size_t warn_len;
+  int threads;               /* luma_Options.threads (0: LUMA_NUM_THREADS or cores) */
+  atomic_int interrupted;    /* set by luma_interrupt; native loops poll it */
 } luma_StateInfo;
 
 /* The info of a state made by luma_newstate, or NULL. */
@@ -43,8 +46,30 @@ int luma_is_sandboxed(lua_State *L);
 /* Called before each luma_run_* / luma_pcall: a fresh instruction budget. */
 void luma_state_restart_budget(lua_State *L);
 
+/* Raises the instruction-limit error; from then on every instruction
+ * fails too, so pcall cannot swallow it (also for native work over the
+ * budget). */
+int luma_state_limit_error(lua_State *L);
+/* Clears a pending interrupt and puts back the state's normal hook. */
+void luma_state_clear_interrupt(lua_State *L);
 /* Raises "'fname' is not available in a sandboxed state" when sandboxed. */
 void luma_check_unsandboxed(lua_State *L, const char *fname);
+
+/* ------------------------------------------------------ native threads */
+
+/* The state's thread pool for native loops (src/ml/core/parallel.h),
+ * created on first use with the state's thread count, its interrupt flag
+ * and what is left of its instruction budget (threads.c). */
+struct luma_Threads;
+struct luma_Threads *luma_threads_of(lua_State *L);
+/* After a loop: charges its work to the instruction budget and raises
+ * "interrupted!" or the instruction-limit error if it stopped early. */
+void luma_threads_finish(lua_State *L, struct luma_Threads *t, int status);
+/* Sets the state's thread count, at most the cores (and OpenBLAS's, which
+ * is per process). */
+void luma_threads_configure(lua_State *L, int count);
+/* The state's thread count. */
+int luma_threads_count(lua_State *L);
 
 /* --------------------------------------------------------- type registry */
 

@@ -2,12 +2,14 @@
  * lib.c - the `luma` module table: version, configuration, clock, the doc
  * registry, native submodules, and the Lua-side modules loaded on first use.
  */
+#include <limits.h>
 #include <string.h>
 #include <time.h>
 
 #include <cblas.h>
 
 #include "core.h"
+#include "core/parallel.h"
 
 double luma_monotonic_seconds(void) {
   struct timespec ts;
@@ -162,7 +164,20 @@ static int lazy_submodule(lua_State *L) {
 /* ------------------------------------------------------------- functions */
 
 static int luma_config(lua_State *L) {
-  lua_createtable(L, 0, 8);
+  luma_check_options(L, 1, "threads");
+  if (lua_istable(L, 1) && lua_getfield(L, 1, "threads") != LUA_TNIL) {
+    if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1)
+      return luma_arg_error(L, 1, "threads must be an integer >= 1, got %s",
+                            luaL_tolstring(L, -1, NULL));
+    lua_Integer n = lua_tointeger(L, -1);
+    luma_threads_configure(L, n > INT_MAX ? INT_MAX : (int)n);
+  }
+  lua_settop(L, 0);
+  lua_createtable(L, 0, 10);
+  lua_pushinteger(L, luma_threads_count(L));
+  lua_setfield(L, -2, "threads");
+  lua_pushinteger(L, luma_threads_cores());
+  lua_setfield(L, -2, "cores");
   lua_pushliteral(L, LUMA_VERSION);
   lua_setfield(L, -2, "version");
   lua_pushliteral(L, LUA_RELEASE);
@@ -234,9 +249,13 @@ static int luma_save(lua_State *L) { return forward_to_persist(L, "save"); }
 static int luma_load(lua_State *L) { return forward_to_persist(L, "load"); }
 
 static const luma_Func luma_funcs[] = {
-    {"config", luma_config, "config()",
-     "Returns a table describing this build: version, lua, blas, lapack, blas_config, "
-     "blas_threads, compiler, optimized, sanitized, sandboxed."},
+    {"config", luma_config, "config([settings])",
+     "Returns a table describing this state and build: threads (native loop threads of this "
+     "state), cores, version, lua, blas, lapack, blas_config, blas_threads, compiler, "
+     "optimized, sanitized, sandboxed. settings (optional): {threads = n} sets this state's "
+     "thread count for native loops, an integer >= 1 (default: LUMA_NUM_THREADS, else the "
+     "number of cores), capped at the cores; OpenBLAS's thread count follows it (per "
+     "process). Results are identical for every thread count."},
     {"now", luma_now, "now()",
      "Returns a monotonic clock reading in seconds (for timing; not wall-clock time)."},
     {"save", luma_save, "save(obj, path)",

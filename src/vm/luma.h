@@ -60,6 +60,14 @@ typedef struct luma_Options {
    * Warnings can also be switched off from Lua with warn("@off"). */
   luma_WarnFunction warn;
   void *warn_ud;
+  /* Threads for native loops (pairwise distances, large element-wise
+   * operations, ...), the calling thread included; 0 means the
+   * LUMA_NUM_THREADS environment variable if set, else the number of
+   * cores.  Never more than the cores.  Scripts change it with
+   * luma.config{threads = n}, which also sets OpenBLAS's thread count (a
+   * per-process setting); native loops pin OpenBLAS to one thread while
+   * their own threads run. */
+  int threads;
 } luma_Options;
 
 /* Creates a state with the Lua standard libraries (restricted if
@@ -99,6 +107,14 @@ LUMA_API int luma_run_file(lua_State *L, const char *path, int nresults);
  * with a traceback added to any error message and the instruction counter
  * restarted. */
 LUMA_API int luma_pcall(lua_State *L, int nargs, int nresults);
+
+/* Asks the running script of a state made by luma_newstate to stop: it
+ * fails with "interrupted!" at its next VM instruction, or within about
+ * one chunk of work (milliseconds) when it is inside a threaded native
+ * loop.  Safe to call from a signal handler or from another thread.  A
+ * request made while nothing runs is forgotten by the next luma_run_* or
+ * luma_pcall. */
+LUMA_API void luma_interrupt(lua_State *L);
 
 /* --------------------------------------------------------------- matrices */
 
@@ -172,12 +188,14 @@ typedef struct luma_ParamSpec {
 } luma_ParamSpec;
 
 /* A native estimator class.  kind is "regressor", "classifier",
- * "transformer", "clusterer", "density" or "meta".  params ends with an
- * entry whose name is NULL.  methods (ending with {NULL, NULL}) are Lua C
- * functions called with the estimator as argument 1: "fit" is required;
- * "predict", "predict_proba", "decision_function", "transform",
- * "inverse_transform" and "score" get the contract's checks (fitted, X's
- * columns), any other name is added as it is.  Parameters are in the
+ * "transformer", "clusterer", "density", "outlier" or "meta".  params ends
+ * with an entry whose name is NULL.  methods (ending with {NULL, NULL})
+ * are Lua C functions called with the estimator as argument 1: "fit" is
+ * required; "fit_predict" and "fit_transform" get fit's checks and
+ * bookkeeping; "predict", "predict_proba", "decision_function",
+ * "score_samples", "transform", "inverse_transform" and "score" get the
+ * contract's checks (fitted, X's columns), any other name is added as it
+ * is (docs/ESTIMATORS.md).  Parameters are in the
  * estimator's field `params`; fitted state goes in other fields. */
 typedef struct luma_EstimatorSpec {
   const char *name;

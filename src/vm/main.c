@@ -23,20 +23,12 @@ static const char *progname = "luma";
 /* The state being run, for the signal handler; set only around calls. */
 static lua_State *running_state = NULL;
 
-/* Runs inside the VM at the next instruction: raise the interruption. */
-static void interrupt_hook(lua_State *L, lua_Debug *ar) {
-  (void)ar;
-  lua_sethook(L, NULL, 0, 0);
-  luaL_error(L, "interrupted!");
-}
-
-/* A signal handler may not touch the state except to set a hook, which is
- * async-signal-safe by design in Lua; the hook raises the error. */
+/* luma_interrupt is async-signal-safe: it sets the state's interrupt flag
+ * (polled by native loops) and a hook that raises at the next instruction. */
 static void on_sigint(int sig) {
   (void)sig;
   signal(SIGINT, SIG_DFL); /* a second Ctrl-C kills a stuck C call */
-  if (running_state)
-    lua_sethook(running_state, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+  if (running_state) luma_interrupt(running_state);
 }
 
 int luma_cli_docall(lua_State *L, int narg, int nres) {
@@ -45,7 +37,8 @@ int luma_cli_docall(lua_State *L, int narg, int nres) {
   void (*previous)(int) = signal(SIGINT, on_sigint);
   int status = luma_pcall(L, narg, nres);
   signal(SIGINT, previous);
-  lua_sethook(L, NULL, 0, 0); /* in case the interrupt came after the last instruction */
+  /* An interrupt that came after the last instruction must not carry over. */
+  lua_sethook(L, NULL, 0, 0);
   running_state = saved;
   return status;
 }

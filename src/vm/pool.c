@@ -26,6 +26,7 @@
 #include <cblas.h>
 
 #include "core.h"
+#include "core/parallel.h"
 
 typedef struct Worker {
   pid_t pid;
@@ -100,6 +101,8 @@ static void run_worker(lua_State *L, int fn_idx, Board *board, int k, int n_task
    * its pages alone instead of marking (and so copying) each of them;
    * grid-search folds ran 10% faster. */
   lua_gc(L, LUA_GCGEN, 0, 0);
+  /* Workers share the cores: one thread each for native loops. */
+  luma_threads_set_count(luma_threads_of(L), 1);
   for (;;) {
     long long i = atomic_fetch_add(&board->next, 1);
     if (i > n_tasks) break;

@@ -55,25 +55,61 @@ void luma_check_unsandboxed(lua_State *L, const char *fname) {
 
 enum { HOOK_GRANULARITY = 1000 };
 
+static void instruction_hook(lua_State *L, lua_Debug *ar);
+
+int luma_state_limit_error(lua_State *L) {
+  luma_StateInfo *info = luma_state_info(L);
+  /* From now on every instruction fails, so a script cannot swallow the
+   * error with pcall and keep looping. */
+  lua_sethook(L, instruction_hook, LUA_MASKCOUNT, 1);
+  return luaL_error(L, "instruction limit exceeded (%I instructions)",
+                    (lua_Integer)(info ? info->instruction_limit : 0));
+}
+
 static void instruction_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
   luma_StateInfo *info = luma_state_info(L);
   if (info == NULL || info->instruction_limit == 0) return;
   info->instructions += HOOK_GRANULARITY;
-  if (info->instructions > info->instruction_limit) {
-    /* From now on every instruction fails, so a script cannot swallow the
-     * error with pcall and keep looping. */
-    lua_sethook(L, instruction_hook, LUA_MASKCOUNT, 1);
-    luaL_error(L, "instruction limit exceeded (%I instructions)",
-               (lua_Integer)info->instruction_limit);
-  }
+  if (info->instructions > info->instruction_limit) luma_state_limit_error(L);
+}
+
+/* The hook a state runs with when nothing is pending. */
+static void normal_hook(lua_State *L, luma_StateInfo *info) {
+  if (info != NULL && info->instruction_limit != 0)
+    lua_sethook(L, instruction_hook, LUA_MASKCOUNT, HOOK_GRANULARITY);
+  else
+    lua_sethook(L, NULL, 0, 0);
 }
 
 void luma_state_restart_budget(lua_State *L) {
   luma_StateInfo *info = luma_state_info(L);
-  if (info == NULL || info->instruction_limit == 0) return;
+  if (info == NULL) return;
+  atomic_store(&info->interrupted, 0);
   info->instructions = 0;
-  lua_sethook(L, instruction_hook, LUA_MASKCOUNT, HOOK_GRANULARITY);
+  normal_hook(L, info);
+}
+
+void luma_state_clear_interrupt(lua_State *L) {
+  luma_StateInfo *info = luma_state_info(L);
+  if (info != NULL) atomic_store(&info->interrupted, 0);
+  normal_hook(L, info);
+}
+
+/* Runs at the next VM instruction after luma_interrupt. */
+static void interrupt_hook(lua_State *L, lua_Debug *ar) {
+  (void)ar;
+  luma_state_clear_interrupt(L);
+  luaL_error(L, "interrupted!");
+}
+
+/* Only async-signal-safe steps: an atomic store and lua_sethook, which Lua
+ * documents as safe to call asynchronously. */
+void luma_interrupt(lua_State *L) {
+  if (L == NULL) return;
+  luma_StateInfo *info = luma_state_info(L);
+  if (info != NULL) atomic_store(&info->interrupted, 1);
+  lua_sethook(L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
 /* --------------------------------------------------------------- warnings */
@@ -208,7 +244,7 @@ static int panic(lua_State *L) {
 }
 
 lua_State *luma_newstate(const luma_Options *opts) {
-  static const luma_Options defaults = {0, 0, 0, NULL, NULL};
+  static const luma_Options defaults = {0, 0, 0, NULL, NULL, 0};
   if (opts == NULL) opts = &defaults;
   luma_StateInfo *info = calloc(1, sizeof *info);
   if (info == NULL) return NULL;
@@ -218,6 +254,8 @@ lua_State *luma_newstate(const luma_Options *opts) {
   info->warn = opts->warn;
   info->warn_ud = opts->warn_ud;
   info->warn_on = 1;
+  info->threads = opts->threads;
+  atomic_init(&info->interrupted, 0);
 
   lua_State *L = lua_newstate(limited_alloc, info);
   if (L == NULL) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -120,6 +121,77 @@ static void test_instruction_limit(void) {
   CHECK(strcmp(eval_string(L, "local s = 0 for i = 1, 1000 do s = s + i end "
                               "return tostring(s)"),
                "500500") == 0);
+  luma_close(L);
+}
+
+/* Native loops (src/ml/core/parallel.c) are charged to the instruction
+ * budget: one call with few VM instructions but ~10^8 units of work (a
+ * 3000 x 3000 distance matrix, 50 features) fails at the budget.  The
+ * traceback starts in the C function: the loop itself raised the error,
+ * not the VM hook after the call returned. */
+static void test_instruction_limit_in_native_loops(void) {
+  static const char *const threads[] = {"1", "2"};
+  for (int k = 0; k < 2; k++) {
+    luma_Options opts = {0};
+    opts.instruction_limit = 1000000;
+    opts.threads = atoi(threads[k]);
+    lua_State *L = luma_newstate(&opts);
+    CHECK(L != NULL);
+    char msg[512];
+    CHECK(run_failing(L, "X = luma.random.Generator(1):normal(3000, 50) "
+                         "return luma.pairwise.distances(X)",
+                      msg, sizeof msg) == LUA_ERRRUN);
+    CHECK(strstr(msg, "instruction limit exceeded") != NULL);
+    CHECK(strstr(msg, "[C]: in function 'luma.pairwise.distances'") != NULL);
+    /* An element-wise loop: 2 x 10^6 elements over a 10^6 budget. */
+    CHECK(run_failing(L, "return luma.zeros(2000, 1000):exp()", msg, sizeof msg) == LUA_ERRRUN);
+    CHECK(strstr(msg, "instruction limit exceeded") != NULL);
+    CHECK(strstr(msg, "[C]: in method 'exp'") != NULL);
+    /* The next run has a fresh budget, and small loops fit in it. */
+    CHECK(strcmp(eval_string(L, "return tostring(luma.pairwise.distances("
+                                "luma.matrix{{0, 0}, {3, 4}}):get(1, 2))"),
+                 "5.0") == 0);
+    luma_close(L);
+  }
+}
+
+/* luma_interrupt from another thread stops a long native loop (a
+ * Minkowski distance matrix needing about 10^9 pow calls, minutes of
+ * work) from inside: the error is raised by the C function (the traceback
+ * starts there).  The state then runs the next script normally. */
+typedef struct Interrupter {
+  lua_State *L;
+  int delay_ms;
+} Interrupter;
+
+static void *interrupt_later(void *arg) {
+  Interrupter *it = arg;
+  struct timespec ts = {0, (long)it->delay_ms * 1000000L};
+  nanosleep(&ts, NULL);
+  luma_interrupt(it->L);
+  return NULL;
+}
+
+static void test_interrupt_native_loop(void) {
+  luma_Options opts = {0};
+  opts.threads = 2;
+  lua_State *L = luma_newstate(&opts);
+  CHECK(L != NULL);
+  pthread_t thread;
+  Interrupter it = {L, 200};
+  pthread_create(&thread, NULL, interrupt_later, &it);
+  char msg[512];
+  int status = run_failing(L, "local X = luma.random.Generator(1):normal(6000, 100) "
+                              "return luma.pairwise.distances(X, 'minkowski', {p = 3})",
+                           msg, sizeof msg);
+  pthread_join(thread, NULL);
+  CHECK(status == LUA_ERRRUN);
+  CHECK(strstr(msg, "interrupted!") != NULL);
+  CHECK(strstr(msg, "[C]: in function 'luma.pairwise.distances'") != NULL);
+  CHECK(strcmp(eval_string(L, "return tostring(1 + 1)"), "2") == 0);
+  /* An interrupt requested while nothing runs does not hit the next run. */
+  luma_interrupt(L);
+  CHECK(strcmp(eval_string(L, "return tostring(luma.zeros(300, 300):exp():sum())"), "90000.0") == 0);
   luma_close(L);
 }
 
@@ -489,6 +561,8 @@ int main(void) {
   test_basic_state();
   test_memory_limit();
   test_instruction_limit();
+  test_instruction_limit_in_native_loops();
+  test_interrupt_native_loop();
   test_sandbox();
   test_sandbox_refusals_keep_state();
   test_host_continues_after_errors();

@@ -1,6 +1,7 @@
 /*
  * test_threads.c - two threads, each with its own Luma state, fitting and
- * predicting at the same time (issue 8).  Built with clang
+ * predicting at the same time (issue 8), each also running threaded native
+ * loops on its own pool of two threads (src/ml/core/parallel.c).  Built with clang
  * -fsanitize=thread by `make check` (build-tsan): ThreadSanitizer reports
  * any data race, and there must be none because Luma keeps no shared C
  * state.  OpenBLAS is pinned to one thread (its own pool of worker threads
@@ -46,7 +47,16 @@ static const char *const SCRIPT =
     "  assert(math.abs(d.mu) < 0.3)\n"
     "  total = total + (model:predict(luma.matrix{ { 1, 1, 1 } }):get(1, 1))\n"
     "end\n"
-    "return total / ROUNDS\n";
+    "-- threaded native loops (two pool threads per state): results must not\n"
+    "-- depend on the thread count\n"
+    "local Xd = g:normal(400, 20)\n"
+    "local D2 = luma.pairwise.distances(Xd, 'manhattan')\n"
+    "local E2 = g:normal(300, 250):exp()\n"
+    "local D = luma.pairwise.distances(Xd)\n"
+    "assert(D:eq(D:t()):all(), 'distance matrix not symmetric')\n"
+    "luma.config{ threads = 1 }\n"
+    "assert(luma.pairwise.distances(Xd, 'manhattan'):eq(D2):all(), 'threads changed distances')\n"
+    "return total / ROUNDS + E2:sum() * 0\n";
 
 typedef struct Job {
   int seed;
@@ -57,7 +67,9 @@ typedef struct Job {
 
 static void *worker(void *arg) {
   Job *job = arg;
-  lua_State *L = luma_newstate(NULL);
+  luma_Options opts = {0};
+  opts.threads = 2; /* the state's own pool threads run under TSan too */
+  lua_State *L = luma_newstate(&opts);
   if (L == NULL) {
     snprintf(job->error, sizeof job->error, "luma_newstate failed");
     return NULL;

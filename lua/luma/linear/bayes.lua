@@ -1,4 +1,4 @@
---- luma.linear_bayes: Bayesian linear models (re-exported by luma.linear).
+--- luma.linear.bayes: Bayesian linear models (re-exported by luma.linear).
 --
 --   * BayesianLinearRegression: Gaussian prior N(m0, S0) on the weights,
 --     Gaussian noise sigma^2 (notes 004 §9.3, notes 001 §B with errata 2-3),
@@ -36,7 +36,7 @@ local function finite_number(v)
   return type(v) == "number" and v == v and v ~= math.huge and v ~= -math.huge
 end
 
--- Column means and centred moments (luma.linear_core.moments: no copy of
+-- Column means and centred moments (luma.linear.native.moments: no copy of
 -- X), its argument errors re-raised as fit's own.
 local function moments(X, y, w, center)
   local ok, G, b, xm, ym, yty = pcall(core.moments, X, y, w, center)

@@ -1,4 +1,4 @@
---- luma.linear_logistic: LogisticRegression (re-exported by luma.linear).
+--- luma.linear.logistic: LogisticRegression (re-exported by luma.linear).
 --
 -- The objective is the brief's: C times the (weighted) summed log-loss
 -- plus the penalty, the intercept never penalised:
@@ -9,7 +9,7 @@
 -- (scikit-learn's; its solvers minimise the same divided by C sum s).
 -- lbfgs and newton use luma.optim's native objectives (optim.logistic_loss,
 -- optim.softmax_loss: one C call per evaluation, BLAS inside); saga, the
--- solver for the l1 penalties, is luma.linear_core.saga.
+-- solver for the l1 penalties, is luma.linear.native.saga.
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.linear.common")
@@ -182,8 +182,7 @@ local function run_saga(self, X, y, k, sw, total_weight, rng)
   local rho = ({ l2 = 0, none = 0, l1 = 1 })[p.penalty] or p.l1_ratio
   local strength = p.penalty == "none" and 0 or 1 / (p.C * total_weight)
   local W, b = luma.zeros(X:cols(), k), luma.zeros(1, k)
-  local converged, epochs
-  _, _, converged, epochs = core.saga(X, y, W, b, { l1 = rho * strength, l2 = (1 - rho) * strength,
+  local _, _, converged, epochs = core.saga(X, y, W, b, { l1 = rho * strength, l2 = (1 - rho) * strength,
     fit_intercept = p.fit_intercept, max_iter = p.max_iter, tol = p.tol, sample_weight = sw }, rng)
   if not converged then
     warning("LogisticRegression (saga) did not converge in %d epochs; raise max_iter or tol, or "

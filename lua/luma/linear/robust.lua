@@ -1,4 +1,4 @@
---- luma.linear_robust: robust and probabilistic linear models (re-exported
+--- luma.linear.robust: robust and probabilistic linear models (re-exported
 -- by luma.linear).
 --
 --   Perceptron                   notes 002 L5-L6 (sign errata X7 corrected)

@@ -1,4 +1,4 @@
---- luma.optim_qp: convex quadratic programming (primal-dual interior
+--- luma.optim.qp: convex quadratic programming (primal-dual interior
 -- point with an active-set polish), NNLS (Lawson-Hanson) and a dense
 -- two-phase simplex LP solver; re-exported by luma.optim.
 --

@@ -1,4 +1,4 @@
---- luma.optim_sgd: stochastic optimizers and learning-rate schedules
+--- luma.optim.sgd: stochastic optimizers and learning-rate schedules
 -- (re-exported by luma.optim; notes 001 §J, 003 §1.23).
 --
 -- An optimizer is an object with step(params, grads): params and grads are

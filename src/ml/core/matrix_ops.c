@@ -54,7 +54,8 @@ static int flat3(const luma_Mat *a, const luma_Mat *b, const luma_Mat *o) {
     }                                                                            \
   } while (0)
 
-void luma_mat_binary(luma_BinaryOp op, const luma_Mat *a, const luma_Mat *b, luma_Mat *out) {
+static void binary_serial(luma_BinaryOp op, const luma_Mat *a, const luma_Mat *b,
+                          luma_Mat *out) {
   switch (op) {
     case LUMA_OP_ADD: BINARY_LOOP(x + y); break;
     case LUMA_OP_SUB: BINARY_LOOP(x - y); break;
@@ -120,7 +121,7 @@ static int vectorized(luma_UnaryOp op, const luma_Mat *a, luma_Mat *out) {
   return 1;
 }
 
-void luma_mat_unary(luma_UnaryOp op, const luma_Mat *a, luma_Mat *out) {
+static void unary_serial(luma_UnaryOp op, const luma_Mat *a, luma_Mat *out) {
   if (vectorized(op, a, out)) return;
   switch (op) {
     case LUMA_OP_NEG: UNARY_LOOP(-x); break;
@@ -145,6 +146,75 @@ void luma_mat_unary(luma_UnaryOp op, const luma_Mat *a, luma_Mat *out) {
     case LUMA_OP_ISFINITE: UNARY_LOOP((double)(isfinite(x) != 0)); break;
     case LUMA_OP_UNARY_COUNT: break;
   }
+}
+
+/* ------------------------------------------------- threaded element-wise */
+
+/* Elements per chunk: large enough to hide the hand-off (a few
+ * microseconds), small enough that an interrupt lands within well under a
+ * millisecond of work. */
+#define ELEMENTS_PER_CHUNK 32768
+/* Below this many elements the loop runs in one chunk on the caller. */
+#define PARALLEL_MIN_ELEMENTS 65536
+
+/* An element-wise loop cut along the longer dimension of out: chunk
+ * [begin, end) is a band of rows (or of columns for a single wide row), a
+ * sub-view of each operand, so a contiguous operand stays contiguous and
+ * every element is computed exactly as in one serial pass. */
+typedef struct ElementwiseJob {
+  int binary, by_rows;
+  int op;
+  luma_Mat a, b, out;
+} ElementwiseJob;
+
+static luma_Mat band(const luma_Mat *m, int by_rows, int64_t begin, int64_t end) {
+  luma_Mat v = *m;
+  if (by_rows) {
+    v.data += begin * m->rs;
+    v.rows = end - begin;
+  } else {
+    v.data += begin * m->cs;
+    v.cols = end - begin;
+  }
+  return v;
+}
+
+static void elementwise_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
+  (void)k;
+  const ElementwiseJob *job = ctx;
+  luma_Mat a = band(&job->a, job->by_rows, begin, end);
+  luma_Mat out = band(&job->out, job->by_rows, begin, end);
+  if (job->binary) {
+    luma_Mat b = band(&job->b, job->by_rows, begin, end);
+    binary_serial((luma_BinaryOp)job->op, &a, &b, &out);
+  } else {
+    unary_serial((luma_UnaryOp)job->op, &a, &out);
+  }
+}
+
+static luma_LoopStatus elementwise(luma_Threads *t, ElementwiseJob *job) {
+  int64_t rows = job->out.rows, cols = job->out.cols;
+  job->by_rows = rows > 1 || cols == 1;
+  int64_t extent = job->by_rows ? rows : cols, width = job->by_rows ? cols : 1;
+  int64_t grain = extent;
+  if (rows * cols >= PARALLEL_MIN_ELEMENTS) {
+    grain = width > 0 ? ELEMENTS_PER_CHUNK / width : extent;
+    if (grain < 1) grain = 1;
+  }
+  luma_Loop loop = {extent, grain, (uint64_t)(width > 0 ? width : 1), 0, elementwise_chunk, job};
+  return luma_parallel_for(t, &loop);
+}
+
+luma_LoopStatus luma_mat_binary(luma_Threads *t, luma_BinaryOp op, const luma_Mat *a,
+                                const luma_Mat *b, luma_Mat *out) {
+  ElementwiseJob job = {1, 0, (int)op, *a, *b, *out};
+  return elementwise(t, &job);
+}
+
+luma_LoopStatus luma_mat_unary(luma_Threads *t, luma_UnaryOp op, const luma_Mat *a,
+                               luma_Mat *out) {
+  ElementwiseJob job = {0, 0, (int)op, *a, *a, *out};
+  return elementwise(t, &job);
 }
 
 void luma_mat_clamp(const luma_Mat *a, double lo, double hi, luma_Mat *out) {

@@ -12,6 +12,7 @@
 #define LUMA_ML_MATRIX_OPS_H
 
 #include "core/matrix.h"
+#include "core/parallel.h"
 
 typedef enum luma_BinaryOp {
   LUMA_OP_ADD, LUMA_OP_SUB, LUMA_OP_MUL, LUMA_OP_DIV, LUMA_OP_POW,
@@ -36,11 +37,17 @@ int luma_broadcast_shape(const luma_Mat *a, const luma_Mat *b, int64_t *rows, in
 luma_Mat luma_broadcast_to(const luma_Mat *a, int64_t rows, int64_t cols);
 
 /* out = a OP b element-wise; all three have out's shape (broadcast first).
- * out may be a or b (same layout) for in-place use. */
-void luma_mat_binary(luma_BinaryOp op, const luma_Mat *a, const luma_Mat *b, luma_Mat *out);
+ * out may be a or b (same layout) for in-place use.  Large operands are
+ * split into bands of rows over t's threads (t NULL: serial); every
+ * element is computed as in a serial pass, so the result does not depend
+ * on the thread count.  Returns t's loop status (interrupted, over
+ * budget: out is then partly written). */
+luma_LoopStatus luma_mat_binary(luma_Threads *t, luma_BinaryOp op, const luma_Mat *a,
+                                const luma_Mat *b, luma_Mat *out);
 
-/* out = OP(a); same shapes; out may be a. */
-void luma_mat_unary(luma_UnaryOp op, const luma_Mat *a, luma_Mat *out);
+/* out = OP(a); same shapes; out may be a.  Threads as luma_mat_binary. */
+luma_LoopStatus luma_mat_unary(luma_Threads *t, luma_UnaryOp op, const luma_Mat *a,
+                               luma_Mat *out);
 
 /* out = min(max(a, lo), hi). */
 void luma_mat_clamp(const luma_Mat *a, double lo, double hi, luma_Mat *out);

@@ -31,7 +31,8 @@ static int binary(lua_State *L, luma_BinaryOp op) {
     luma_matrix_check_no_overlap(L, 3, out, &b.m);
   }
   luma_Mat ba = luma_broadcast_to(&a.m, rows, cols), bb = luma_broadcast_to(&b.m, rows, cols);
-  luma_mat_binary(op, &ba, &bb, out);
+  luma_Threads *t = luma_threads_of(L);
+  luma_threads_finish(L, t, luma_mat_binary(t, op, &ba, &bb, out));
   return 1;
 }
 
@@ -57,7 +58,8 @@ static int unary(lua_State *L, luma_UnaryOp op) {
   luma_Mat *a = luma_matrix_check(L, 1);
   luma_Mat *out = luma_matrix_result(L, 2, a->rows, a->cols);
   if (!lua_isnoneornil(L, 2)) luma_matrix_check_no_overlap(L, 2, out, a);
-  luma_mat_unary(op, a, out);
+  luma_Threads *t = luma_threads_of(L);
+  luma_threads_finish(L, t, luma_mat_unary(t, op, a, out));
   return 1;
 }
 

@@ -1,18 +1,21 @@
 /*
  * pairwise.c - distance and kernel matrices between rows (see pairwise.h).
  *
- * The BLAS family computes the Gram matrix G = X Y^T (dsyrk when Y is X:
- * half the flops, and the result is symmetric by construction), then one
- * "finishing" pass turns G into the result using per-row values (squared
- * norms or inverse norms).  In the self case that pass walks the upper
- * triangle tile by tile and mirrors each tile, so both halves are
- * bit-identical and the lower triangle, which dsyrk leaves untouched, is
- * written while the tile is still in cache.
+ * The BLAS family computes the Gram matrix G = X Y^T, then "finishes" it
+ * into the result using per-row values (squared norms or inverse norms).
+ * Both happen band by band: a band of BAND rows of X against panels of Y
+ * rows, one dgemm per panel, finished while the panel is in cache.  The
+ * bands are the chunks of a parallel loop (core/parallel.h) and write
+ * disjoint parts of the result, so any thread count gives the same bits.
+ * In the self case (Y is X) a band computes only the upper triangle (half
+ * the flops, like dsyrk) and mirrors each finished tile, so both halves
+ * are bit-identical.
  *
  * The loop family (Manhattan, Chebyshev, Minkowski) compares one row of X
- * with a block of Y rows that stays in L1; each pair is summed in a fixed
- * order that does not depend on its position, so the self case computes a
- * pair once and mirrors it.
+ * with a block of Y rows that stays in L1; the blocks are the chunks of a
+ * parallel loop.  Each pair is summed in a fixed order that does not
+ * depend on its position, so the self case computes a pair once and
+ * mirrors it.
  */
 #include <limits.h>
 #include <math.h>
@@ -23,10 +26,15 @@
 #include "pairwise/pairwise.h"
 #include "core/vecmath.h"
 
-/* Square tiles of the self-case finishing pass: the tile read and its
- * mirror (128 KB each) stay in L2 (measured: 128 beat 64 and 32 on the
- * 5000 x 5000 benchmark). */
+/* Square tiles of the self-case mirroring: the tile read and its mirror
+ * (128 KB each) stay in L2 (measured: 128 beat 64 and 32 on the 5000 x
+ * 5000 benchmark). */
 #define TILE 128
+/* Rows of X per band (one chunk of the parallel loop) and columns of the
+ * result per dgemm panel: a 128 x 1024 panel (1 MB) is finished while it
+ * is still in L2/L3. */
+#define BAND TILE
+#define PANEL 1024
 /* Bytes of Y rows compared against each X row in the loop family. */
 #define LOOP_BLOCK_BYTES 16384
 
@@ -154,27 +162,24 @@ static int row_has_nan(const luma_Mat *m, int64_t i) {
 
 /* ------------------------------------------------------------- the Gram */
 
-/* target = x y^T (self: upper triangle of x x^T only). */
-static void gram(const Plan *p, int self) {
+/* target[i0:i1, j0:j1] = x[i0:i1] y[j0:j1]^T. */
+static void gram_block(const Plan *p, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
   const luma_Mat *c = &p->target;
-  int64_t n = c->rows, m = c->cols, d = p->x.cols;
-  if (n == 0 || m == 0) return;
+  int64_t d = p->x.cols;
+  double *cij = c->data + i0 * c->rs + j0;
   if (d == 0) {
-    for (int64_t i = 0; i < n; i++)
-      for (int64_t j = 0; j < m; j++) c->data[i * c->rs + j] = 0;
+    for (int64_t i = 0; i < i1 - i0; i++)
+      for (int64_t j = 0; j < j1 - j0; j++) cij[i * c->rs + j] = 0;
     return;
   }
   enum CBLAS_TRANSPOSE tx, ty;
   int ldx, ldy;
   blas_layout(&p->x, &tx, &ldx);
-  if (self) {
-    cblas_dsyrk(CblasRowMajor, CblasUpper, tx, (int)n, (int)d, 1.0, p->x.data, ldx, 0.0,
-                c->data, (int)c->rs);
-    return;
-  }
   blas_layout(&p->y, &ty, &ldy);
-  cblas_dgemm(CblasRowMajor, tx, ty == CblasNoTrans ? CblasTrans : CblasNoTrans, (int)n, (int)m,
-              (int)d, 1.0, p->x.data, ldx, p->y.data, ldy, 0.0, c->data, (int)c->rs);
+  /* Row i of a BLAS-ready operand starts at data + i * rs in either layout. */
+  cblas_dgemm(CblasRowMajor, tx, ty == CblasNoTrans ? CblasTrans : CblasNoTrans, (int)(i1 - i0),
+              (int)(j1 - j0), (int)d, 1.0, p->x.data + i0 * p->x.rs, ldx,
+              p->y.data + j0 * p->y.rs, ldy, 0.0, cij, (int)c->rs);
 }
 
 /* ------------------------------------------------------- finishing pass */
@@ -275,36 +280,62 @@ static void finish_diagonal(const Fin *f, const luma_Mat *c, const double *a) {
   }
 }
 
-static void finish_self(const Fin *f, const luma_Mat *c, const double *a) {
-  int64_t n = c->rows;
-  for (int64_t i0 = 0; i0 < n; i0 += TILE) {
-    int64_t i1 = i0 + TILE < n ? i0 + TILE : n;
-    for (int64_t j0 = i0; j0 < n; j0 += TILE) {
-      int64_t j1 = j0 + TILE < n ? j0 + TILE : n;
-      finish_block(f, c, i0, i1, j0, j1, 1, a, a);
-      /* Contiguous writes, strided reads from the tile still in cache. */
-      for (int64_t j = j0; j < j1; j++)
-        for (int64_t i = i0; i < (j < i1 ? j : i1); i++)
-          c->data[j * c->rs + i] = c->data[i * c->rs + j];
+/* Copies the finished upper part of tile [i0, i1) x [j0, j1) into the
+ * lower triangle: contiguous writes, strided reads from the tile still in
+ * cache.  Band i0 writes rows j >= i0 only in columns [i0, i1), which no
+ * other band writes. */
+static void mirror_tile(const luma_Mat *c, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
+  for (int64_t j = j0; j < j1; j++)
+    for (int64_t i = i0; i < (j < i1 ? j : i1); i++)
+      c->data[j * c->rs + i] = c->data[i * c->rs + j];
+}
+
+typedef struct BlasJob {
+  const Fin *f;
+  const Plan *p;
+  int self;
+} BlasJob;
+
+/* One chunk: rows [i0, i1) of the result (self: their upper part, mirrored). */
+static void blas_band(void *ctx, int64_t k, int64_t i0, int64_t i1) {
+  (void)k;
+  const BlasJob *job = ctx;
+  const Plan *p = job->p;
+  const luma_Mat *c = &p->target;
+  int64_t m = c->cols;
+  for (int64_t j0 = job->self ? i0 : 0; j0 < m; j0 += PANEL) {
+    int64_t j1 = j0 + PANEL < m ? j0 + PANEL : m;
+    gram_block(p, i0, i1, j0, j1);
+    if (!job->self) {
+      finish_block(job->f, c, i0, i1, j0, j1, 0, p->a, p->b);
+      continue;
+    }
+    for (int64_t t0 = j0; t0 < j1; t0 += TILE) {
+      int64_t t1 = t0 + TILE < j1 ? t0 + TILE : j1;
+      finish_block(job->f, c, i0, i1, t0, t1, 1, p->a, p->a);
+      mirror_tile(c, i0, i1, t0, t1);
     }
   }
-  finish_diagonal(f, c, a);
 }
 
 /* Runs the BLAS family end to end. */
-static void blas_family(const Fin *f, int inverse_norms, const luma_Mat *x, const luma_Mat *y,
-                        luma_Mat *out, double *work) {
+static luma_LoopStatus blas_family(luma_Threads *t, const Fin *f, int inverse_norms,
+                                   const luma_Mat *x, const luma_Mat *y, luma_Mat *out,
+                                   double *work) {
   Plan p;
   plan(1, x, y, out, work, &p);
   int self = y == NULL;
   row_values(&p.x, inverse_norms, p.a);
   if (!self) row_values(&p.y, inverse_norms, p.b);
-  gram(&p, self);
-  if (self)
-    finish_self(f, &p.target, p.a);
-  else
-    finish_block(f, &p.target, 0, p.target.rows, 0, p.target.cols, 0, p.a, p.b);
+  BlasJob job = {f, &p, self};
+  int64_t n = p.target.rows, m = p.target.cols;
+  if (m == 0) return LUMA_LOOP_DONE;
+  luma_Loop loop = {n, BAND, (uint64_t)m * (uint64_t)(p.x.cols + 1), 1, blas_band, &job};
+  luma_LoopStatus status = luma_parallel_for(t, &loop);
+  if (status != LUMA_LOOP_DONE) return status;
+  if (self) finish_diagonal(f, &p.target, p.a);
   if (p.copy_back) luma_mat_copy(&p.out, &p.target);
+  return LUMA_LOOP_DONE;
 }
 
 /* -------------------------------------------------------- loop family */
@@ -362,30 +393,50 @@ static double minkowski(const double *u, const double *v, int64_t d, double p) {
   return pow(s, 1 / p);
 }
 
-static void loop_family(RowDistance dist, double p, const luma_Mat *x, const luma_Mat *y,
-                        luma_Mat *out, double *work) {
+typedef struct LoopJob {
+  RowDistance dist;
+  double p;
+  const Plan *pl;
+  luma_Mat *out;
+  int self;
+} LoopJob;
+
+/* One chunk: result columns [j0, j1) (self: with their mirrored rows). */
+static void loop_block(void *ctx, int64_t k, int64_t j0, int64_t j1) {
+  (void)k;
+  const LoopJob *job = ctx;
+  const luma_Mat *px = &job->pl->x, *py = &job->pl->y;
+  luma_Mat *out = job->out;
+  int64_t d = px->cols;
+  int64_t i_end = job->self ? j1 - 1 : px->rows;
+  for (int64_t i = 0; i < i_end; i++) {
+    const double *u = px->data + i * px->rs;
+    for (int64_t j = job->self && i + 1 > j0 ? i + 1 : j0; j < j1; j++) {
+      double v = job->dist(u, py->data + j * py->rs, d, job->p);
+      LUMA_AT(out, i, j) = v;
+      if (job->self) LUMA_AT(out, j, i) = v;
+    }
+  }
+}
+
+static luma_LoopStatus loop_family(luma_Threads *t, RowDistance dist, double p,
+                                   const luma_Mat *x, const luma_Mat *y, luma_Mat *out,
+                                   double *work) {
   Plan pl;
   plan(0, x, y, out, work, &pl);
   int self = y == NULL;
-  const luma_Mat *px = &pl.x, *py = &pl.y;
-  int64_t n = px->rows, m = py->rows, d = px->cols;
+  const luma_Mat *px = &pl.x;
+  int64_t n = px->rows, m = pl.y.rows, d = px->cols;
   int64_t block = d > 0 ? LOOP_BLOCK_BYTES / (d * (int64_t)sizeof(double)) : 256;
   if (block < 1) block = 1;
   if (block > 256) block = 256;
-  for (int64_t j0 = 0; j0 < m; j0 += block) {
-    int64_t j1 = j0 + block < m ? j0 + block : m;
-    int64_t i_end = self ? j1 - 1 : n;
-    for (int64_t i = 0; i < i_end; i++) {
-      const double *u = px->data + i * px->rs;
-      for (int64_t j = self && i + 1 > j0 ? i + 1 : j0; j < j1; j++) {
-        double v = dist(u, py->data + j * py->rs, d, p);
-        LUMA_AT(out, i, j) = v;
-        if (self) LUMA_AT(out, j, i) = v;
-      }
-    }
-  }
+  LoopJob job = {dist, p, &pl, out, self};
+  luma_Loop loop = {m, block, (uint64_t)n * (uint64_t)(d + 1), 0, loop_block, &job};
+  luma_LoopStatus status = luma_parallel_for(t, &loop);
+  if (status != LUMA_LOOP_DONE) return status;
   if (self)
     for (int64_t i = 0; i < n; i++) LUMA_AT(out, i, i) = row_has_nan(px, i) ? NAN : 0;
+  return LUMA_LOOP_DONE;
 }
 
 /* out = exp(scale * out), through libmvec along contiguous rows. */
@@ -420,32 +471,36 @@ size_t luma_pairwise_kernel_work(luma_Kernel kernel, const luma_Mat *x, const lu
   return plan(kernel != LUMA_KERNEL_LAPLACIAN, x, y, out, NULL, &p);
 }
 
-void luma_pairwise_distances(luma_Metric metric, double p, const luma_Mat *x, const luma_Mat *y,
-                             luma_Mat *out, double *work) {
+luma_LoopStatus luma_pairwise_distances(luma_Threads *t, luma_Metric metric, double p,
+                                        const luma_Mat *x, const luma_Mat *y, luma_Mat *out,
+                                        double *work) {
   Fin f = {FIN_DIST, 0, 0, 0, 0, 0};
   switch (metric) {
-  case LUMA_METRIC_EUCLIDEAN: blas_family(&f, 0, x, y, out, work); return;
+  case LUMA_METRIC_EUCLIDEAN: return blas_family(t, &f, 0, x, y, out, work);
   case LUMA_METRIC_SQEUCLIDEAN:
     f.op = FIN_SQDIST;
-    blas_family(&f, 0, x, y, out, work);
-    return;
+    return blas_family(t, &f, 0, x, y, out, work);
   case LUMA_METRIC_COSINE:
     f.op = FIN_COS_DIST;
-    blas_family(&f, 1, x, y, out, work);
-    return;
-  case LUMA_METRIC_MANHATTAN: loop_family(manhattan, 1, x, y, out, work); return;
-  case LUMA_METRIC_CHEBYSHEV: loop_family(chebyshev, INFINITY, x, y, out, work); return;
+    return blas_family(t, &f, 1, x, y, out, work);
+  case LUMA_METRIC_MANHATTAN: return loop_family(t, manhattan, 1, x, y, out, work);
+  case LUMA_METRIC_CHEBYSHEV: return loop_family(t, chebyshev, INFINITY, x, y, out, work);
   case LUMA_METRIC_MINKOWSKI:
     /* The special exponents have exact (and faster) forms; p = 2 here is
      * the direct sum of squares, free of the BLAS form's cancellation. */
-    loop_family(p == 1 ? manhattan : p == 2 ? euclidean_direct : isinf(p) ? chebyshev : minkowski,
-                p, x, y, out, work);
-    return;
+    return loop_family(t,
+                       p == 1       ? manhattan
+                       : p == 2     ? euclidean_direct
+                       : isinf(p)   ? chebyshev
+                                    : minkowski,
+                       p, x, y, out, work);
   }
+  return LUMA_LOOP_DONE;
 }
 
-void luma_pairwise_kernel(luma_Kernel kernel, const luma_KernelParams *kp, const luma_Mat *x,
-                          const luma_Mat *y, luma_Mat *out, double *work) {
+luma_LoopStatus luma_pairwise_kernel(luma_Threads *t, luma_Kernel kernel,
+                                     const luma_KernelParams *kp, const luma_Mat *x,
+                                     const luma_Mat *y, luma_Mat *out, double *work) {
   Fin f = {FIN_LINEAR, kp->gamma, kp->coef0, kp->alpha, 0, kp->degree};
   int inverse_norms = 0;
   switch (kernel) {
@@ -461,12 +516,13 @@ void luma_pairwise_kernel(luma_Kernel kernel, const luma_KernelParams *kp, const
     f.op = FIN_COS_SIM;
     inverse_norms = 1;
     break;
-  case LUMA_KERNEL_LAPLACIAN:
-    loop_family(manhattan, 1, x, y, out, work);
-    exp_scaled(out, -kp->gamma);
-    return;
+  case LUMA_KERNEL_LAPLACIAN: {
+    luma_LoopStatus status = loop_family(t, manhattan, 1, x, y, out, work);
+    if (status == LUMA_LOOP_DONE) exp_scaled(out, -kp->gamma);
+    return status;
   }
-  blas_family(&f, inverse_norms, x, y, out, work);
+  }
+  return blas_family(t, &f, inverse_norms, x, y, out, work);
 }
 
 void luma_pairwise_kernel_diag(luma_Kernel kernel, const luma_KernelParams *kp, const luma_Mat *x,

@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 #include "core/matrix.h"
+#include "core/parallel.h"
 
 typedef enum luma_Metric {
   LUMA_METRIC_EUCLIDEAN,
@@ -57,16 +58,23 @@ size_t luma_pairwise_distances_work(luma_Metric metric, const luma_Mat *x, const
 size_t luma_pairwise_kernel_work(luma_Kernel kernel, const luma_Mat *x, const luma_Mat *y,
                                  const luma_Mat *out);
 
-/* out (n x m) = distances between the rows of x and of y.  p is the
+/* Both computations below run as a parallel loop over t's threads (t
+ * NULL: serially) with results independent of the thread count, and
+ * return the loop's status (interrupted or over budget: out is partly
+ * written).
+ *
+ * out (n x m) = distances between the rows of x and of y.  p is the
  * Minkowski exponent (ignored by the other metrics).  Cosine follows
  * scikit-learn: a zero vector is at distance 1 from everything (and 0 from
  * itself in the self case). */
-void luma_pairwise_distances(luma_Metric metric, double p, const luma_Mat *x, const luma_Mat *y,
-                             luma_Mat *out, double *work);
+luma_LoopStatus luma_pairwise_distances(luma_Threads *t, luma_Metric metric, double p,
+                                        const luma_Mat *x, const luma_Mat *y, luma_Mat *out,
+                                        double *work);
 
 /* out (n x m) = the kernel between the rows of x and of y. */
-void luma_pairwise_kernel(luma_Kernel kernel, const luma_KernelParams *kp, const luma_Mat *x,
-                          const luma_Mat *y, luma_Mat *out, double *work);
+luma_LoopStatus luma_pairwise_kernel(luma_Threads *t, luma_Kernel kernel,
+                                     const luma_KernelParams *kp, const luma_Mat *x,
+                                     const luma_Mat *y, luma_Mat *out, double *work);
 
 /* out (n x 1) = k(x_i, x_i) for each row, without a Gram matrix. */
 void luma_pairwise_kernel_diag(luma_Kernel kernel, const luma_KernelParams *kp, const luma_Mat *x,

@@ -290,7 +290,8 @@ static int p_distances(lua_State *L) {
     metric = LUMA_METRIC_EUCLIDEAN;
   }
   double *work = scratch(L, luma_pairwise_distances_work(metric, c.x, c.y, out));
-  luma_pairwise_distances(metric, p, c.x, c.y, out, work);
+  luma_Threads *t = luma_threads_of(L);
+  luma_threads_finish(L, t, luma_pairwise_distances(t, metric, p, c.x, c.y, out, work));
   lua_pushvalue(L, out_idx);
   return 1;
 }
@@ -331,7 +332,8 @@ static int p_kernel(lua_State *L) {
   check_no_overlap(L, &c, out, c.y, "Y");
   luma_Kernel kernel = (luma_Kernel)c.name->value;
   double *work = scratch(L, luma_pairwise_kernel_work(kernel, c.x, c.y, out));
-  luma_pairwise_kernel(kernel, &kp, c.x, c.y, out, work);
+  luma_Threads *t = luma_threads_of(L);
+  luma_threads_finish(L, t, luma_pairwise_kernel(t, kernel, &kp, c.x, c.y, out, work));
   lua_pushvalue(L, out_idx);
   return 1;
 }

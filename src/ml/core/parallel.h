@@ -1,0 +1,98 @@
+/*
+ * parallel.h - a parallel-for over a small pool of worker threads (no Lua).
+ *
+ * A loop over n items is cut into chunks [k*grain, min((k+1)*grain, n)):
+ * the cut depends only on n and grain, never on the number of threads.
+ * Threads (the caller included) claim chunks from a shared counter, so
+ * uneven chunks balance themselves.  A kernel whose chunks write disjoint
+ * outputs, or that combines one partial result per chunk in chunk order
+ * afterwards, is therefore bit-identical for any thread count.
+ *
+ * Between chunks every thread checks two stop conditions: an interrupt
+ * flag that anyone may set at any time (a signal handler, another thread)
+ * and a work budget (items x cost units).  A stopped loop returns early
+ * with the reason; the caller turns it into an error.
+ *
+ * Fork: worker threads do not survive fork().  The pool remembers the
+ * process that started them; in a forked child it forgets them and
+ * starts new ones on the next loop, so a fork pool's workers can run
+ * threaded kernels (there is no pthread_atfork handler and no global
+ * list of pools: each pool checks for itself).
+ *
+ * A pool serves one Lua state, which one thread uses at a time; a chunk
+ * function must not start a loop on the same pool (a nested loop runs
+ * serially in the calling thread instead of deadlocking).
+ */
+#ifndef LUMA_ML_PARALLEL_H
+#define LUMA_ML_PARALLEL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The most threads a pool starts (the caller plus LUMA_MAX_THREADS - 1). */
+#define LUMA_MAX_THREADS 64
+
+/* One chunk of a loop: items [begin, end), the chunk's index k. */
+typedef void (*luma_ChunkFn)(void *ctx, int64_t k, int64_t begin, int64_t end);
+
+typedef enum luma_LoopStatus {
+  LUMA_LOOP_DONE = 0,
+  LUMA_LOOP_INTERRUPTED, /* the interrupt flag was set */
+  LUMA_LOOP_OVER_BUDGET  /* the next chunk would have exceeded the budget */
+} luma_LoopStatus;
+
+typedef struct luma_Loop {
+  int64_t n;      /* items */
+  int64_t grain;  /* items per chunk (>= 1) */
+  uint64_t cost;  /* budget units per item */
+  int calls_blas; /* chunks call BLAS: pinned to one thread while threads run */
+  luma_ChunkFn fn;
+  void *ctx;
+} luma_Loop;
+
+typedef struct luma_Threads {
+  int count;   /* threads a loop may use, the caller included (>= 1) */
+  int started; /* worker threads running */
+  pid_t owner; /* the process that started them */
+  pthread_t workers[LUMA_MAX_THREADS - 1];
+  pthread_mutex_t mu;
+  pthread_cond_t wake, idle;
+  uint64_t generation; /* bumped for each loop; workers wait for a new value */
+  uint64_t spawned_at; /* the generation when the running workers started */
+  int busy;            /* workers not yet finished with the current loop */
+  int quit;
+  int running;         /* a loop is in progress (nesting runs serially) */
+  /* The current loop. */
+  luma_Loop loop;
+  int64_t chunks;
+  atomic_llong next;
+  atomic_int stop; /* a luma_LoopStatus other than DONE ends the loop */
+  /* Stop conditions, set by the owner before a loop. */
+  atomic_int *interrupt; /* nonzero stops loops; may be NULL */
+  uint64_t budget;                        /* units a loop may spend; UINT64_MAX: no limit */
+  atomic_ullong spent;                    /* units the last loop spent */
+} luma_Threads;
+
+/* Initializes t in place (its memory is the caller's) for count threads;
+ * no thread starts before the first loop that can use one. */
+void luma_threads_init(luma_Threads *t, int count);
+
+/* Stops and joins the workers (no-op in a forked child, which has none). */
+void luma_threads_shutdown(luma_Threads *t);
+
+/* Changes the thread count (clamped to [1, LUMA_MAX_THREADS]); running
+ * workers stop and the next loop starts as many as it needs. */
+void luma_threads_set_count(luma_Threads *t, int count);
+
+/* The number of online processors (at least 1). */
+int luma_threads_cores(void);
+
+/* Runs loop->fn over every chunk of loop->n items and returns when all
+ * have run or the loop stopped (the status says why; chunks already
+ * started finish first).  t may be NULL: the caller runs every chunk,
+ * with no stop checks. */
+luma_LoopStatus luma_parallel_for(luma_Threads *t, const luma_Loop *loop);
+
+#endif
