@@ -197,3 +197,62 @@ describe("agreement with scikit-learn", function()
     for k = 1, 5 do assert.is_true(math.abs(scores:get(k, 1) - expected[k]) < 1e-12) end
   end)
 end)
+
+-- An unsupervised estimator in the same machinery: a 1-D Gaussian density
+-- whose variance is floored at min_var.  score(X) is the mean
+-- log-likelihood -0.5 log(2 pi v) - sum (x - m)^2 / (2 v n) on held-out
+-- rows (m, v from the training rows), recomputed by hand below.
+local Gaussian = estimator.class{
+  name = "test.Gaussian1D", kind = "density", doc = "1-D Gaussian with a variance floor",
+  params = { { name = "min_var", type = "number", default = 0, min = 0, doc = "floor" } },
+  fit = function(self, X)
+    self.mean = X:mean()
+    self.var = math.max(((X - self.mean):pow(2)):mean(), self.params.min_var)
+  end,
+  score_samples = function(self, X)
+    return ((X - self.mean):pow(2) * (-0.5 / self.var)) - 0.5 * math.log(2 * math.pi * self.var)
+  end,
+}
+
+describe("model selection without targets", function()
+  local X = M{ 1, 2, 4, 7, 11, 16 }
+  local function held_out_score(train, test, floor)
+    local xs, ts = {}, {}
+    for _, i in ipairs(train) do xs[#xs + 1] = X:get(i, 1) end
+    for _, i in ipairs(test) do ts[#ts + 1] = X:get(i, 1) end
+    local m, v = 0, 0
+    for _, x in ipairs(xs) do m = m + x / #xs end
+    for _, x in ipairs(xs) do v = v + (x - m) ^ 2 / #xs end
+    v = math.max(v, floor)
+    local s = 0
+    for _, x in ipairs(ts) do s = s + (-0.5 * math.log(2 * math.pi * v) - (x - m) ^ 2 / (2 * v)) end
+    return s / #ts
+  end
+
+  it("cross-validates a density model by its own score(X), y = nil", function()
+    local scores = ms.cross_val_score(Gaussian{}, X, nil, { cv = 3 })
+    -- KFold(3) without shuffling: contiguous blocks {1,2}, {3,4}, {5,6}
+    local folds = { { { 3, 4, 5, 6 }, { 1, 2 } }, { { 1, 2, 5, 6 }, { 3, 4 } },
+                    { { 1, 2, 3, 4 }, { 5, 6 } } }
+    for k, f in ipairs(folds) do
+      assert.near(held_out_score(f[1], f[2], 0), scores:get(k, 1), 1e-12)
+    end
+  end)
+
+  it("grid-searches a density model's parameter with y = nil and refits the best", function()
+    local search = ms.GridSearch{ estimator = Gaussian{}, param_grid = { min_var = { 0, 30, 1000 } },
+      cv = 3 }:fit(X)
+    local folds = { { { 3, 4, 5, 6 }, { 1, 2 } }, { { 1, 2, 5, 6 }, { 3, 4 } },
+                    { { 1, 2, 3, 4 }, { 5, 6 } } }
+    local best, best_floor = -math.huge, nil
+    for _, floor in ipairs({ 0, 30, 1000 }) do
+      local mean = 0
+      for _, f in ipairs(folds) do mean = mean + held_out_score(f[1], f[2], floor) / 3 end
+      if mean > best then best, best_floor = mean, floor end
+    end
+    assert.equal(best_floor, search.best_params.min_var)
+    assert.near(best, search.best_score, 1e-12)
+    assert.near(held_out_score({ 1, 2, 3, 4, 5, 6 }, { 1, 2, 3, 4, 5, 6 }, best_floor),
+      search:score(X), 1e-12)
+  end)
+end)
