@@ -102,6 +102,37 @@ describe("persistence #smoke", function()
     assert.equal("model.luma\n", listing)
     os.execute("rm -r " .. dir)
   end)
+
+  -- stat -c %a prints the permission bits in octal.
+  local function mode_of(path)
+    local p = io.popen("stat -c %a " .. path)
+    local m = p:read("l")
+    p:close()
+    return m
+  end
+
+  it("gives a new file the umask's mode and keeps an existing file's mode", function()
+    local dir = tmp()
+    os.remove(dir)
+    os.execute("mkdir " .. dir)
+    local path = dir .. "/model.luma"
+    -- A child shell with umask 027 saves a new file: 0666 & ~027 = 0640.
+    local script = dir .. "/save.lua"
+    local f = assert(io.open(script, "w"))
+    f:write("luma.save({ 1 }, " .. string.format("%q", path) .. ")\n")
+    f:close()
+    assert(os.execute("umask 027 && " .. require("support").luma .. " " .. script))
+    assert.equal("640", mode_of(path))
+    -- An existing 0644 file stays 0644 when replaced (not 0600).
+    os.execute("chmod 644 " .. path)
+    luma.save({ 2 }, path)
+    assert.equal("644", mode_of(path))
+    assert.equal(2, luma.load(path)[1])
+    os.execute("chmod 600 " .. path)
+    luma.save({ 3 }, path)
+    assert.equal("600", mode_of(path))
+    os.execute("rm -r " .. dir)
+  end)
 end)
 
 describe("hostile files", function()

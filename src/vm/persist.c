@@ -13,6 +13,7 @@
  * bounded, and the checksum is verified before any value is built.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,13 +304,24 @@ static int p_write(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
   size_t len;
   const char *bytes = luaL_checklstring(L, 2, &len);
-  const char *tmp = lua_pushfstring(L, "%s.tmp.XXXXXX", path);
-  char *name = lua_newuserdatauv(L, strlen(tmp) + 1, 0);
-  strcpy(name, tmp);
-  int fd = mkstemp(name);
+  /* open() with 0666 gives the temporary file the mode any new file gets
+   * (the umask applies; mkstemp would make it 0600); O_EXCL with a
+   * name from the pid, the clock and a counter makes it ours alone.  A
+   * file being replaced keeps its own permission bits. */
+  int fd = -1;
+  const char *name = NULL;
+  for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
+    lua_settop(L, 2);
+    name = lua_pushfstring(L, "%s.tmp.%d.%d.%d", path, (int)getpid(),
+                           (int)(luma_monotonic_seconds() * 1e6) & 0xffffff, attempt);
+    fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
   if (fd < 0) return luaL_error(L, "luma.save: cannot write %s (%s)", path, strerror(errno));
+  struct stat st;
+  int ok = stat(path, &st) != 0 || fchmod(fd, st.st_mode & 07777) == 0;
   FILE *f = fdopen(fd, "wb");
-  int ok = f != NULL && fwrite(bytes, 1, len, f) == len && fflush(f) == 0 && fsync(fd) == 0;
+  ok = ok && f != NULL && fwrite(bytes, 1, len, f) == len && fflush(f) == 0 && fsync(fd) == 0;
   int saved = errno;
   if (f) ok = (fclose(f) == 0) && ok;
   else close(fd);
