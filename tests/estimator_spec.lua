@@ -492,3 +492,28 @@ describe("unsupervised estimators #smoke", function()
       .. "or meta")
   end)
 end)
+
+describe("classifier targets", function()
+  -- scikit-learn's type_of_target: a target with a fractional part is
+  -- continuous, and a classifier refuses it instead of fitting one class
+  -- per distinct value.
+  local X = luma.matrix{ { 0 }, { 1 }, { 2 }, { 3 } }
+
+  it("refuse a continuous target with the remedy in the message", function()
+    local continuous = luma.matrix{ 0.5, 1.25, 2.0, 3.5 }
+    local ok, err = pcall(function() luma.linear.LogisticRegression{}:fit(X, continuous) end)
+    assert.is_false(ok)
+    assert.matches("bad argument #2 to 'fit' %(continuous target: use a regressor or "
+      .. "discretize y%)", err)
+    assert.matches("^[^:]*estimator_spec%.lua:%d+:", err) -- located at the caller
+    ok = pcall(function() luma.naive_bayes.GaussianNB{}:fit(X, continuous) end)
+    assert.is_false(ok)
+  end)
+
+  it("accept integral labels stored as floats, negative ones included", function()
+    local m = luma.linear.LogisticRegression{}:fit(X, luma.matrix{ -1.0, -1.0, 2.0, 2.0 })
+    assert.matrix_near({ { -1 }, { 2 } }, m.classes, 0)
+    -- and regressors take the same continuous target without complaint
+    luma.linear.Ridge{}:fit(X, luma.matrix{ 0.5, 1.25, 2.0, 3.5 })
+  end)
+end)

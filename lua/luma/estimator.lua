@@ -295,6 +295,13 @@ local function check_data(class, method, X, y)
   if y:isnan():any() then
     fail(3, "bad argument #2 to '%s' (y contains NaN; drop or impute those rows first)", method)
   end
+  -- scikit-learn's type_of_target: labels with a fractional part make a
+  -- continuous target, which a classifier would turn into one class per
+  -- distinct value.
+  if class.kind == "classifier" and method ~= "score" and not y:eq(y:floor()):all() then
+    fail(3, "bad argument #2 to '%s' (continuous target: use a regressor or discretize y)",
+      method)
+  end
 end
 
 -- fit's contract, the one wrapper of fit, fit_predict and fit_transform
