@@ -10,6 +10,7 @@
  * with a traceback and the loop goes on.
  */
 #include <errno.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,10 +53,17 @@ static void on_line(char *line) {
   line_done = 1;
 }
 
-/* Returns a malloc'ed line without its newline, or NULL at end of input.
- * On a terminal, libedit's callback interface reads one character at a
- * time, so a signal can never strand it in the middle of a read. */
+/* Set by read_line when Ctrl-C abandoned a continuation line: the chunk
+ * being entered must be discarded too. */
+static int chunk_interrupted;
+
+/* Returns a malloc'ed line without its newline, or NULL at end of input
+ * (or, with chunk_interrupted set, after Ctrl-C at the continuation
+ * prompt).  On a terminal, libedit's callback interface reads one
+ * character at a time, so a signal can never strand it in the middle of a
+ * read. */
 static char *read_line(const char *prompt) {
+  chunk_interrupted = 0;
   if (repl_interactive) {
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
@@ -76,6 +84,10 @@ static char *read_line(const char *prompt) {
         rl_callback_handler_remove();
         fputs("^C\n", stdout);
         fflush(stdout);
+        if (strcmp(prompt, PROMPT) != 0) { /* and the unfinished chunk */
+          chunk_interrupted = 1;
+          break;
+        }
         rl_callback_handler_install(PROMPT, on_line);
         continue;
       }
@@ -197,6 +209,10 @@ static int read_chunk(lua_State *L) {
     }
     lua_pop(L, 1);
     char *more = read_line(PROMPT_MORE);
+    if (more == NULL && chunk_interrupted) { /* Ctrl-C: start over */
+      lua_pop(L, 1);
+      return read_chunk(L);
+    }
     if (more == NULL) { /* input ended inside a chunk: report it */
       status = luaL_loadbuffer(L, code, len, "=stdin");
       lua_remove(L, -2);
@@ -250,6 +266,10 @@ int luma_repl_run(lua_State *L, int interactive) {
   repl_interactive = interactive;
   char *history = NULL;
   if (interactive) {
+    /* The terminal's character set (UTF-8 input such as 'héllo α'):
+     * libedit drops bytes it cannot decode in the "C" locale.  Only
+     * LC_CTYPE: number formatting stays as Lua expects. */
+    setlocale(LC_CTYPE, "");
     rl_readline_name = "luma";
     rl_catch_signals = 0; /* SIGINT is ours (on_prompt_sigint) */
     rl_attempted_completion_function = complete;

@@ -79,6 +79,30 @@ describe("REPL on a terminal", function()
     assert.equal(0, code)
   end)
 
+  it("discards the unfinished chunk on Ctrl-C at the continuation prompt", function()
+    local _, err, code = drive({
+      "expect > ",
+      "send function h()\\r", "expect >> ",
+      "send print(1)", "send \\x03", "expect ^C", "expect > ",
+      "send end\\r", "expect near 'end'", "expect > ",
+      "send h == nil\\r", "expect true",
+      "expect > ", "send \\x04", "wait",
+    })
+    assert.equal("", err)
+    assert.equal(0, code)
+  end)
+
+  it("reads UTF-8 input in a UTF-8 locale", function()
+    local _, err, code = drive({
+      "expect > ",
+      "send s = 'h\\xc3\\xa9llo \\xce\\xb1'\\r", "expect > ",
+      "send #s, s\\r", "expect 9\\th\\xc3\\xa9llo \\xce\\xb1",
+      "expect > ", "send \\x04", "wait",
+    }, { LUMA_HISTORY = "", LC_ALL = "C.UTF-8" })
+    assert.equal("", err)
+    assert.equal(0, code)
+  end)
+
   it("reports errors with a traceback and continues", function()
     local _, err, code = drive({
       "expect > ",
