@@ -52,6 +52,9 @@ void luma_state_restart_budget(lua_State *L);
 int luma_state_limit_error(lua_State *L);
 /* Clears a pending interrupt and puts back the state's normal hook. */
 void luma_state_clear_interrupt(lua_State *L);
+/* Raises "interrupted!" (clearing the request) if luma_interrupt was called
+ * since the run began: for C code that waits without running Lua. */
+void luma_state_check_interrupt(lua_State *L);
 /* Raises "'fname' is not available in a sandboxed state" when sandboxed. */
 void luma_check_unsandboxed(lua_State *L, const char *fname);
 

@@ -177,6 +177,56 @@ static void stop_all(Worker *workers, int n) {
   }
 }
 
+typedef struct Collect {
+  Worker *workers;
+  int n_jobs, n_tasks;
+} Collect;
+
+/* collect(results, progress or nil, Collect*): reads every worker's
+ * results into the table results until all pipes close.  pool_run calls it
+ * protected, so that any way out of here (an error or the instruction
+ * limit raised in the progress callback, Ctrl-C, a memory error, a garbled
+ * message) reaches the code that kills and reaps the workers. */
+static int collect(lua_State *L) {
+  Collect *c = lua_touserdata(L, 3);
+  Worker *workers = c->workers;
+  int n_jobs = c->n_jobs, n_tasks = c->n_tasks;
+  int has_progress = !lua_isnil(L, 2);
+  lua_settop(L, 3);
+  lua_pushnil(L); /* 4: the frame body being read */
+  int open_pipes = n_jobs, done = 0;
+  struct pollfd *pfds = lua_newuserdatauv(L, sizeof(struct pollfd) * (size_t)n_jobs, 0); /* 5 */
+  while (open_pipes > 0) {
+    for (int k = 0; k < n_jobs; k++) {
+      pfds[k].fd = workers[k].fd;
+      pfds[k].events = POLLIN;
+      pfds[k].revents = 0;
+    }
+    if (poll(pfds, (nfds_t)n_jobs, -1) < 0) {
+      if (errno != EINTR) return luaL_error(L, "luma.parallel: poll failed (%s)", strerror(errno));
+      luma_state_check_interrupt(L); /* Ctrl-C while waiting: no Lua code runs here */
+      continue;
+    }
+    for (int k = 0; k < n_jobs; k++) {
+      if (workers[k].fd < 0 || !(pfds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      int before = workers[k].delivered;
+      if (!read_some(L, &workers[k], 1, 4, n_tasks)) {
+        close(workers[k].fd);
+        workers[k].fd = -1;
+        open_pipes--;
+      }
+      if (has_progress && workers[k].delivered > before) {
+        done += workers[k].delivered - before;
+        lua_pushvalue(L, 2);
+        lua_pushinteger(L, done);
+        lua_pushinteger(L, n_tasks);
+        lua_call(L, 2, 0);
+      }
+    }
+  }
+  return 0;
+}
+
 /* parallel.run(fn, n_tasks, n_jobs [, progress]) -> {string...} */
 static int pool_run(lua_State *L) {
   luma_check_unsandboxed(L, "luma.parallel.run");
@@ -188,11 +238,10 @@ static int pool_run(lua_State *L) {
   if (n_jobs > n_tasks) n_jobs = n_tasks > 0 ? n_tasks : 1;
   lua_settop(L, 4);
   lua_createtable(L, n_tasks, 0); /* 5: results */
-  lua_pushnil(L);                 /* 6: the frame body being read */
-  Worker *workers = lua_newuserdatauv(L, sizeof(Worker) * (size_t)n_jobs, 0); /* 7 */
+  Worker *workers = lua_newuserdatauv(L, sizeof(Worker) * (size_t)n_jobs, 0); /* 6 */
   memset(workers, 0, sizeof(Worker) * (size_t)n_jobs);
   for (int k = 0; k < n_jobs; k++) workers[k].fd = -1;
-  BoardRef *owner = new_board(L, n_jobs); /* 8 */
+  BoardRef *owner = new_board(L, n_jobs); /* 7 */
   Board *board = owner->board;
   fflush(NULL); /* nothing buffered may be written twice */
   /* Workers inherit one BLAS thread from here: n_jobs processes must not
@@ -225,35 +274,15 @@ static int pool_run(lua_State *L) {
     workers[k].fd = fds[0];
   }
   openblas_set_num_threads(blas_threads);
-  int open_pipes = n_jobs, done = 0;
-  struct pollfd *pfds = lua_newuserdatauv(L, sizeof(struct pollfd) * (size_t)n_jobs, 0); /* 9 */
-  while (open_pipes > 0) {
-    for (int k = 0; k < n_jobs; k++) {
-      pfds[k].fd = workers[k].fd;
-      pfds[k].events = POLLIN;
-      pfds[k].revents = 0;
-    }
-    if (poll(pfds, (nfds_t)n_jobs, -1) < 0) {
-      if (errno == EINTR) continue;
-      stop_all(workers, n_jobs);
-      return luaL_error(L, "luma.parallel: poll failed (%s)", strerror(errno));
-    }
-    for (int k = 0; k < n_jobs; k++) {
-      if (workers[k].fd < 0 || !(pfds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      int before = workers[k].delivered;
-      if (!read_some(L, &workers[k], 5, 6, n_tasks)) {
-        close(workers[k].fd);
-        workers[k].fd = -1;
-        open_pipes--;
-      }
-      if (has_progress && workers[k].delivered > before) {
-        done += workers[k].delivered - before;
-        lua_pushvalue(L, 4);
-        lua_pushinteger(L, done);
-        lua_pushinteger(L, n_tasks);
-        lua_call(L, 2, 0);
-      }
-    }
+  Collect c = {workers, n_jobs, n_tasks};
+  lua_pushcfunction(L, collect);
+  lua_pushvalue(L, 5);
+  lua_pushvalue(L, 4);
+  lua_pushlightuserdata(L, &c);
+  if (lua_pcall(L, 3, 0, 0) != LUA_OK) {
+    stop_all(workers, n_jobs);
+    release_board(owner);
+    return lua_error(L);
   }
   for (int k = 0; k < n_jobs; k++) {
     int status = 0;

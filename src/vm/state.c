@@ -96,6 +96,13 @@ void luma_state_clear_interrupt(lua_State *L) {
   normal_hook(L, info);
 }
 
+void luma_state_check_interrupt(lua_State *L) {
+  luma_StateInfo *info = luma_state_info(L);
+  if (info == NULL || !atomic_load(&info->interrupted)) return;
+  luma_state_clear_interrupt(L);
+  luaL_error(L, "interrupted!");
+}
+
 /* Runs at the next VM instruction after luma_interrupt. */
 static void interrupt_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;

@@ -68,6 +68,23 @@ describe("REPL on a terminal", function()
     assert.equal(0, code)
   end)
 
+  it("stops a parallel map's workers on Ctrl-C: killed and reaped, nothing left", function()
+    -- Each task spins 30 s; the progress bar is on (stderr is the pty).  The
+    -- count of luma's children is taken by a shell luma starts, so it is 1
+    -- (that shell) when every worker is gone, zombies included.
+    local _, err, code = drive({
+      "expect > ",
+      "send r = luma.parallel.map(function(i) local t = os.clock() "
+        .. "while os.clock() - t < 30 do end return i end, {1, 2, 3, 4}, {n_jobs = 2})\\r",
+      "sleep 0.5",
+      "send \\x03", "expect interrupted!", "expect > ",
+      "send io.popen('ps -o pid= --ppid $PPID | wc -l'):read('n')\\r", "expect \\r\\n1\\r\\n",
+      "expect > ", "send \\x04", "wait",
+    })
+    assert.equal("", err)
+    assert.equal(0, code)
+  end)
+
   it("clears the line with Ctrl-C at the prompt", function()
     local _, err, code = drive({
       "expect > ",
