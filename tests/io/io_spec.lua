@@ -4,6 +4,7 @@
 local luma = require("luma")
 local io_ = luma.io
 local M = luma.matrix
+local npy = require("io.npy_bytes") -- a .npy file's bytes from a header dictionary and data
 
 local function write(text)
   local path = os.tmpname()
@@ -145,18 +146,6 @@ describe("libsvm format #smoke", function()
       "bad argument #3 to 'write_libsvm' (y must be a 1 x 1 column, got 1 x 2)")
   end)
 end)
-
--- A .npy file: magic, version, little-endian header length, the header
--- dictionary padded to a multiple of 64 with spaces and a newline, data.
-local function npy(dict, data, major)
-  major = major or 1
-  local pre = major == 1 and 10 or 12
-  local total = pre + #dict + 1
-  total = (total + 63) // 64 * 64
-  local header = dict .. string.rep(" ", total - pre - #dict - 1) .. "\n"
-  local len = major == 1 and string.pack("<I2", #header) or string.pack("<I4", #header)
-  return "\147NUMPY" .. string.char(major, 0) .. len .. header .. data
-end
 
 describe("npy #smoke", function()
   it("reads every supported dtype, order and version", function()

@@ -7,8 +7,14 @@
  * and finds which columns are numeric; the second fills the matrix,
  * mapping the values of non-numeric columns to codes 1..k in order of
  * first appearance.
+ *
+ * Memory-mapped .npy matrices (read_npy {mmap = true}, open_npy) are
+ * wrapped buffers (luma_wrap_matrix): the matrix header's guard userdata
+ * owns the mapping and unmaps it when the matrix and all its views are
+ * garbage, or when the state closes.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +23,7 @@
 
 #include "io/csv.h"
 #include "core/matrix_lua.h"
+#include "io/filemap.h"
 #include "io/npy.h"
 
 /* Reads the file at path into a new userdata (pushed). */
@@ -438,9 +445,93 @@ static int io_write_csv(lua_State *L) {
 
 /* ---------------------------------------------------------------- npy */
 
+/* The release callback of a mapped matrix's guard. */
+static void release_mapping(void *ctx, double *data) {
+  (void)data;
+  luma_filemap_close(ctx);
+  free(ctx);
+}
+
+/* The collector sees only the small headers of a mapped matrix, not the
+ * mapping.  Charging the mapping's size as collector debt makes it work as
+ * much as an allocation of that size would, so a loop that maps files
+ * finishes cycles, and unmaps the unreachable mappings, at the pace it
+ * would for owned matrices.  A collector the host stopped stays stopped. */
+static void charge_collector(lua_State *L, size_t bytes) {
+  size_t kb = bytes / 1024;
+  if (kb == 0 || !lua_gc(L, LUA_GCISRUNNING)) return;
+  lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb);
+}
+
+/* Pushes a rows x cols matrix over the mapping's elements at offset, row
+ * by row or, for a Fortran-order file, column by column (strides 1 and
+ * rows: the transpose of a C-order cols x rows array).  Takes the mapping:
+ * it is closed on failure too. */
+static void push_mapped(lua_State *L, const char *fname, luma_FileMap *map, size_t offset,
+                        int64_t rows, int64_t cols, int fortran) {
+  luma_FileMap *owned = malloc(sizeof *owned);
+  if (owned == NULL) {
+    luma_filemap_close(map);
+    luaL_error(L, "%s: not enough memory", fname);
+  }
+  *owned = *map;
+  double *data = (double *)(void *)(map->addr + offset);
+  luma_Mat m = luma_mat_dense(data, rows, cols);
+  if (fortran) {
+    m.rs = 1;
+    m.cs = rows;
+  }
+  if (luma_wrap_matrix(L, data, rows, cols, m.rs, m.cs, release_mapping, owned) != LUA_OK) {
+    release_mapping(owned, data); /* a failed wrap never calls it */
+    luaL_error(L, "%s: not enough memory", fname);
+  }
+  charge_collector(L, map->len);
+}
+
+/* Raises the error of a failed luma_filemap_open or _create. */
+static void filemap_error(lua_State *L, const char *fname, const char *what, const char *path,
+                          int err) {
+  if (err == LUMA_FILEMAP_NOT_REGULAR) luaL_error(L, "%s: %s is not a regular file", fname, path);
+  luaL_error(L, "%s: cannot %s %s (%s)", fname, what, path, strerror(err));
+}
+
+/* Pushes the matrix over a mapped .npy file after checking its header
+ * (against the file's size, so no element lies past its end: reading one
+ * would be a SIGBUS) and that its elements are usable in place; rows and
+ * cols, unless negative, are the shape the caller expects.  Takes the
+ * mapping. */
+static void push_mapped_npy(lua_State *L, const char *fname, const char *path, luma_FileMap *map,
+                            int64_t rows, int64_t cols) {
+  luma_NpyInfo info;
+  char why[160];
+  const char *bad = luma_npy_parse(map->addr, map->len, &info);
+  const char *hint = "";
+  if (bad == NULL && (bad = luma_npy_mappable(&info, why, sizeof why)) != NULL)
+    hint = "; luma.io.read_npy with mmap = false reads it (a converted copy)";
+  int64_t r = info.ndim >= 1 ? info.shape[0] : 1, c = info.ndim == 2 ? info.shape[1] : 1;
+  if (bad == NULL && rows >= 0 && (r != rows || c != cols)) {
+    snprintf(why, sizeof why, "holds a %lld x %lld array, not %lld x %lld", (long long)r,
+             (long long)c, (long long)rows, (long long)cols);
+    bad = why;
+  }
+  if (bad != NULL) {
+    luma_filemap_close(map);
+    luaL_error(L, "%s: %s: %s%s", fname, path, bad, hint);
+  }
+  push_mapped(L, fname, map, info.data_offset, r, c, info.fortran_order);
+}
+
 static int io_read_npy(lua_State *L) {
   luma_check_unsandboxed(L, "luma.io.read_npy");
   const char *path = luaL_checkstring(L, 1);
+  luma_check_options(L, 2, "mmap");
+  if (luma_opt_boolean(L, 2, "mmap", 0)) {
+    luma_FileMap map;
+    int err = luma_filemap_open(path, 0, &map);
+    if (err != 0) filemap_error(L, "luma.io.read_npy", "open", path, err);
+    push_mapped_npy(L, "luma.io.read_npy", path, &map, -1, -1);
+    return 1;
+  }
   size_t len;
   const unsigned char *bytes =
       (const unsigned char *)read_whole_file(L, "luma.io.read_npy", path, &len);
@@ -451,6 +542,41 @@ static int io_read_npy(lua_State *L) {
   int64_t cols = info.ndim == 2 ? info.shape[1] : 1;
   luma_Mat *m = luma_matrix_new(L, rows, cols);
   luma_npy_convert(&info, bytes + info.data_offset, m);
+  return 1;
+}
+
+enum { MODE_READ_WRITE, MODE_READ, MODE_CREATE }; /* "r+", "r", "w+" */
+
+/* open_npy(path [, rows, cols] [, {mode = "r+"}]); the options may also
+ * come second, without a shape. */
+static int io_open_npy(lua_State *L) {
+  const char *fname = "luma.io.open_npy";
+  luma_check_unsandboxed(L, fname);
+  const char *path = luaL_checkstring(L, 1);
+  int opt = lua_istable(L, 2) ? 2 : 4;
+  luma_check_options(L, opt, "mode");
+  int mode = luma_opt_choice(L, opt, "mode", "r+|r|w+", MODE_READ_WRITE);
+  int64_t rows = -1, cols = -1;
+  if (opt == 4 && !(lua_isnoneornil(L, 2) && lua_isnoneornil(L, 3))) {
+    rows = luma_check_int_range(L, 2, "rows", 0, LUMA_MAX_ELEMENTS);
+    cols = luma_check_int_range(L, 3, "cols", 0, LUMA_MAX_ELEMENTS);
+    if (luma_mat_checked_size(rows, cols) < 0)
+      return luma_arg_error(L, 3, "a %I x %I array has more than 2^40 elements",
+                            (lua_Integer)rows, (lua_Integer)cols);
+  }
+  luma_FileMap map;
+  if (mode != MODE_CREATE) {
+    int err = luma_filemap_open(path, mode == MODE_READ_WRITE, &map);
+    if (err != 0) filemap_error(L, fname, "open", path, err);
+    push_mapped_npy(L, fname, path, &map, rows, cols);
+    return 1;
+  }
+  if (rows < 0) return luma_arg_error(L, 2, "mode \"w+\" needs rows and cols");
+  char header[128];
+  size_t hlen = luma_npy_header(rows, cols, header, sizeof header);
+  int err = luma_filemap_create(path, header, hlen, (size_t)(rows * cols) * sizeof(double), &map);
+  if (err != 0) filemap_error(L, fname, "create", path, err);
+  push_mapped(L, fname, &map, hlen, rows, cols, 0);
   return 1;
 }
 
@@ -599,16 +725,30 @@ int luma_open_io(lua_State *L) {
        "column y; n_features fixes the width (default: the largest index)."},
       {"write_libsvm", io_write_libsvm, "write_libsvm(path, X, y)",
        "Writes X and y in the libsvm/svmlight format (zeros omitted, %.17g values)."},
-      {"read_npy", io_read_npy, "read_npy(path)",
+      {"read_npy", io_read_npy, "read_npy(path [, {mmap = false}])",
        "Reads a NumPy .npy file (float64, float32, integers or bool; up to 2-D; C or Fortran "
-       "order; either byte order) into a matrix; a 1-D array becomes a column."},
+       "order; either byte order) into a matrix; a 1-D array becomes a column. With mmap = "
+       "true the matrix is the file itself, memory-mapped copy-on-write instead of read: "
+       "pages are loaded as they are used (data larger than memory works), writes through "
+       "the matrix stay private and never change the file; the file must hold little-endian "
+       "float64 ('<f8'), and a Fortran-order file gives a column-major strided matrix."},
+      {"open_npy", io_open_npy, "open_npy(path [, rows, cols] [, {mode = \"r+\"}])",
+       "Returns a matrix memory-mapped onto a float64 .npy file. mode \"w+\" creates (or "
+       "truncates) path as a rows x cols '<f8' C-order array of zeros, its space reserved on "
+       "disk; \"r+\" (the default) maps an existing '<f8' file for reading and writing; "
+       "\"r\" maps it copy-on-write like read_npy{mmap = true}. With \"w+\" and \"r+\" "
+       "writes through the matrix or its views go to the file (other readers see them at "
+       "once). rows and cols are required for \"w+\" and, if given with \"r\" or "
+       "\"r+\", must match the file's shape; the options may also be the second argument. "
+       "The mapping is unmapped when the matrix and its views are garbage."},
       {"write_npy", io_write_npy, "write_npy(path, X)",
        "Writes X as a 2-D float64 .npy file (format 1.0, C order) that numpy.load reads."},
       {NULL, NULL, NULL, NULL}};
   lua_newtable(L);
   luma_register_funcs(L, -1, "luma.io", funcs);
   luma_doc_set(L, -1, "luma.io", NULL,
-               "Reading and writing matrices: CSV and NumPy .npy files (files are not "
-               "available in sandboxed states; parse_csv works on strings).");
+               "Reading and writing matrices: CSV and NumPy .npy files, the latter also "
+               "memory-mapped (read_npy{mmap = true}, open_npy) for data larger than memory "
+               "(files are not available in sandboxed states; parse_csv works on strings).");
   return 1;
 }

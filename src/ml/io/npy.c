@@ -164,6 +164,27 @@ void luma_npy_convert(const luma_NpyInfo *info, const unsigned char *data, luma_
   }
 }
 
+const char *luma_npy_mappable(const luma_NpyInfo *info, char *buf, size_t size) {
+  int native_big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+  if (info->kind != 'f' || info->size != 8 || info->big_endian != native_big) {
+    const char *family = info->kind == 'f' ? "float" : info->kind == 'i' ? "int" : "uint";
+    char name[16];
+    if (info->kind == 'b') snprintf(name, sizeof name, "bool");
+    else snprintf(name, sizeof name, "%s%d", family, 8 * info->size);
+    char order = info->size == 1 ? '|' : info->big_endian ? '>' : '<';
+    const char *swapped = info->size > 1 && info->big_endian ? ", big-endian" : "";
+    snprintf(buf, size, "dtype '%c%c%d' (%s%s) cannot be mapped as float64 elements", order,
+             info->kind, info->size, name, swapped);
+    return buf;
+  }
+  if (info->data_offset % 8 != 0) {
+    snprintf(buf, size, "the data starts at byte %zu, not a multiple of 8, so it cannot be mapped "
+             "as float64 elements", info->data_offset);
+    return buf;
+  }
+  return NULL;
+}
+
 size_t luma_npy_header(int64_t rows, int64_t cols, char *buf, size_t size) {
   char dict[96];
   int n = snprintf(dict, sizeof dict, "{'descr': '<f8', 'fortran_order': False, 'shape': (%lld, %lld), }",

@@ -31,6 +31,13 @@ const char *luma_npy_parse(const unsigned char *bytes, size_t len, luma_NpyInfo 
  * into out, which has the matrix's shape. */
 void luma_npy_convert(const luma_NpyInfo *info, const unsigned char *data, luma_Mat *out);
 
+/* Whether the elements can serve in place as a matrix's doubles (a mapped
+ * file): float64 in this machine's byte order ('<f8' on x86-64 and
+ * arm64), starting at an offset that is a multiple of 8 so that every
+ * element is aligned.  Returns NULL, or writes why not into buf (naming
+ * the dtype, e.g. "'<f4' (float32)") and returns buf. */
+const char *luma_npy_mappable(const luma_NpyInfo *info, char *buf, size_t size);
+
 /* Writes the version 1.0 preamble and header of a rows x cols '<f8'
  * C-order array into buf (at least 128 bytes); returns its length, a
  * multiple of 64. */
