@@ -58,12 +58,23 @@ end
 
 -- --------------------------------------------------------------- values
 
+-- A value as text for messages, signatures and printed estimators:
+-- matrices by shape, estimators as they print, other tables by value (as
+-- the REPL shows them, length- and depth-limited), NaN as "nan" whatever
+-- the C library's sign, strings quoted.
 local function describe(v)
   if luma.ismatrix(v) then
     local r, c = v:shape()
     return string.format("a %d x %d matrix", r, c)
   end
+  if type(v) == "table" then return require("luma.repl").pretty(v) end
+  if v ~= v then return "nan" end
   return type(v) == "string" and string.format("%q", v) or tostring(v)
+end
+
+-- Equality that takes NaN as equal to NaN (a NaN default is not "changed").
+local function same_value(a, b)
+  return a == b or (a ~= a and b ~= b)
 end
 
 local function is_estimator(v)
@@ -394,8 +405,8 @@ local function instance_tostring(self)
   local parts = {}
   for _, name in ipairs(self.__class.param_names) do
     local v = self.params[name]
-    if v ~= self.__class.schema[name].default then
-      parts[#parts + 1] = name .. "=" .. (is_estimator(v) and tostring(v) or describe(v))
+    if not same_value(v, self.__class.schema[name].default) then
+      parts[#parts + 1] = name .. "=" .. describe(v)
     end
   end
   return self.__class.short_name .. "(" .. table.concat(parts, ", ") .. ")"

@@ -113,10 +113,17 @@ local function resolve_path(path)
   return v
 end
 
-local function member_lines(tbl, lines)
+-- The documented members of tbl, one line each.  Strings are skipped
+-- (luma.doc.get of a string looks a name up: a class's `name` field would
+-- document the class again), and so is anything documented by own_rec
+-- itself (a class's instance metatable shares the class's record).
+local function member_lines(tbl, lines, own_rec)
   local names = {}
   for k, member in pairs(tbl) do
-    if type(k) == "string" and luma.doc.get(member) then names[#names + 1] = k end
+    if type(k) == "string" and type(member) ~= "string" then
+      local rec = luma.doc.get(member)
+      if rec and rec ~= own_rec then names[#names + 1] = k end
+    end
   end
   table.sort(names)
   if #names == 0 then return end
@@ -141,6 +148,12 @@ function repl.help_text(x)
   local target = x
   if type(x) == "string" then
     target = luma.doc.get(x) and x or resolve_path(x)
+    if target == nil and x:match("^luma%.") then
+      -- Records of modules not loaded yet (and of their types, such as
+      -- luma.Generator) exist once the modules are: load them and retry.
+      for _, name in ipairs(getmetatable(luma).__lazy) do pcall(function() return luma[name] end) end
+      target = luma.doc.get(x) and x or resolve_path(x)
+    end
     if target == nil then return "no documentation for '" .. x .. "'" end
   end
   local rec = luma.doc.get(target)
@@ -158,13 +171,14 @@ function repl.help_text(x)
     lines[#lines + 1] = ""
     lines[#lines + 1] = "Parameters:"
     for _, p in ipairs(rec.params) do
+      local default = p.default ~= p.default and "nan" or repl.pretty(p.default)
       lines[#lines + 1] = string.format("  %-16s %-10s default %-10s %s", p.name,
-        p.type or "", tostring(p.default), p.doc or "")
+        p.type or "", default, p.doc or "")
     end
   end
   if type(target) == "table" then
     local index = rawget(target, "__methods") or rawget(target, "__index")
-    member_lines(type(index) == "table" and index or target, lines)
+    member_lines(type(index) == "table" and index or target, lines, rec)
   end
   return table.concat(lines, "\n")
 end

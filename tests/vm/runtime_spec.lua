@@ -101,4 +101,59 @@ describe("help", function()
   it("requires an argument slot", function()
     assert.has_error(function() luma.help() end, "bad argument #1 to 'help' (value expected)")
   end)
+
+  -- Counts the lines of text that contain the plain string s.
+  local function count_lines(text, s)
+    local n = 0
+    for line in text:gmatch("[^\n]+") do
+      if line:find(s, 1, true) then n = n + 1 end
+    end
+    return n
+  end
+
+  it("shows a class's signature and description once", function()
+    for _, class in ipairs({ luma.model_selection.GridSearch, luma.linear.LassoCV,
+                             luma.preprocessing.OneHotEncoder }) do
+      local text = luma.help(class)
+      local short = class.name:match("[^.]+$")
+      assert.equal(1, count_lines(text, short .. "{"), class.name)
+    end
+  end)
+
+  it("prints defaults by value: NaN as nan, tables not as addresses", function()
+    local text = luma.help(luma.model_selection.GridSearch)
+    assert.matches("error_score = nan", text, 1, true)
+    assert.not_matches("table: 0x", text)
+    assert.not_matches("%-nan", text)
+  end)
+
+  it("lists the parameters of splitters and distributions, for classes and instances", function()
+    local ms = luma.model_selection
+    for _, text in ipairs({ luma.help(ms.StratifiedKFold), luma.help(ms.KFold{ n_splits = 3 }) }) do
+      assert.matches("n_splits%s+integer >= 2 default 5%s+number of folds", text)
+      assert.matches("shuffle%s+boolean%s+default false", text)
+      assert.not_matches("\n  name ", text) -- the class's name field is no member
+    end
+    for _, text in ipairs({ luma.help(luma.dist.Normal), luma.help(luma.dist.Normal{ mu = 1, sigma = 2 }) }) do
+      assert.matches("^luma%.dist%.Normal: Normal{mu = 0, sigma = 1}", text)
+      assert.matches("mu%s+default 0", text)
+      assert.matches("sigma%s+default 1", text)
+    end
+  end)
+
+  it("finds types by name before any module that defines them is loaded", function()
+    local out = require("support").luma_run({ "-e", "io.write(luma.help('luma.Generator'))" })
+    assert.matches("^luma%.Generator\n  Pseudo%-random generator", out)
+  end)
+end)
+
+describe("printing estimators", function()
+  it("shows nested estimators and tables by value and leaves NaN defaults out", function()
+    local pp, lin, ms = luma.preprocessing, luma.linear, luma.model_selection
+    local pipe = luma.pipeline.make_pipeline(pp.StandardScaler{}, lin.Ridge{ alpha = 2 })
+    assert.equal('Pipeline(steps={{"standardscaler", StandardScaler()}, {"ridge", Ridge(alpha=2)}})',
+      tostring(pipe))
+    local search = ms.GridSearch{ estimator = lin.Ridge{}, param_grid = { alpha = { 0.1, 1 } } }
+    assert.equal("GridSearch(estimator=Ridge(), param_grid={alpha = {0.1, 1}})", tostring(search))
+  end)
 end)

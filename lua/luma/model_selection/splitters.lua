@@ -89,7 +89,17 @@ local function splitter(name, params, folds, needs, count)
       return self
     end,
   })
-  luma.doc.set(class, { name = class.name, doc = params.doc })
+  -- help(Splitter) and help(instance): the parameters with their defaults.
+  local record = { name = class.name, doc = params.doc, params = {} }
+  local shown = {}
+  for i, p in ipairs(params) do
+    record.params[i] = { name = p.name, type = p.what:gsub("^an? ", ""), default = p.default,
+      doc = p.doc }
+    shown[i] = p.name .. " = " .. tostring(p.default)
+  end
+  record.signature = name .. "{" .. table.concat(shown, ", ") .. "}"
+  luma.doc.set(class, record)
+  luma.doc.set(meta, record)
   return class
 end
 
@@ -104,9 +114,11 @@ local function is_seed(v)
 end
 
 local N_SPLITS = { name = "n_splits", default = 5, check = positive_integer(2),
-                   what = "an integer >= 2" }
-local SHUFFLE = { name = "shuffle", default = false, check = is_bool, what = "a boolean" }
-local SEED = { name = "seed", check = is_seed, what = "an integer or a luma.Generator" }
+                   what = "an integer >= 2", doc = "number of folds" }
+local SHUFFLE = { name = "shuffle", default = false, check = is_bool, what = "a boolean",
+                  doc = "shuffle the samples before splitting" }
+local SEED = { name = "seed", check = is_seed, what = "an integer or a luma.Generator",
+               doc = "seed of the shuffle (nil: the default generator)" }
 
 -- Train indices: 1..n except the test ones.
 local function complement(n, test)
@@ -260,7 +272,7 @@ local function repeated(inner_folds)
 end
 
 local N_REPEATS = { name = "n_repeats", default = 10, check = positive_integer(1),
-                    what = "an integer >= 1" }
+                    what = "an integer >= 1", doc = "repetitions, each with new shuffles" }
 splitters.RepeatedKFold = splitter("RepeatedKFold", { N_SPLITS, N_REPEATS, SEED,
   doc = "KFold repeated n_repeats times with different shuffles." }, repeated(kfold_folds))
 splitters.RepeatedStratifiedKFold = splitter("RepeatedStratifiedKFold", { N_SPLITS, N_REPEATS, SEED,
@@ -276,7 +288,8 @@ splitters.LeaveOneOut = splitter("LeaveOneOut", { doc = "Each sample is the test
   end, nil, function(_, n) return n end)
 
 splitters.LeavePOut = splitter("LeavePOut", {
-  { name = "p", default = 2, check = positive_integer(1), what = "an integer >= 1" },
+  { name = "p", default = 2, check = positive_integer(1), what = "an integer >= 1",
+    doc = "size of each test set" },
   doc = "Every subset of p samples is a test set once (n choose p splits)." },
   function(self, n, _, _, level)
     local p = self.params.p
@@ -329,10 +342,11 @@ end
 
 local SIZE = function(name)
   return { name = name, check = function(v) return type(v) == "number" end,
-           what = "a fraction in (0, 1) or a sample count" }
+           what = "a fraction in (0, 1) or a sample count",
+           doc = "size of each " .. name:match("^(%a+)") .. " set" }
 end
 local SHUFFLE_SPLITS = { name = "n_splits", default = 10, check = positive_integer(1),
-                         what = "an integer >= 1" }
+                         what = "an integer >= 1", doc = "number of random partitions" }
 
 splitters.ShuffleSplit = splitter("ShuffleSplit", { SHUFFLE_SPLITS, SIZE("test_size"),
   SIZE("train_size"), SEED,
@@ -451,9 +465,12 @@ splitters.GroupKFold = splitter("GroupKFold", { N_SPLITS,
   end, "groups")
 
 splitters.TimeSeriesSplit = splitter("TimeSeriesSplit", { N_SPLITS,
-  { name = "max_train_size", check = positive_integer(1), what = "an integer >= 1" },
-  { name = "test_size", check = positive_integer(1), what = "an integer >= 1" },
-  { name = "gap", default = 0, check = positive_integer(0), what = "an integer >= 0" },
+  { name = "max_train_size", check = positive_integer(1), what = "an integer >= 1",
+    doc = "cap on the training window (nil: all earlier samples)" },
+  { name = "test_size", check = positive_integer(1), what = "an integer >= 1",
+    doc = "samples per test set (nil: n / (n_splits + 1))" },
+  { name = "gap", default = 0, check = positive_integer(0), what = "an integer >= 0",
+    doc = "samples left out between training and test sets" },
   doc = "Expanding-window splits for ordered data: each test block follows its training "
     .. "block (scikit-learn's definition)." },
   function(self, n, _, _, level)
@@ -481,7 +498,8 @@ splitters.TimeSeriesSplit = splitter("TimeSeriesSplit", { N_SPLITS,
   end)
 
 splitters.PredefinedSplit = splitter("PredefinedSplit", {
-  { name = "test_fold", check = luma.ismatrix, what = "a vector of fold numbers" },
+  { name = "test_fold", check = luma.ismatrix, what = "a vector of fold numbers",
+    doc = "test fold of each sample (0 or negative: always in training)" },
   doc = "Fixed splits: test_fold[i] = f >= 1 puts sample i in test fold f; 0 keeps it in "
     .. "every training set (a hold-out validation set is test_fold = 1 on its rows)." },
   function(self, n, _, _, level)

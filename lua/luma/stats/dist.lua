@@ -81,7 +81,16 @@ local function class(name, spec)
     check_sample_count(n)
     return self:_sample(n, default_rng(rng))
   end
-  luma.doc.set(cls, { name = cls.name, doc = spec.doc })
+  -- help(Normal) and help(instance): the signature that opens spec.doc
+  -- ("Normal{mu = 0, sigma = 1}: ...") and the parameters with the
+  -- defaults it shows.
+  local signature, summary = spec.doc:match("^(" .. name .. "%b{})[:%s]*(.*)$")
+  local defaults = {}
+  for p, v in (signature or ""):gmatch("([%w_]+)%s*=%s*([^,}]+)") do defaults[p] = v end
+  local record = { name = cls.name, signature = signature, doc = summary or spec.doc, params = {} }
+  for i, p in ipairs(spec.params) do record.params[i] = { name = p, default = defaults[p] } end
+  luma.doc.set(cls, record)
+  luma.doc.set(meta, record)
   dist[name] = cls
   return cls
 end

@@ -496,6 +496,8 @@ int luma_open_random(lua_State *L) {
        "A new state's default generator starts from seed 0, so scripts are reproducible."},
       {"default", r_default, "default()", "This state's default generator."},
       {NULL, NULL, NULL, NULL}};
+  luma_type_register(L, &generator_type); /* help("luma.Generator") before any exists */
+  lua_pop(L, 1);
   lua_newtable(L);
   luma_register_funcs(L, -1, "luma.random", funcs);
   luma_doc_set(L, -1, "luma.random", NULL,
