@@ -112,11 +112,12 @@ int main(void) {
 
   it("runs the build-tree shell block and names only real make targets", function()
     for _, b in ipairs(all) do
-      if b.lang == "sh" and b.code:match("LUA_CPATH") then
+      -- (a sanitized luma.so cannot load into the uninstrumented lua5.4)
+      if b.lang == "sh" and b.code:match("LUA_CPATH") and os.getenv("LUMA_SANITIZED") ~= "1" then
         local out, err, code = support.run("sh -c " .. quote(b.code:gsub("build/", support.build .. "/")))
         assert.equal(0, code, err)
         assert.matches("^%d+%.%d+%.%d+", out)
-      elseif b.lang == "sh" then
+      elseif b.lang == "sh" and not b.code:match("LUA_CPATH") then
         local makefile = read("Makefile")
         for target in b.code:gmatch("make (%a+)") do
           assert.matches("\n" .. target .. ":", makefile)
