@@ -42,6 +42,11 @@ extern "C" {
  * on rank-deficient data).  `msg` is one complete warning, NUL-terminated. */
 typedef void (*luma_WarnFunction)(void *ud, const char *msg);
 
+/* Receives what a script prints to standard output (print, io.write and
+ * io.stdout:write): `len` bytes at `text`, not NUL-terminated, in the
+ * order written; print's line ends with "\n" like the original. */
+typedef void (*luma_PrintFunction)(void *ud, const char *text, size_t len);
+
 typedef struct luma_Options {
   /* Nonzero: no io library; os limited to clock, time, date and difftime;
    * no dofile/loadfile; load() accepts text chunks only; require finds only
@@ -68,6 +73,17 @@ typedef struct luma_Options {
    * per-process setting); native loops pin OpenBLAS to one thread while
    * their own threads run. */
   int threads;
+  /* Wall-clock seconds per luma_run_* / luma_pcall call; 0 means no limit.
+   * Checked with the instruction count (every 1000 VM instructions), between
+   * the chunks of threaded native loops and while waiting for worker
+   * processes; going over raises "time limit exceeded (S s)", which, like
+   * the instruction limit, pcall cannot swallow.  One uninterruptible
+   * native call (a large matrix product) still runs to its end. */
+  double time_limit;
+  /* Where standard output goes; NULL: the process's stdout.  Set, print,
+   * io.write and io.stdout:write call it instead of writing. */
+  luma_PrintFunction print;
+  void *print_ud;
 } luma_Options;
 
 /* Creates a state with the Lua standard libraries (restricted if

@@ -103,6 +103,7 @@ static void run_worker(lua_State *L, int fn_idx, Board *board, int k, int n_task
   lua_gc(L, LUA_GCGEN, 0, 0);
   /* Workers share the cores: one thread each for native loops. */
   luma_threads_set_count(luma_threads_of(L), 1);
+  luma_state_drop_time_limit(L);
   for (;;) {
     long long i = atomic_fetch_add(&board->next, 1);
     if (i > n_tasks) break;
@@ -202,11 +203,22 @@ static int collect(lua_State *L) {
       pfds[k].events = POLLIN;
       pfds[k].revents = 0;
     }
-    if (poll(pfds, (nfds_t)n_jobs, -1) < 0) {
+    /* Waiting runs no Lua code, so the time limit and Ctrl-C are checked
+     * here: poll wakes up for the deadline and returns EINTR on a signal. */
+    double deadline = luma_state_deadline(L);
+    int timeout = -1;
+    if (deadline > 0) {
+      double left = deadline - luma_monotonic_seconds();
+      if (left <= 0) luma_state_time_error(L);
+      timeout = left > 3600 ? 3600000 : (int)(left * 1000) + 1;
+    }
+    int ready = poll(pfds, (nfds_t)n_jobs, timeout);
+    if (ready < 0) {
       if (errno != EINTR) return luaL_error(L, "luma.parallel: poll failed (%s)", strerror(errno));
-      luma_state_check_interrupt(L); /* Ctrl-C while waiting: no Lua code runs here */
+      luma_state_check_interrupt(L);
       continue;
     }
+    if (ready == 0) continue; /* the deadline: checked above */
     for (int k = 0; k < n_jobs; k++) {
       if (workers[k].fd < 0 || !(pfds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       int before = workers[k].delivered;

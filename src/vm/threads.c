@@ -65,6 +65,7 @@ luma_Threads *luma_threads_of(lua_State *L) {
   luma_StateInfo *info = luma_state_info(L);
   t->interrupt = info ? &info->interrupted : NULL;
   t->budget = UINT64_MAX;
+  t->deadline = luma_state_deadline(L);
   if (info != NULL && info->instruction_limit != 0)
     t->budget = info->instructions < info->instruction_limit
                     ? info->instruction_limit - info->instructions
@@ -82,6 +83,7 @@ void luma_threads_finish(lua_State *L, luma_Threads *t, int status) {
     luaL_error(L, "interrupted!");
     return;
   case LUMA_LOOP_OVER_BUDGET: luma_state_limit_error(L); return;
+  case LUMA_LOOP_TIMEOUT: luma_state_time_error(L); return;
   }
 }
 

@@ -195,6 +195,83 @@ static void test_interrupt_native_loop(void) {
   luma_close(L);
 }
 
+/* The wall-clock limit: a Lua loop, a threaded native loop and a wait
+ * for worker processes each end with the time-limit error; pcall cannot
+ * swallow it; the next run has its own time. */
+static void test_time_limit(void) {
+  luma_Options opts = {0};
+  opts.time_limit = 0.3;
+  lua_State *L = luma_newstate(&opts);
+  CHECK(L != NULL);
+  char msg[512];
+  CHECK(run_failing(L, "while true do end", msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "time limit exceeded (0.3 s)") != NULL);
+  CHECK(run_failing(L, "while true do pcall(function() while true do end end) end", msg,
+                    sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "time limit exceeded") != NULL);
+  /* minutes of native work in one call: stopped between chunks */
+  CHECK(run_failing(L, "local X = luma.random.Generator(1):normal(6000, 100) "
+                       "return luma.pairwise.distances(X, 'minkowski', {p = 3})",
+                    msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "time limit exceeded") != NULL);
+  CHECK(strstr(msg, "[C]: in function 'luma.pairwise.distances'") != NULL);
+  /* waiting for workers that spin for a minute: killed, reaped */
+  CHECK(run_failing(L, "return luma.parallel.map(function() local t = os.clock() "
+                       "while os.clock() - t < 60 do end end, {1, 2}, {n_jobs = 2})",
+                    msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "time limit exceeded") != NULL);
+  CHECK(strcmp(eval_string(L, "return tostring(6 * 7)"), "42") == 0);
+  luma_close(L);
+}
+
+/* luma_Options.print receives print, io.write and io.stdout:write output;
+ * io.stderr and other files are untouched. */
+typedef struct Captured {
+  char text[256];
+  size_t len;
+  int calls;
+} Captured;
+
+static void capture(void *ud, const char *text, size_t len) {
+  Captured *c = ud;
+  if (c->len + len < sizeof c->text) {
+    memcpy(c->text + c->len, text, len);
+    c->len += len;
+    c->text[c->len] = '\0';
+  }
+  c->calls++;
+}
+
+static void test_print_capture(void) {
+  Captured cap = {{0}, 0, 0};
+  luma_Options opts = {0};
+  opts.print = capture;
+  opts.print_ud = &cap;
+  lua_State *L = luma_newstate(&opts);
+  CHECK(L != NULL);
+  CHECK(strcmp(eval_string(L, "print('a', 1, 2.5, nil) io.write('b', 3, 1.0) "
+                              "io.stdout:write('c'):write('d') "
+                              "local f = io.tmpfile() f:write('not captured') f:close() "
+                              "return 'ok'"),
+               "ok") == 0);
+  CHECK(strcmp(cap.text, "a\t1\t2.5\tnil\nb31cd") == 0);
+  CHECK(cap.calls == 4);
+  /* a matrix prints through its __tostring */
+  cap.len = 0;
+  cap.text[0] = '\0';
+  CHECK(strcmp(eval_string(L, "print(luma.zeros(1, 2)) return 'ok'"), "ok") == 0);
+  CHECK(strstr(cap.text, "matrix 1 x 2") != NULL);
+  luma_close(L);
+  /* sandboxed: print only (there is no io) */
+  Captured cap2 = {{0}, 0, 0};
+  opts.sandbox = 1;
+  opts.print_ud = &cap2;
+  L = luma_newstate(&opts);
+  CHECK(strcmp(eval_string(L, "print('sandboxed') return 'ok'"), "ok") == 0);
+  CHECK(strcmp(cap2.text, "sandboxed\n") == 0);
+  luma_close(L);
+}
+
 static void test_sandbox(void) {
   luma_Options opts = {0};
   opts.sandbox = 1;
@@ -563,6 +640,8 @@ int main(void) {
   test_instruction_limit();
   test_instruction_limit_in_native_loops();
   test_interrupt_native_loop();
+  test_time_limit();
+  test_print_capture();
   test_sandbox();
   test_sandbox_refusals_keep_state();
   test_host_continues_after_errors();

@@ -3,6 +3,7 @@
  * workers sleep on a condition variable between loops.
  */
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cblas.h>
@@ -31,6 +32,12 @@ int luma_threads_cores(void) {
   return n < 1 ? 1 : n > LUMA_MAX_THREADS ? LUMA_MAX_THREADS : (int)n;
 }
 
+static double monotonic_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* Claims and runs chunks until none is left or the loop stops. */
 static void run_chunks(luma_Threads *t) {
   const luma_Loop *loop = &t->loop;
@@ -38,6 +45,10 @@ static void run_chunks(luma_Threads *t) {
     if (atomic_load_explicit(&t->stop, memory_order_relaxed) != LUMA_LOOP_DONE) return;
     if (t->interrupt && atomic_load_explicit(t->interrupt, memory_order_relaxed)) {
       atomic_store(&t->stop, LUMA_LOOP_INTERRUPTED);
+      return;
+    }
+    if (t->deadline > 0 && monotonic_seconds() > t->deadline) {
+      atomic_store(&t->stop, LUMA_LOOP_TIMEOUT);
       return;
     }
     long long k = atomic_fetch_add(&t->next, 1);

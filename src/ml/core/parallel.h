@@ -8,9 +8,10 @@
  * outputs, or that combines one partial result per chunk in chunk order
  * afterwards, is therefore bit-identical for any thread count.
  *
- * Between chunks every thread checks two stop conditions: an interrupt
- * flag that anyone may set at any time (a signal handler, another thread)
- * and a work budget (items x cost units).  A stopped loop returns early
+ * Between chunks every thread checks three stop conditions: an interrupt
+ * flag that anyone may set at any time (a signal handler, another thread),
+ * a work budget (items x cost units) and a deadline on the monotonic
+ * clock.  A stopped loop returns early
  * with the reason; the caller turns it into an error.
  *
  * Fork: worker threads do not survive fork().  The pool remembers the
@@ -40,7 +41,8 @@ typedef void (*luma_ChunkFn)(void *ctx, int64_t k, int64_t begin, int64_t end);
 typedef enum luma_LoopStatus {
   LUMA_LOOP_DONE = 0,
   LUMA_LOOP_INTERRUPTED, /* the interrupt flag was set */
-  LUMA_LOOP_OVER_BUDGET  /* the next chunk would have exceeded the budget */
+  LUMA_LOOP_OVER_BUDGET, /* the next chunk would have exceeded the budget */
+  LUMA_LOOP_TIMEOUT      /* the deadline passed */
 } luma_LoopStatus;
 
 typedef struct luma_Loop {
@@ -72,6 +74,7 @@ typedef struct luma_Threads {
   /* Stop conditions, set by the owner before a loop. */
   atomic_int *interrupt; /* nonzero stops loops; may be NULL */
   uint64_t budget;                        /* units a loop may spend; UINT64_MAX: no limit */
+  double deadline;                        /* CLOCK_MONOTONIC seconds; 0: none */
   atomic_ullong spent;                    /* units the last loop spent */
 } luma_Threads;
 
