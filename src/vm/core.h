@@ -34,6 +34,10 @@ typedef struct luma_StateInfo {
   char warn_buf[512];
   size_t warn_len;
   int threads;               /* luma_Options.threads (0: LUMA_NUM_THREADS or cores) */
+  double time_limit;         /* seconds per run; 0: none */
+  double deadline;           /* luma_monotonic_seconds() when this run's time is up */
+  luma_PrintFunction print;  /* where standard output goes (NULL: stdout) */
+  void *print_ud;
   atomic_int interrupted;    /* set by luma_interrupt; native loops poll it */
 } luma_StateInfo;
 
@@ -50,6 +54,16 @@ void luma_state_restart_budget(lua_State *L);
  * fails too, so pcall cannot swallow it (also for native work over the
  * budget). */
 int luma_state_limit_error(lua_State *L);
+/* Routes print, io.write and io.stdout:write to the state's print
+ * callback (capture.c). */
+void luma_capture_stdout(lua_State *L);
+/* Raises the time-limit error, like luma_state_limit_error. */
+int luma_state_time_error(lua_State *L);
+/* For a forked worker: no wall-clock limit of its own (the parent, which
+ * has it, kills the workers when the time is up). */
+void luma_state_drop_time_limit(lua_State *L);
+/* When this run's time is up (luma_monotonic_seconds()), or 0: no limit. */
+double luma_state_deadline(lua_State *L);
 /* Clears a pending interrupt and puts back the state's normal hook. */
 void luma_state_clear_interrupt(lua_State *L);
 /* Raises "interrupted!" (clearing the request) if luma_interrupt was called
