@@ -65,6 +65,24 @@ function common.not_positive_definite(level, class_name, K, what, fix)
     what, smallest, fix)
 end
 
+--- warn_if_not_psd(class_name, K): warns with K's smallest eigenvalue
+-- when K is not positive semi-definite beyond rounding (a Cholesky
+-- factorisation of K plus 1e-8 times its mean diagonal fails; only then
+-- are the eigenvalues computed).  For models whose own factorisations
+-- (I + W^1/2 K W^1/2) can succeed on such a K although its theory fails.
+function common.warn_if_not_psd(class_name, K)
+  local jitter = 1e-8 * math.max(K:diag():mean(), 0)
+  local J = K:copy()
+  local d = J:diag()
+  d:add(jitter, d)
+  if common.cholesky(J) then return end
+  local smallest = luma.linalg.eigh(K, { vectors = false }):get(1, 1)
+  if smallest < -jitter then
+    warning("%s: the kernel matrix k(X, X) is not positive semi-definite: its smallest "
+      .. "eigenvalue is %.6g (check the parameter 'kernel')", class_name, smallest)
+  end
+end
+
 --- solve_cholesky(L, B): (L L^T)^-1 B by two triangular solves.
 function common.solve_cholesky(L, B)
   local Z = luma.linalg.solve_triangular(L, B, { lower = true })
@@ -142,8 +160,8 @@ function common.encode_classes(class_name, y, level)
   common.check_finite(y, 2, "fit", "y", level + 1)
   local codes, classes = estimator.encode_labels(y)
   if classes:rows() < 2 then
-    fail(level + 1, "bad argument #2 to 'fit' (%s needs at least two classes, y has only %s)",
-      class_name, tostring(classes:get(1, 1)))
+    fail(level + 1, "bad argument #2 to 'fit' (%s needs at least two classes, y has only %.15g)",
+      class_name, classes:get(1, 1))
   end
   return codes, classes
 end
@@ -161,16 +179,17 @@ function common.one_vs_rest(codes, k, fit_binary)
   return models
 end
 
---- ovr_proba(models, k, proba_of) -> n x k probabilities: with two
+--- ovr_proba(models, k, proba_of) -> n x k probabilities, proba_of(model,
+-- j) the positive-class column of the j-th binary model: with two
 -- classes 1 - p and p; with more, each class's probability against the
 -- rest, normalised to sum to 1 (scikit-learn's OneVsRestClassifier).
 function common.ovr_proba(models, k, proba_of)
   if k == 2 then
-    local p = proba_of(models[1])
+    local p = proba_of(models[1], 1)
     return luma.matrix.hstack{ -p + 1, p }
   end
   local cols = {}
-  for c = 1, k do cols[c] = proba_of(models[c]) end
+  for c = 1, k do cols[c] = proba_of(models[c], c) end
   local P = luma.matrix.hstack(cols)
   return P:div(P:sum(2), P)
 end

@@ -15,7 +15,7 @@ local luma = require("luma")
 
 local gp = { kernels = require("luma.gaussian_process.kernels") }
 
-for _, part in ipairs{ "regressor" } do
+for _, part in ipairs{ "regressor", "classifier", "logistic" } do
   for name, member in pairs(require("luma.gaussian_process." .. part)) do gp[name] = member end
 end
 
