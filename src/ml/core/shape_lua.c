@@ -330,7 +330,8 @@ static int m_tile(lua_State *L) {
   luma_Mat *m = luma_matrix_check(L, 1);
   int64_t rr = check_count(L, 2, "row repetitions");
   int64_t rc = lua_isnoneornil(L, 3) ? 1 : check_count(L, 3, "column repetitions");
-  if (luma_mat_checked_size(m->rows, rr) < 0 || luma_mat_checked_size(m->cols, rc) < 0)
+  if (luma_mat_checked_size(m->rows, rr) < 0 || luma_mat_checked_size(m->cols, rc) < 0 ||
+      luma_mat_checked_size(m->rows * rr, m->cols * rc) < 0)
     return luma_arg_error(L, 2, "tiling %I x %I by %I x %I is too large", (lua_Integer)m->rows,
                           (lua_Integer)m->cols, (lua_Integer)rr, (lua_Integer)rc);
   luma_Mat *out = luma_matrix_new(L, m->rows * rr, m->cols * rc);
