@@ -188,7 +188,8 @@ static void add_history_entry(const char *chunk) {
 static int read_chunk(lua_State *L) {
   char *line = read_line(PROMPT);
   if (line == NULL) return -1;
-  const char *ret = lua_pushfstring(L, "return %s;", line);
+  /* "=expr" is "return expr", as in stock lua */
+  const char *ret = lua_pushfstring(L, "return %s;", line[0] == '=' ? line + 1 : line);
   if (luaL_loadbuffer(L, ret, strlen(ret), "=stdin") == LUA_OK) {
     lua_remove(L, -2);
     add_history_entry(line);
@@ -224,26 +225,39 @@ static int read_chunk(lua_State *L) {
   }
 }
 
-/* Prints the values left by a call (everything above base). */
-static void print_results(lua_State *L, int base) {
-  int n = lua_gettop(L) - base;
-  if (n == 0) return;
+/* Prints one value through luma.repl.show, prefixed by label (or not). */
+static void print_value(lua_State *L, int idx, const char *label) {
   lua_getglobal(L, "require");
   lua_pushliteral(L, "luma.repl");
   int status = lua_pcall(L, 1, 1, 0);
   if (status == LUA_OK) {
     lua_getfield(L, -1, "show");
     lua_remove(L, -2);
-    lua_insert(L, base + 1);
-    status = luma_cli_docall(L, n, 1);
+    lua_pushvalue(L, idx);
+    status = luma_cli_docall(L, 1, 1);
   }
   if (status == LUA_OK) {
     const char *text = lua_tostring(L, -1);
-    fprintf(stdout, "%s\n", text ? text : "");
+    fprintf(stdout, "%s%s\n", label, text ? text : "");
     fflush(stdout);
     lua_pop(L, 1);
   } else {
     luma_cli_report(L, status);
+  }
+}
+
+/* Prints the values left by a call (everything above base): one alone, or
+ * several one per line with their position ("[2] ..."); the first is kept
+ * in the global _ for the next line, as IPython keeps its last result. */
+static void print_results(lua_State *L, int base) {
+  int n = lua_gettop(L) - base;
+  if (n == 0) return;
+  lua_pushvalue(L, base + 1);
+  lua_setglobal(L, "_");
+  for (int i = 1; i <= n; i++) {
+    char label[32] = "";
+    if (n > 1) snprintf(label, sizeof label, "[%d] ", i);
+    print_value(L, base + i, label);
   }
   lua_settop(L, base);
 }

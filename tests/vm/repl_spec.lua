@@ -22,7 +22,9 @@ describe("REPL on a terminal", function()
     local out, err, code = drive({
       "expect Luma ", "expect > ",
       "send 1 + 1\\r", "expect \\r\\n2\\r\\n",
-      "send 'a' .. 'b', 3\\r", "expect ab\\t3",
+      "send 'a' .. 'b', 3\\r", "expect [1] ab\\r\\n[2] 3\\r\\n",
+      "expect > ", "send _ .. 'c'\\r", "expect abc",
+      "expect > ", "send =6 * 7\\r", "expect 42",
       "expect > ", "send \\x04", "wait",
     })
     assert.equal("", err)
@@ -48,7 +50,7 @@ describe("REPL on a terminal", function()
       "send luma.ma\\t", "expect trix",
       "send \\x15A = luma.zeros(2, 3)\\r", "expect > ",
       "send A:sha\\t", "expect pe",
-      "send ()\\r", "expect 2\\t3",
+      "send ()\\r", "expect [1] 2\\r\\n[2] 3",
       "expect > ", "send \\x04", "wait",
     })
     assert.equal("", err)
@@ -113,7 +115,7 @@ describe("REPL on a terminal", function()
     local _, err, code = drive({
       "expect > ",
       "send s = 'h\\xc3\\xa9llo \\xce\\xb1'\\r", "expect > ",
-      "send #s, s\\r", "expect 9\\th\\xc3\\xa9llo \\xce\\xb1",
+      "send #s, s\\r", "expect [1] 9\\r\\n[2] h\\xc3\\xa9llo \\xce\\xb1",
       "expect > ", "send \\x04", "wait",
     }, { LUMA_HISTORY = "", LC_ALL = "C.UTF-8" })
     assert.equal("", err)
