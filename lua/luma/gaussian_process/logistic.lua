@@ -1,6 +1,6 @@
 --- luma.gaussian_process.logistic: KernelLogisticRegression, logistic
 -- regression in the dual with the kernel trick (notes 000 §7.4; Prince
--- 2012 §9.6).
+-- 2012 §9.4-9.5).
 --
 -- It lives here rather than in luma.linear because it is the MAP
 -- estimate of the model GaussianProcessClassifier treats by Laplace
