@@ -48,6 +48,7 @@ static const NativeModule native_modules[] = {
     {"linear.native", luma_open_linear_native},
     {"optim.native", luma_open_optim_native},
     {"generative.native", luma_open_generative_native},
+    {"svm.native", luma_open_svm_native},
     {"gaussian_process.native", luma_open_gaussian_process_native},
     {NULL, NULL}};
 
