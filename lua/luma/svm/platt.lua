@@ -160,6 +160,12 @@ function platt.proba(D, probA, probB, k)
   for pair = 1, D:cols() do
     R[pair] = platt.sigmoid_predict(D:col(pair), probA:get(pair, 1), probB:get(pair, 1))
   end
+  if k == 2 then
+    -- the coupling's minimizer is then the pairwise probability itself
+    -- (LIBSVM iterates towards it and stops within 0.0025)
+    local r = R[1]:clamp(min_prob, 1 - min_prob)
+    return luma.matrix.hstack{ r, -r + 1 }
+  end
   local P = luma.zeros(n, k)
   local r = {}
   for i = 1, k do r[i] = {} end
