@@ -293,6 +293,48 @@ function datasets.make_sinusoid(opts)
   return x, y
 end
 
+-- Every generator takes one options table; seed (an integer or a
+-- Generator) makes it reproducible, nil draws from the default generator.
+luma.doc.set_members(datasets, "luma.datasets", {
+  names = { signature = "names() -> table of strings",
+    doc = "The names of the bundled data sets, for load." },
+  load = { signature = "load(name [, {scaled = true}]) -> X, y, info",
+    doc = "Loads a bundled data set (iris, wine, breast_cancer, diabetes, digits; see "
+      .. "names()); info has feature_names, target_names (classification), description, "
+      .. "n_samples and n_features. diabetes is centred and scaled like scikit-learn's "
+      .. "unless scaled = false." },
+  make_blobs = { signature = "make_blobs{n_samples = 100, n_features = 2, centers = 3, "
+      .. "cluster_std = 1, center_box = {-10, 10}, seed = nil} -> X, y",
+    doc = "Isotropic Gaussian clusters of near-equal sizes around centers (a count, or a "
+      .. "k x d matrix of centres). Returns X (n x d) and labels 1..k." },
+  make_regression = { signature = "make_regression{n_samples = 100, n_features = 10, "
+      .. "n_informative = 10, noise = 0, bias = 0, seed = nil} -> X, y, coef",
+    doc = "A random linear regression problem y = X coef + bias + N(0, noise^2) noise, "
+      .. "only n_informative coefficients nonzero." },
+  make_classification = { signature = "make_classification{n_samples = 100, n_features = "
+      .. "20, n_informative = 2, n_classes = 2, class_sep = 1, flip_y = 0.01, seed = nil} "
+      .. "-> X, y",
+    doc = "Gaussian clusters at hypercube vertices in the informative dimensions, the rest "
+      .. "noise, a fraction flip_y of labels flipped (scikit-learn's generator without "
+      .. "redundant or repeated features). Returns X and labels 1..n_classes." },
+  make_moons = { signature = "make_moons{n_samples = 100, noise = 0, seed = nil} -> X, y",
+    doc = "Two interleaving half circles in the plane. Returns X (n x 2) and labels 1, 2." },
+  make_circles = {
+    signature = "make_circles{n_samples = 100, noise = 0, factor = 0.8, seed = nil} -> X, y",
+    doc = "A large circle (label 1) around a smaller one (label 2, radius factor). Returns "
+      .. "X (n x 2) and the labels." },
+  make_friedman1 = {
+    signature = "make_friedman1{n_samples = 100, n_features = 10, noise = 0, seed = nil} "
+      .. "-> X, y",
+    doc = "Friedman's first regression problem (Friedman, Multivariate Adaptive Regression "
+      .. "Splines, 1991): X ~ U[0, 1]^d, y = 10 sin(pi x1 x2) + 20 (x3 - 1/2)^2 + 10 x4 + "
+      .. "5 x5 + noise." },
+  make_sinusoid = { signature = "make_sinusoid{n_samples = 100, noise = 0.2, seed = nil} "
+      .. "-> x, y",
+    doc = "A one-dimensional nonlinear regression example: x ~ U[-5, 5], y = -sin(x / 5) + "
+      .. "cos(x) + N(0, noise^2) noise. Returns x and y, n x 1 each." },
+})
+
 luma.doc.set(datasets, { name = "luma.datasets",
   doc = "Bundled data sets (load: iris, wine, breast_cancer, diabetes, digits) and "
     .. "generators (make_blobs, make_classification, make_regression, make_moons, "

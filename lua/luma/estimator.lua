@@ -391,6 +391,109 @@ local function default_score(spec)
   end
 end
 
+-- ---------------------------------------------------- method help records
+
+-- What each method of the contract does, for help(): the summary and the
+-- "Returns" sentence, by method name; "%s" is the class's short name.
+local METHOD_DOCS = {
+  fit = "Fits %s to the rows of X (n x d)%s; refitting starts fresh. Returns the "
+    .. "estimator itself.",
+  predict = {
+    regressor = "Predicts targets for the rows of X. Returns an n x 1 matrix (n x k for "
+      .. "k targets).",
+    classifier = "Predicts a class label for each row of X. Returns an n x 1 matrix of "
+      .. "labels taken from est.classes.",
+    clusterer = "Assigns each row of X to a cluster. Returns an n x 1 matrix of cluster "
+      .. "labels.",
+    outlier = "Tells inliers from outliers. Returns an n x 1 matrix of +1 (inlier) and -1 "
+      .. "(outlier).",
+    default = "Predicts for the rows of X with the fitted model. Returns an n x 1 matrix.",
+  },
+  predict_proba = "Class probabilities of each row of X. Returns an n x k matrix whose "
+    .. "columns follow est.classes and whose rows sum to 1.",
+  predict_log_proba = "Logarithms of the class probabilities of each row of X. Returns "
+    .. "an n x k matrix (columns in the order of est.classes).",
+  decision_function = "Decision scores of each row of X (positive favours the later "
+    .. "class). Returns an n x 1 matrix for two classes, n x k for more.",
+  score_samples = "Per-sample scores of the rows of X (log-density for density models; "
+    .. "higher means more normal for outlier detectors). Returns an n x 1 matrix.",
+  transform = "Transforms the rows of X with what fit learned. Returns a new matrix with "
+    .. "one row per row of X.",
+  inverse_transform = "Maps transformed rows back to the input space. Returns a matrix "
+    .. "with one row per row of X.",
+  score = {
+    regressor = "The coefficient of determination R^2 of the predictions on X against "
+      .. "y. Returns a number, 1 at best (greater is better).",
+    classifier = "The accuracy of the predictions on X against y. Returns a number in "
+      .. "[0, 1] (greater is better).",
+    density = "The mean log-likelihood of the rows of X. Returns a number (greater is "
+      .. "better).",
+    default = "How well the fitted model explains X (and y). Returns a number, greater "
+      .. "is better.",
+  },
+  fit_predict = "Fits %s to X%s and predicts for the same rows. Returns an n x 1 matrix, "
+    .. "as predict.",
+  fit_transform = "Fits %s to X%s and transforms the same rows. Returns the transformed "
+    .. "matrix, as transform.",
+}
+
+-- The parameters after self of a Lua function, or nil where the debug
+-- library is not available (a sandboxed state keeps debug.traceback only).
+local function parameter_names(fn)
+  local getlocal = debug and debug.getlocal
+  if not getlocal then return nil end
+  local names, i = {}, 2
+  while true do
+    local name = getlocal(fn, i)
+    if not name then return names end
+    names[#names + 1] = name
+    i = i + 1
+  end
+end
+
+-- "est:fit(X, y [, sample_weight = nil])": the required arguments, then
+-- impl's further parameters as optional ones (nil unless given).
+local function method_signature(m, required, impl)
+  local names = impl and parameter_names(impl) or required
+  local parts, optional = {}, {}
+  for i, name in ipairs(names) do
+    if i <= #required then parts[#parts + 1] = required[i]
+    elseif name == "opts" then optional[#optional + 1] = "[, opts]"
+    else optional[#optional + 1] = "[, " .. name .. " = nil]" end
+  end
+  local args = table.concat(parts, ", ")
+  if #optional > 0 then args = args .. (args == "" and "" or " ") .. table.concat(optional, " ") end
+  return "est:" .. m .. "(" .. args:gsub("^%[, ", "[") .. ")"
+end
+
+-- Documents the methods of a class: spec.method_docs[m] (a record without
+-- name) where the class gives one, the contract's text otherwise.  Methods
+-- from Base share one record, set once below.
+local function document_methods(class, spec, methods)
+  local y_text = class.requires_y and " and the targets y (n x 1)" or ""
+  for m, fn in pairs(methods) do
+    local own = spec.method_docs and spec.method_docs[m]
+    local text = METHOD_DOCS[m]
+    if own then
+      local record = { name = class.name .. "." .. m }
+      for k, v in pairs(own) do record[k] = v end
+      luma.doc.set(fn, record)
+    elseif text and type(fn) == "function" and Base[m] ~= fn then
+      if type(text) == "table" then text = text[spec.kind] or text.default end
+      local required = { "X" }
+      if (m == "fit" or m == "fit_predict" or m == "fit_transform" or m == "score")
+        and class.requires_y then
+        required[2] = "y"
+      end
+      local impl = spec[m]
+      if m == "fit_predict" or m == "fit_transform" then impl = spec[m] or spec.fit end
+      luma.doc.set(fn, { name = class.name .. "." .. m,
+        signature = method_signature(m, required, impl),
+        doc = text:format(class.short_name, y_text) })
+    end
+  end
+end
+
 -- ------------------------------------------------------------ the class
 
 local function param_signature(class)
@@ -479,6 +582,7 @@ function estimator.class(spec)
     methods.fit_predict = fitting(class, "fit_predict", spec.fit, methods.predict)
   end
   class.methods = methods
+  document_methods(class, spec, methods)
 
   -- Instances use this metatable; __index reaches the methods.
   class.meta = {
@@ -573,6 +677,55 @@ estimator.set_params = Base.set_params
 
 estimator.r2_score = r2_score
 estimator.accuracy_score = accuracy_score
+
+-- One record for each method every estimator shares.
+luma.doc.set_members(Base, "luma.estimator.Base", {
+  get_params = { signature = "est:get_params([deep = true])",
+    doc = "The estimator's parameters. With deep, nested estimators' parameters are "
+      .. "included as \"name__param\". Returns a new table of name = value." },
+  set_params = { signature = "est:set_params(values)",
+    doc = "Validates and sets parameters, nested ones as \"step__param\"; fitted state "
+      .. "is kept until the next fit. Returns est." },
+  clone = { signature = "est:clone()",
+    doc = "An unfitted copy with copies of est's parameters (nested estimators cloned). "
+      .. "Returns the new estimator." },
+  kind_of = { signature = "est:kind_of()",
+    doc = "The kind of estimator (composites report the kind they end in). Returns "
+      .. "\"regressor\", \"classifier\", \"transformer\", \"clusterer\", \"density\", "
+      .. "\"outlier\" or \"meta\"." },
+  is_fitted = { signature = "est:is_fitted()",
+    doc = "Whether fit has succeeded. Returns a boolean." },
+})
+
+luma.doc.set_members(estimator, "luma.estimator", {
+  class = { signature = "class(spec)",
+    doc = "Makes an estimator class from spec: name, kind, doc, params (the schema), fit "
+      .. "and any of predict, predict_proba, transform, score, ...; method_docs (records of "
+      .. "the class's own methods, keyed by name) and example are optional. Returns the "
+      .. "class, callable as Class{param = value, ...}. See docs/ESTIMATORS.md." },
+  is_estimator = { signature = "is_estimator(v)",
+    doc = "Whether v is an estimator instance. Returns a boolean." },
+  copy_value = { signature = "copy_value(v)",
+    doc = "The copy clone() makes of a parameter value: estimators cloned, matrices and "
+      .. "plain tables copied, generators and functions shared. Returns the copy." },
+  encode_labels = { signature = "encode_labels(y)",
+    doc = "Codes y's values as 1..k. Returns codes (an n x 1 matrix) and the sorted "
+      .. "distinct values (k x 1)." },
+  decode_labels = { signature = "decode_labels(codes, classes)",
+    doc = "The inverse of encode_labels. Returns the labels, an n x 1 matrix." },
+  check_sample_weight = { signature = "check_sample_weight(X, w)",
+    doc = "Checks fit's optional per-sample weights (an n x 1 matrix of finite values >= 0 "
+      .. "with a positive sum); errors read as fit's. Returns w (nil stays nil)." },
+  rng = { signature = "rng(seed)",
+    doc = "The generator one fit uses: a new Generator(seed) for an integer, a copy of a "
+      .. "Generator, the default generator for nil. Returns a luma.Generator." },
+  r2_score = { signature = "r2_score(y, pred)",
+    doc = "R^2 averaged over the columns of y (regressors' default score). Returns a "
+      .. "number, 1 at best." },
+  accuracy_score = { signature = "accuracy_score(y, pred)",
+    doc = "The fraction of equal entries (classifiers' default score). Returns a number "
+      .. "in [0, 1]." },
+})
 
 luma.doc.set(estimator, { name = "luma.estimator",
   doc = "The estimator contract: estimator.class(spec) builds an estimator class from a "

@@ -271,36 +271,36 @@ doc(Kernel, { name = "luma.Kernel", signature = "k(X [, Y])",
      .. "omitted: X with itself, exactly symmetric). k1 + k2, k1 * k2 and c * k make new "
      .. "kernels; fields kind (\"rbf\", ..., \"sum\", \"product\", \"scaled\", "
      .. "\"normalized\")." })
-doc(methods.diag, { name = "luma.Kernel.diag", signature = "k:diag(X)",
+doc(methods.diag, { name = "luma.Kernel.diag", signature = "k:diag(X) -> matrix",
   doc = "The n x 1 column k(x_i, x_i), without the Gram matrix." })
-doc(methods.params, { name = "luma.Kernel.params", signature = "k:params()",
+doc(methods.params, { name = "luma.Kernel.params", signature = "k:params() -> table",
   doc = "The kernel's parameters as a new table: the options with their defaults (gamma nil "
      .. "means 1/n_features) for a base kernel; k1, k2 for a sum or product; scale, kernel for "
      .. "a scaled kernel; kernel for a normalized one." })
-doc(methods.normalized, { name = "luma.Kernel.normalized", signature = "k:normalized()",
+doc(methods.normalized, { name = "luma.Kernel.normalized", signature = "k:normalized() -> Kernel",
   doc = "The kernel K(x,y)/sqrt(K(x,x) K(y,y)), in [-1, 1] with unit diagonal, computed from "
      .. "k(x,x) alone (no extra Gram matrices). A zero K(x,x) gives 0; a negative one is an "
      .. "error (the kernel is not positive semi-definite)." })
 local CONSTRUCTOR_DOCS = {
-  linear = { "linear()", "The linear kernel x.y." },
-  polynomial = { "polynomial{degree=3, gamma=1/n_features, coef0=1}",
-    "The polynomial kernel (gamma x.y + coef0)^degree; the notes' (x.y + c)^p is "
-    .. "polynomial{gamma=1, coef0=c, degree=p}." },
-  rbf = { "rbf{gamma=1/n_features}", "The Gaussian (RBF) kernel exp(-gamma |x-y|^2)." },
-  laplacian = { "laplacian{gamma=1/n_features}", "The Laplacian kernel exp(-gamma |x-y|_1)." },
-  sigmoid = { "sigmoid{gamma=1/n_features, coef0=1}",
+  linear = { "linear() -> Kernel", "The linear kernel x.y." },
+  polynomial = { "polynomial{degree = 3, gamma = 1/n_features, coef0 = 1} -> Kernel",
+    "The polynomial kernel (gamma x.y + coef0)^degree; the textbook form (x.y + c)^p is "
+    .. "polynomial{gamma = 1, coef0 = c, degree = p}." },
+  rbf = { "rbf{gamma = 1/n_features} -> Kernel", "The Gaussian (RBF) kernel exp(-gamma |x-y|^2)." },
+  laplacian = { "laplacian{gamma = 1/n_features} -> Kernel", "The Laplacian kernel exp(-gamma |x-y|_1)." },
+  sigmoid = { "sigmoid{gamma = 1/n_features, coef0 = 1} -> Kernel",
     "The sigmoid kernel tanh(gamma x.y + coef0) (not positive semi-definite in general)." },
-  rational_quadratic = { "rational_quadratic{alpha=1, length_scale=1}",
+  rational_quadratic = { "rational_quadratic{alpha = 1, length_scale = 1} -> Kernel",
     "The rational quadratic kernel (1 + |x-y|^2 / (2 alpha length_scale^2))^-alpha." },
-  cosine = { "cosine()", "The cosine kernel x.y / (|x| |y|), 0 for a zero vector." },
+  cosine = { "cosine() -> Kernel", "The cosine kernel x.y / (|x| |y|), 0 for a zero vector." },
 }
 for name, d in pairs(CONSTRUCTOR_DOCS) do
   doc(kernels[name], { name = "luma.kernels." .. name, signature = d[1], doc = d[2] })
 end
-doc(kernels.center, { name = "luma.kernels.center", signature = "center(K [, K_fit])",
+doc(kernels.center, { name = "luma.kernels.center", signature = "center(K [, K_fit = nil]) -> matrix",
   doc = "Double centring K - 1K/n - K1/n + 1K1/n^2 of a square Gram matrix (kernel PCA); with "
      .. "K_fit, centres a test-train kernel with the training means." })
-doc(kernels.is_kernel, { name = "luma.kernels.is_kernel", signature = "is_kernel(v)",
+doc(kernels.is_kernel, { name = "luma.kernels.is_kernel", signature = "is_kernel(v) -> boolean",
   doc = "True if v is a kernel object." })
 
 return kernels

@@ -627,6 +627,150 @@ function metrics.scorer_names()
   return names
 end
 
+-- ------------------------------------------------------------ help records
+
+local SAMPLE_WEIGHT = { { name = "sample_weight", doc = "per-sample weights, n x 1 (default: "
+  .. "all equal)" } }
+local AVERAGING = {
+  { name = "average", default = "binary", doc = "\"binary\" (pos_label's scores), \"micro\", "
+    .. "\"macro\", \"weighted\" (by support) or \"none\" (one per label)" },
+  { name = "pos_label", default = 1, doc = "the positive label for average = \"binary\"" },
+  { name = "labels", doc = "the labels to score (default: those in y_true and y_pred)" },
+}
+local POS_LABEL = { { name = "pos_label", default = 1, doc = "the label of the positive class" } }
+
+luma.doc.set_members(metrics, "luma.metrics", {
+  mean_squared_error = { signature = "mean_squared_error(y_true, y_pred [, opts])",
+    doc = "The mean of the squared errors. Returns a number.", params = SAMPLE_WEIGHT },
+  root_mean_squared_error = { signature = "root_mean_squared_error(y_true, y_pred [, opts])",
+    doc = "The square root of mean_squared_error. Returns a number.", params = SAMPLE_WEIGHT },
+  mean_absolute_error = { signature = "mean_absolute_error(y_true, y_pred [, opts])",
+    doc = "The mean of the absolute errors. Returns a number.", params = SAMPLE_WEIGHT },
+  median_absolute_error = { signature = "median_absolute_error(y_true, y_pred)",
+    doc = "The median of the absolute errors (robust to outliers). Returns a number." },
+  max_error = { signature = "max_error(y_true, y_pred)",
+    doc = "The largest absolute error. Returns a number." },
+  r2_score = { signature = "r2_score(y_true, y_pred [, opts])",
+    doc = "The coefficient of determination 1 - SS_res / SS_tot (for constant y_true: 1 for "
+      .. "a perfect fit, else 0, as scikit-learn). Returns a number, 1 at best.",
+    params = SAMPLE_WEIGHT },
+  explained_variance_score = { signature = "explained_variance_score(y_true, y_pred)",
+    doc = "1 - Var(y_true - y_pred) / Var(y_true): R^2 without penalizing a constant offset. "
+      .. "Returns a number, 1 at best." },
+  mean_gaussian_nll = { signature = "mean_gaussian_nll(y_true, mean, var)",
+    doc = "The average negative log-likelihood of y_true under N(mean, var), var a number or "
+      .. "a column of variances (probabilistic regressors). Returns a number, lower is "
+      .. "better." },
+  confusion_matrix = { signature = "confusion_matrix(y_true, y_pred [, opts])",
+    doc = "Counts of each (true, predicted) label pair. Returns C (k x k, rows true labels, "
+      .. "columns predicted) and the labels (k x 1, sorted).",
+    params = { { name = "labels", doc = "the labels, in order (default: all, sorted)" } } },
+  accuracy_score = { signature = "accuracy_score(y_true, y_pred [, opts])",
+    doc = "The fraction of correct predictions. Returns a number in [0, 1].",
+    params = SAMPLE_WEIGHT },
+  zero_one_loss = { signature = "zero_one_loss(y_true, y_pred [, opts])",
+    doc = "The fraction of wrong predictions, 1 - accuracy. Returns a number in [0, 1].",
+    params = SAMPLE_WEIGHT },
+  balanced_accuracy_score = { signature = "balanced_accuracy_score(y_true, y_pred)",
+    doc = "The mean of the per-class recalls (robust to class imbalance). Returns a number "
+      .. "in [0, 1]." },
+  precision_recall_fscore = { signature = "precision_recall_fscore(y_true, y_pred [, opts])",
+    doc = "Precision TP / (TP + FP), recall TP / (TP + FN), the F-beta score and the "
+      .. "support; an undefined ratio is 0 with a warning. Returns precision, recall, "
+      .. "fscore, support (numbers, or k x 1 columns with average = \"none\").",
+    params = { AVERAGING[1], AVERAGING[2], AVERAGING[3],
+      { name = "beta", default = 1, doc = "weight of recall in the F score" } } },
+  precision_score = { signature = "precision_score(y_true, y_pred [, opts])",
+    doc = "TP / (TP + FP), averaged as opts.average says. Returns a number (a k x 1 column "
+      .. "with average = \"none\").", params = AVERAGING },
+  recall_score = { signature = "recall_score(y_true, y_pred [, opts])",
+    doc = "TP / (TP + FN), averaged as opts.average says. Returns a number (a k x 1 column "
+      .. "with average = \"none\").", params = AVERAGING },
+  f1_score = { signature = "f1_score(y_true, y_pred [, opts])",
+    doc = "The harmonic mean of precision and recall. Returns a number (a k x 1 column with "
+      .. "average = \"none\").", params = AVERAGING },
+  fbeta_score = { signature = "fbeta_score(y_true, y_pred, beta [, opts])",
+    doc = "(1 + beta^2) P R / (beta^2 P + R): recall weighted beta times as much as "
+      .. "precision. Returns a number (a k x 1 column with average = \"none\").",
+    params = AVERAGING },
+  classification_report = { signature = "classification_report(y_true, y_pred)",
+    doc = "Per-label precision, recall, F1 and support with the accuracy and the macro and "
+      .. "weighted averages, laid out like scikit-learn's. Returns the report as a string." },
+  matthews_corrcoef = { signature = "matthews_corrcoef(y_true, y_pred)",
+    doc = "The (multiclass) Matthews correlation coefficient from the confusion matrix. "
+      .. "Returns a number in [-1, 1]." },
+  cohen_kappa_score = { signature = "cohen_kappa_score(y1, y2)",
+    doc = "Cohen's kappa: the agreement of two labelings beyond chance. Returns a number, "
+      .. "1 for perfect agreement." },
+  roc_curve = { signature = "roc_curve(y_true, scores [, opts])",
+    doc = "The ROC curve of binary scores at every distinct threshold. Returns fpr, tpr and "
+      .. "thresholds, three columns.", params = POS_LABEL },
+  roc_auc_score = { signature = "roc_auc_score(y_true, scores [, opts])",
+    doc = "The area under the ROC curve; n x k scores average one-vs-rest AUCs. Returns a "
+      .. "number in [0, 1].",
+    params = { { name = "multi_class", default = "ovr", doc = "one-vs-rest for n x k scores" },
+      { name = "average", default = "macro", doc = "\"macro\" or \"weighted\" (by "
+        .. "support) over the one-vs-rest AUCs" }, POS_LABEL[1] } },
+  precision_recall_curve = { signature = "precision_recall_curve(y_true, scores [, opts])",
+    doc = "Precision and recall of binary scores at every distinct threshold. Returns "
+      .. "precision, recall and thresholds, three columns.", params = POS_LABEL },
+  average_precision_score = { signature = "average_precision_score(y_true, scores [, opts])",
+    doc = "The step-wise area under the precision-recall curve, sum (R_n - R_{n-1}) P_n, "
+      .. "without interpolation. Returns a number in [0, 1].", params = POS_LABEL },
+  log_loss = { signature = "log_loss(y_true, prob [, opts])",
+    doc = "The mean negative log-probability of the true labels (probabilities clipped to "
+      .. "[eps, 1 - eps]). Returns a number, lower is better.",
+    params = { { name = "eps", default = 1e-15, doc = "clipping of the probabilities" },
+      { name = "labels", doc = "the labels of prob's columns (default: those in y_true)" } } },
+  brier_score_loss = { signature = "brier_score_loss(y_true, prob [, opts])",
+    doc = "The mean of (prob - [y = pos_label])^2 for binary probabilities. Returns a number "
+      .. "in [0, 1], lower is better.", params = POS_LABEL },
+  hinge_loss = { signature = "hinge_loss(y_true, decision)",
+    doc = "The mean of max(0, 1 - y' d) with y' = +-1. Returns a number, lower is better." },
+  precision_at_k = { signature = "precision_at_k(y_true, scores, k)",
+    doc = "The fraction of relevant items (y_true = 1) among the k highest scores (Manning, "
+      .. "Raghavan and Schutze, Introduction to Information Retrieval, sec. 8.4). Returns a "
+      .. "number in [0, 1]." },
+  adjusted_rand_score = { signature = "adjusted_rand_score(labels_true, labels_pred)",
+    doc = "The Rand index of two clusterings adjusted for chance (Hubert and Arabie, 1985). "
+      .. "Returns a number, 1 for identical clusterings and about 0 for random ones." },
+  normalized_mutual_info_score = { signature = "normalized_mutual_info_score(a, b)",
+    doc = "Mutual information of two labelings over the arithmetic mean of their "
+      .. "entropies (scikit-learn's default). Returns a number in [0, 1]." },
+  homogeneity_completeness_v_measure = {
+    signature = "homogeneity_completeness_v_measure(labels_true, labels_pred [, beta = 1])",
+    doc = "Homogeneity (each cluster holds one class), completeness (each class in one "
+      .. "cluster) and their weighted harmonic mean (Rosenberg and Hirschberg, 2007). "
+      .. "Returns h, c, v: three numbers in [0, 1]." },
+  silhouette_score = { signature = "silhouette_score(X, labels)",
+    doc = "The mean silhouette (b - a) / max(a, b) over the rows of X with Euclidean "
+      .. "distances (Rousseeuw, 1987); a sample alone in its cluster scores 0. Returns a "
+      .. "number in [-1, 1]." },
+  davies_bouldin_score = { signature = "davies_bouldin_score(X, labels)",
+    doc = "The mean over clusters of the worst ratio of within-cluster scatter to centroid "
+      .. "separation (Davies and Bouldin, 1979). Returns a number >= 0, lower is better." },
+  aic = { signature = "aic(log_likelihood, k)",
+    doc = "Akaike's information criterion 2 k - 2 log L for k parameters. Returns a number, "
+      .. "lower is better." },
+  bic = { signature = "bic(log_likelihood, k, n)",
+    doc = "The Bayesian information criterion k log n - 2 log L for k parameters and n "
+      .. "samples (Schwarz, 1978). Returns a number, lower is better." },
+  make_scorer = { signature = "make_scorer(metric [, opts])",
+    doc = "Wraps metric(y_true, output [, options]) as a scorer(est, X, y) that searches "
+      .. "and cross-validation accept. Returns the scorer (greater is better: losses are "
+      .. "negated).",
+    params = { { name = "greater_is_better", default = true, doc = "false for losses" },
+      { name = "needs", default = "predict", doc = "what the metric takes: \"predict\", "
+        .. "\"proba\" or \"decision\"" },
+      { name = "name", default = "custom", doc = "shown when the scorer prints" },
+      { name = "options", doc = "a table passed to metric as its third argument" } } },
+  get_scorer = { signature = "get_scorer(name)",
+    doc = "Looks a registered scorer up by name (\"r2\", \"accuracy\", "
+      .. "\"neg_mean_squared_error\", ...; see scorer_names). Returns the scorer." },
+  scorer_names = { signature = "scorer_names()",
+    doc = "The names get_scorer knows. Returns a sorted table of strings." },
+})
+
 luma.doc.set(metrics, { name = "luma.metrics",
   doc = "Regression, classification and clustering metrics, AIC/BIC, and the scorer registry "
     .. "(get_scorer, scorer_names, make_scorer); every scorer is greater-is-better." })

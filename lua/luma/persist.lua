@@ -202,6 +202,24 @@ persist.register("luma.model_selection.Sampler", {
   end,
 })
 
+luma.doc.set_members(persist, "luma.persist", {
+  register = { signature = "register(name, handler) -> nothing",
+    doc = "Makes values of another type savable: handler = {version = 1, test = fn(v) -> "
+      .. "boolean, save = fn(obj) -> plain table, load = fn(table, version) -> obj}, name the "
+      .. "type's name in saved files. Estimator classes need no registration." },
+  save = { signature = "save(obj, path) -> nothing",
+    doc = "Writes obj (a matrix, estimator, pipeline, search result, generator or a table "
+      .. "of those) to path atomically: a crash mid-save leaves the previous file intact. "
+      .. "luma.save is the same." },
+  load = { signature = "load(path) -> value",
+    doc = "Reads what save wrote; corrupted or hostile files are errors, and no code in "
+      .. "them ever runs. luma.load is the same." },
+  encode = { signature = "encode(obj) -> string",
+    doc = "The bytes save would write, as a string (for pipes between processes)." },
+  decode = { signature = "decode(bytes [, what = \"the string\"]) -> value",
+    doc = "The inverse of encode; errors name what." },
+})
+
 luma.doc.set(persist, { name = "luma.persist",
   doc = "luma.save(obj, path) and luma.load(path) for matrices, estimators, pipelines, search "
     .. "results, generators and tables of them (docs/FORMAT.md); register(name, handler) "

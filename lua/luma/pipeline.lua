@@ -130,6 +130,17 @@ end
 
 local base_set_params = estimator.set_params
 
+-- Help records of the composites' own get_params and set_params, which
+-- address entries by name.
+local NAMED_METHOD_DOCS = {
+  get_params = { signature = "est:get_params([deep = true])",
+    doc = "The parameters; with deep, each named entry as name and its parameters as "
+      .. "\"name__param\". Returns a new table of name = value." },
+  set_params = { signature = "est:set_params(values)",
+    doc = "Sets parameters: \"name\" replaces an entry, \"name__param\" sets a parameter "
+      .. "of that entry's estimator. Returns est." },
+}
+
 pipeline.Pipeline = estimator.class{
   name = "luma.pipeline.Pipeline",
   kind = "meta",
@@ -145,6 +156,12 @@ pipeline.Pipeline = estimator.class{
     return pipeline.Pipeline{ steps = { { "first", base:clone() }, { "last", base } } }, X,
       X:sum(2)
   end,
+  method_docs = {
+    get_params = NAMED_METHOD_DOCS.get_params,
+    set_params = NAMED_METHOD_DOCS.set_params,
+    kind_of = { signature = "pipe:kind_of()", doc = "The kind of the last step (a "
+      .. "transformer when it is \"passthrough\"). Returns a string such as \"regressor\"." },
+  },
   get_params = function(self, deep) return named_get_params(self, "steps", deep) end,
   set_params = function(self, values)
     return named_set_params(base_set_params)(self, "steps", values)
@@ -230,6 +247,7 @@ pipeline.FeatureUnion = estimator.class{
     return pipeline.FeatureUnion{ transformer_list = { { "a", base }, { "b", "passthrough" } } },
       X, X:sum(2)
   end,
+  method_docs = NAMED_METHOD_DOCS,
   get_params = function(self, deep) return named_get_params(self, "transformer_list", deep) end,
   set_params = function(self, values)
     return named_set_params(base_set_params)(self, "transformer_list", values)
@@ -293,6 +311,7 @@ pipeline.ColumnTransformer = estimator.class{
     return pipeline.ColumnTransformer{ transformers = { { "t", base, { 1, 3 } } },
       remainder = "passthrough" }, X, X:sum(2)
   end,
+  method_docs = NAMED_METHOD_DOCS,
   get_params = function(self, deep) return named_get_params(self, "transformers", deep) end,
   set_params = function(self, values)
     return named_set_params(base_set_params)(self, "transformers", values)
@@ -327,6 +346,11 @@ pipeline.ColumnTransformer = estimator.class{
     return luma.hstack(parts)
   end,
 }
+
+luma.doc.set(pipeline.make_pipeline, { name = "luma.pipeline.make_pipeline",
+  signature = "make_pipeline(est1, est2, ...) -> Pipeline",
+  doc = "A Pipeline of the given estimators (\"passthrough\" allowed), each step named "
+    .. "after its class in lower case, numbered when a class repeats (\"ridge-1\")." })
 
 luma.doc.set(pipeline, { name = "luma.pipeline",
   doc = "Composite estimators: Pipeline, make_pipeline, FeatureUnion, ColumnTransformer." })

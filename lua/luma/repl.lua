@@ -92,11 +92,130 @@ function repl.show(...)
   return table.concat(parts, "\t")
 end
 
+-- ------------------------------------------------------------ public API
+
+-- Loads every lazily loaded public module (luma.linear, luma.dist, ...).
+local function load_all_modules()
+  for _, name in ipairs(getmetatable(luma).__lazy) do pcall(function() return luma[name] end) end
+end
+
+-- The instance method table of a class or type: an estimator's methods,
+-- a native type's __methods, or __index; a class that is its own
+-- __index (luma.dist) has its methods in itself.
+local function method_table(t)
+  for _, field in ipairs({ "methods", "__methods", "__index" }) do
+    local m = rawget(t, field)
+    if type(m) == "table" then return m end
+  end
+  return t
+end
+
+local function is_callable(v)
+  if type(v) == "function" then return true end
+  local mt = getmetatable(v)
+  return type(v) == "table" and type(mt) == "table" and rawget(mt, "__call") ~= nil
+end
+
+local function sorted_public_keys(t)
+  local keys = {}
+  for k in pairs(t) do
+    if is_identifier(k) and k:sub(1, 1) ~= "_" then keys[#keys + 1] = k end
+  end
+  table.sort(keys)
+  return keys
+end
+
+--- Returns every public name reachable from the luma table: a sorted
+--- array of {name = "luma.linear.Ridge", kind = "module" | "function" |
+--- "class" | "method", value = v, module = "luma.linear", record = the
+--- value's doc record or nil}.  Public: the luma table and its lazily
+--- loaded modules, their functions, nested tables and classes (keys not
+--- starting with "_"), a class's or type's instance methods, and the
+--- methods of native types (registry metatables named luma.*).  Package
+--- parts that only `require` reaches (luma.linear.common) are not public.
+function repl.public_api()
+  load_all_modules()
+  local entries, seen = {}, {}
+  local function add(name, kind, value, module)
+    entries[#entries + 1] = { name = name, kind = kind, value = value, module = module,
+      record = luma.doc.get(value) }
+  end
+  local walk_table
+  local function walk_methods(t, prefix, module)
+    if seen[t] then return end
+    seen[t] = true
+    local methods = method_table(t)
+    for _, k in ipairs(sorted_public_keys(methods)) do
+      local m = rawget(methods, k)
+      if type(m) == "function" then add(prefix .. "." .. k, "method", m, module) end
+    end
+  end
+  walk_table = function(t, prefix, module)
+    for _, k in ipairs(sorted_public_keys(t)) do
+      local v, name = rawget(t, k), prefix .. "." .. k
+      if is_callable(v) and not seen[v] then
+        seen[v] = true
+        if type(v) == "function" then
+          add(name, "function", v, module)
+        else
+          add(name, "class", v, module)
+          seen[v] = nil
+          walk_methods(v, name, module)
+        end
+      elseif type(v) == "table" and not seen[v] then
+        seen[v] = true
+        if rawget(v, "__name") then -- a type's metatable: its methods
+          seen[v] = nil
+          walk_methods(v, name, module)
+        else
+          walk_table(v, name, module)
+        end
+      end
+    end
+  end
+  -- Modules: the lazily loaded ones and the tables the luma table holds
+  -- under their own documented name (luma.matrix, luma.doc).  Their
+  -- members are walked before luma's own, so luma.zeros is listed as
+  -- luma.matrix.zeros.
+  seen[luma] = true
+  add("luma", "module", luma, "luma")
+  local modules = {}
+  for _, k in ipairs(sorted_public_keys(luma)) do
+    local v = rawget(luma, k)
+    local rec = type(v) == "table" and luma.doc.get(v)
+    if rec and rec.name == "luma." .. k then
+      seen[v] = true
+      modules[#modules + 1] = k
+      add("luma." .. k, "module", v, "luma." .. k)
+    end
+  end
+  for _, k in ipairs(modules) do
+    local v = rawget(luma, k)
+    walk_table(v, "luma." .. k, "luma." .. k)
+  end
+  walk_table(luma, "luma", "luma")
+  local registry = debug and debug.getregistry and debug.getregistry()
+  if registry then
+    local types = {}
+    for k, v in pairs(registry) do
+      if type(k) == "string" and k:match("^luma%.[%u]") and type(v) == "table" then
+        types[#types + 1] = k
+      end
+    end
+    table.sort(types)
+    for _, k in ipairs(types) do walk_methods(registry[k], k, k) end
+  end
+  table.sort(entries, function(a, b) return a.name < b.name end)
+  return entries
+end
+
 -- ------------------------------------------------------------------ help
 
+-- The first sentence of a doc text: up to a period followed by a capital
+-- letter or the end (so "sec. 7.10" and "e.g. x" do not end it).
 local function first_sentence(text)
   if not text then return "" end
-  return text:match("^(.-%.)%s") or text:match("^(.-%.)$") or text
+  return text:match("^(.-%.)%s+%u") or text:match("^(.-%.)%s*$") or text
 end
 
 -- Finds a value by dotted path ("luma.matrix.zeros") from the globals;
@@ -130,7 +249,7 @@ local function member_lines(tbl, lines, own_rec)
   lines[#lines + 1] = ""
   for _, k in ipairs(names) do
     local rec = luma.doc.get(tbl[k])
-    lines[#lines + 1] = string.format("  %-20s %s", rec.signature or k, first_sentence(rec.doc))
+    lines[#lines + 1] = string.format("  %-20s  %s", rec.signature or k, first_sentence(rec.doc))
   end
 end
 
@@ -142,32 +261,18 @@ Luma %s - machine learning in Lua 5.4.
 In the REPL: Tab completes names, Ctrl-C interrupts a computation,
 Ctrl-D exits. Expressions print their value.]]
 
---- Returns the help text of x as a string (see luma.help).
-function repl.help_text(x)
-  if x == nil then return string.format(GENERAL_HELP, luma.VERSION) end
-  local target = x
-  if type(x) == "string" then
-    target = luma.doc.get(x) and x or resolve_path(x)
-    if target == nil and x:match("^luma%.") then
-      -- Records of modules not loaded yet (and of their types, such as
-      -- luma.Generator) exist once the modules are: load them and retry.
-      for _, name in ipairs(getmetatable(luma).__lazy) do pcall(function() return luma[name] end) end
-      target = luma.doc.get(x) and x or resolve_path(x)
-    end
-    if target == nil then return "no documentation for '" .. x .. "'" end
-  end
+-- The help text of a documented value (or of an instance's type).
+local function record_text(target, what)
   local rec = luma.doc.get(target)
   local mt = getmetatable(target)
   if not rec and type(mt) == "table" and rawget(mt, "__name") then
     rec = luma.doc.get(mt) -- an instance: document its type
     target = mt
   end
-  if not rec then
-    return "no documentation for this " .. type(x) .. " value"
-  end
+  if not rec then return "no documentation for this " .. what .. " value" end
   local lines = { rec.signature and (rec.name .. ": " .. rec.signature) or rec.name }
   if rec.doc then lines[#lines + 1] = "  " .. rec.doc end
-  if rec.params then
+  if rec.params and #rec.params > 0 then
     lines[#lines + 1] = ""
     lines[#lines + 1] = "Parameters:"
     for _, p in ipairs(rec.params) do
@@ -176,16 +281,141 @@ function repl.help_text(x)
         p.type or "", default, p.doc or "")
     end
   end
-  if type(target) == "table" then
-    local index = rawget(target, "__methods") or rawget(target, "__index")
-    member_lines(type(index) == "table" and index or target, lines, rec)
+  if rec.returns then
+    lines[#lines + 1] = ""
+    lines[#lines + 1] = "Returns: " .. rec.returns
+  end
+  if type(target) == "table" then member_lines(method_table(target), lines, rec) end
+  return table.concat(lines, "\n")
+end
+
+local MAX_MATCHES = 50 -- apropos lines shown before "... more"
+
+-- What help("query") shows when no name matches exactly: the one public
+-- name whose last part is query (help("Ridge") is luma.linear.Ridge), or
+-- a list of the names containing query, then of the names whose summary
+-- contains it (case-insensitive), each with its one-line summary.
+local function apropos(query)
+  local q = query:lower()
+  local exact, named, summarized, seen = {}, {}, {}, {}
+  local entries, public = repl.public_api(), {}
+  for _, e in ipairs(entries) do public[e.name] = true end
+  for _, e in ipairs(entries) do
+    local rec = e.record
+    if rec and not seen[rec] then
+      seen[rec] = true
+      -- a record shared by several names shows under its own name when
+      -- that is public (luma.matrix.zeros, not luma.zeros)
+      local name = public[rec.name] and rec.name or e.name
+      local short = name:match("([^%.]+)$")
+      local entry = { name = name, value = e.value, summary = first_sentence(rec.doc) }
+      if short == query then exact[#exact + 1] = entry
+      elseif name:lower():find(q, 1, true) then named[#named + 1] = entry
+      elseif entry.summary:lower():find(q, 1, true) then summarized[#summarized + 1] = entry end
+    end
+  end
+  if #exact == 1 then return record_text(exact[1].value, type(exact[1].value)) end
+  local matches = {}
+  table.move(exact, 1, #exact, 1, matches)
+  table.move(named, 1, #named, #matches + 1, matches)
+  table.move(summarized, 1, #summarized, #matches + 1, matches)
+  if #matches == 0 then return "no documentation for '" .. query .. "'" end
+  local lines = { string.format("no exact match for '%s'; %d related (help(\"name\") for one):",
+    query, #matches) }
+  for i, m in ipairs(matches) do
+    if i > MAX_MATCHES then
+      lines[#lines + 1] = string.format("  ... %d more", #matches - MAX_MATCHES)
+      break
+    end
+    lines[#lines + 1] = string.format("  %-40s %s", m.name, m.summary)
   end
   return table.concat(lines, "\n")
 end
 
---- Prints the help text of x (the REPL's and the luma command's `help`).
+--- Returns the help text of x as a string (see luma.help).
+function repl.help_text(x)
+  if x == nil then return string.format(GENERAL_HELP, luma.VERSION) end
+  if type(x) ~= "string" then return record_text(x, type(x)) end
+  local target = luma.doc.get(x) and x or resolve_path(x)
+  if target == nil and x:match("^luma%.") then
+    -- Records of modules not loaded yet (and of their types, such as
+    -- luma.Generator) exist once the modules are: load them and retry.
+    load_all_modules()
+    target = luma.doc.get(x) and x or resolve_path(x)
+  end
+  if target == nil then return apropos(x) end
+  return record_text(target, type(x))
+end
+
+--- Wraps text to width columns: a long line breaks at spaces, its
+--- continuation indented under the line's text (under the second column
+--- of a "  name   summary" line); a word longer than a line stays whole.
+--- Returns the wrapped text.
+function repl.wrap(text, width)
+  local out = {}
+  for line in (text .. "\n"):gmatch("(.-)\n") do
+    local lead = #line:match("^%s*")
+    local column = line:match("^(%s*%S+%s%s+)%S")
+    local indent = (column and #column <= width // 2) and #column or lead
+    local prefix, rest, floor = "", line, lead
+    while #prefix + #rest > width do
+      local cut
+      for i = width - #prefix + 1, floor + 1, -1 do
+        if rest:sub(i, i) == " " then cut = i break end
+      end
+      cut = cut or rest:find(" ", width - #prefix + 1, true)
+      if not cut then break end
+      out[#out + 1] = prefix .. rest:sub(1, cut - 1):gsub("%s+$", "")
+      rest = rest:sub(cut + 1):gsub("^%s+", "")
+      prefix, floor = string.rep(" ", indent), 0
+    end
+    out[#out + 1] = prefix .. rest
+  end
+  return table.concat(out, "\n")
+end
+
+-- The terminal's width: $COLUMNS, else what stty reports for the
+-- terminal on standard input, else 80.
+local function terminal_width()
+  local columns = tonumber(os.getenv("COLUMNS") or "")
+  if columns and columns >= 20 then return math.floor(columns) end
+  local ok, pipe = pcall(io.popen, "stty size 2>/dev/null")
+  if ok and pipe then
+    local size = pipe:read("a") or ""
+    pipe:close()
+    columns = tonumber(size:match("^%d+%s+(%d+)"))
+    if columns and columns >= 20 then return columns end
+  end
+  return 80
+end
+
+-- Whether standard output is a terminal (false where os.execute is not
+-- available, as in sandboxed states).
+local function stdout_is_terminal()
+  return type(os.execute) == "function" and os.execute("test -t 1") == true
+end
+
+--- Prints the help text of x (the REPL's and the luma command's `help`):
+--- on a terminal wrapped to its width and shown through $PAGER (default
+--- "less -FRX", which prints a short text and returns at once); elsewhere
+--- unwrapped, as luma.help returns it.  Returns nothing.
 function repl.help(x)
-  io.stdout:write(repl.help_text(x), "\n")
+  local text = repl.help_text(x)
+  if not stdout_is_terminal() then
+    io.stdout:write(text, "\n")
+    return
+  end
+  text = repl.wrap(text, terminal_width() - 1)
+  local pager = os.getenv("PAGER") or "less -FRX"
+  local ok, pipe = false, nil
+  if pager ~= "" then ok, pipe = pcall(io.popen, pager, "w") end
+  if ok and pipe then
+    io.stdout:flush()
+    pipe:write(text, "\n")
+    pipe:close()
+  else
+    io.stdout:write(text, "\n")
+  end
 end
 
 -- ------------------------------------------------------------ completion
@@ -239,16 +469,32 @@ function repl.complete(text)
 end
 
 luma.doc.set(repl, { name = "luma.repl",
-  doc = "REPL helpers: pretty(v), show(...), help_text(x), help(x), complete(text), "
-     .. "register_printer(type_name, fn)." })
-luma.doc.set(repl.pretty, { name = "luma.repl.pretty", signature = "pretty(v)",
-  doc = "Returns the REPL's text for v: tables expanded with limits, types through their printer." })
-luma.doc.set(repl.register_printer, { name = "luma.repl.register_printer",
-  signature = "register_printer(type_name, fn)",
-  doc = "Makes fn(value) -> string the REPL printer of values whose metatable __name is type_name." })
-luma.doc.set(repl.complete, { name = "luma.repl.complete", signature = "complete(text)",
-  doc = "Returns the sorted completions of text, as the REPL's Tab key shows them." })
-luma.doc.set(repl.help_text, { name = "luma.repl.help_text", signature = "help_text(x)",
-  doc = "Returns the help text of x (nil: an overview)." })
+  doc = "REPL helpers: pretty(v), show(...), help_text(x), help(x), wrap(text, width), "
+     .. "public_api(), complete(text), register_printer(type_name, fn)." })
+luma.doc.set_members(repl, "luma.repl", {
+  pretty = { signature = "pretty(v) -> string",
+    doc = "The REPL's text for v: tables expanded with limits, types through their printer." },
+  show = { signature = "show(...) -> string",
+    doc = "The line the REPL prints for a call's results, tab-separated." },
+  register_printer = { signature = "register_printer(type_name, fn) -> nothing",
+    doc = "Makes fn(value) -> string the REPL printer of values whose metatable __name is "
+      .. "type_name." },
+  complete = { signature = "complete(text) -> table of strings",
+    doc = "The sorted completions of text, as the REPL's Tab key shows them." },
+  help_text = { signature = "help_text(x) -> string",
+    doc = "The help text of x: a value, a qualified name, a short name (\"Ridge\") or a "
+      .. "search word (\"cross\": the names and summaries containing it); nil gives an "
+      .. "overview. luma.help is the same." },
+  help = { signature = "help(x) -> nothing",
+    doc = "Prints help_text(x); on a terminal wrapped to its width ($COLUMNS, else the "
+      .. "terminal's) and shown through $PAGER (default \"less -FRX\")." },
+  wrap = { signature = "wrap(text, width) -> string",
+    doc = "Breaks the lines of text longer than width at spaces, continuations indented "
+      .. "under the line's text." },
+  public_api = { signature = "public_api() -> table",
+    doc = "Every public name reachable from the luma table (modules loaded on the way), "
+      .. "sorted: {name, kind = \"module\" | \"function\" | \"class\" | \"method\", value, "
+      .. "module, record} each; what the help test and the HTML reference walk." },
+})
 
 return repl

@@ -98,6 +98,32 @@ static int doc_set(lua_State *L) {
   return 0;
 }
 
+/* luma.doc.set_members(tbl, prefix, records): documents tbl[key] with
+ * records[key] for every key, naming it prefix.key unless the record has a
+ * name; a key tbl does not have is an error (a misspelt record). */
+static int doc_set_members(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  const char *prefix = luaL_checkstring(L, 2);
+  luaL_checktype(L, 3, LUA_TTABLE);
+  lua_pushnil(L);
+  while (lua_next(L, 3)) {
+    if (lua_type(L, -2) != LUA_TSTRING || !lua_istable(L, -1))
+      return luma_arg_error(L, 3, "records must be tables keyed by member name");
+    const char *key = lua_tostring(L, -2);
+    if (lua_getfield(L, 1, key) == LUA_TNIL)
+      return luma_arg_error(L, 1, "no member '%s' to document", key);
+    if (lua_getfield(L, -2, "name") == LUA_TNIL) {
+      lua_pushfstring(L, "%s.%s", prefix, key);
+      lua_setfield(L, -4, "name");
+    }
+    lua_pop(L, 1);
+    lua_pushvalue(L, -2);
+    store_record(L, -2);
+    lua_pop(L, 2);
+  }
+  return 0;
+}
+
 /* luma.doc.names(): sorted-free array of every documented qualified name. */
 static int doc_names(lua_State *L) {
   push_weak_table(L, &BY_NAME, "v");
@@ -114,13 +140,17 @@ static int doc_names(lua_State *L) {
 
 void luma_open_doc(lua_State *L, int tidx) {
   static const luma_Func funcs[] = {
-      {"get", doc_get, "doc.get(x)",
+      {"get", doc_get, "doc.get(x) -> record | nil",
        "Returns the documentation record of x (a documented value or its qualified name such "
        "as \"luma.matrix.zeros\"), or nil. A record has fields name, signature and doc."},
-      {"set", doc_set, "doc.set(x, record)",
+      {"set", doc_set, "doc.set(x, record) -> nothing",
        "Documents x with record, a table with at least a string field name; Lua modules "
        "use it to make their functions known to help()."},
-      {"names", doc_names, "doc.names()",
+      {"set_members", doc_set_members, "doc.set_members(tbl, prefix, records) -> nothing",
+       "Documents several members at once: tbl[key] gets records[key], named prefix.key "
+       "unless the record names itself. Returns nothing; a record for a member tbl lacks is "
+       "an error."},
+      {"names", doc_names, "doc.names() -> table of strings",
        "Returns an array of every documented qualified name, in no particular order."},
       {NULL, NULL, NULL, NULL}};
   tidx = lua_absindex(L, tidx);

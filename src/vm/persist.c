@@ -353,14 +353,14 @@ static int p_read(lua_State *L) {
 
 int luma_open_serial(lua_State *L) {
   static const luma_Func funcs[] = {
-      {"encode", p_encode, "encode(value)",
+      {"encode", p_encode, "encode(value) -> string",
        "The value (nil, booleans, numbers, strings, matrices and tables of them, no cycles) "
        "in Luma's binary format, as a string."},
-      {"decode", p_decode, "decode(bytes [, what])",
+      {"decode", p_decode, "decode(bytes [, what = \"the string\"]) -> value",
        "The value encoded in bytes; corrupted input is an error naming what."},
-      {"write", p_write, "write(path, bytes)",
+      {"write", p_write, "write(path, bytes) -> nothing",
        "Writes bytes to path atomically (temporary file, fsync, rename)."},
-      {"read", p_read, "read(path)", "Decodes the value stored in the file at path."},
+      {"read", p_read, "read(path) -> value", "Decodes the value stored in the file at path."},
       {NULL, NULL, NULL, NULL}};
   lua_newtable(L);
   luma_register_funcs(L, -1, "luma.serial", funcs);

@@ -328,10 +328,10 @@ static int pool_isatty(lua_State *L) {
 
 int luma_open_pool(lua_State *L) {
   static const luma_Func funcs[] = {
-      {"run", pool_run, "run(fn, n_tasks, n_jobs [, progress])",
+      {"run", pool_run, "run(fn, n_tasks, n_jobs [, progress = nil]) -> table of strings",
        "Runs fn(1..n_tasks) in n_jobs forked workers; fn must return a string. Returns the "
        "strings by task number. progress(done, total) is called in this process."},
-      {"stderr_is_terminal", pool_isatty, "stderr_is_terminal()",
+      {"stderr_is_terminal", pool_isatty, "stderr_is_terminal() -> boolean",
        "True when standard error is a terminal (progress bars are drawn only then)."},
       {NULL, NULL, NULL, NULL}};
   lua_newtable(L);

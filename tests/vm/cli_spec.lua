@@ -82,7 +82,7 @@ describe("luma command", function()
   it("defines a help global that prints documentation", function()
     local out, _, code = run({ "-e", "help(luma.zeros)" })
     assert.equal(0, code)
-    assert.equal("luma.matrix.zeros: zeros(rows [, cols])\n"
+    assert.equal("luma.matrix.zeros: zeros(rows [, cols = 1]) -> matrix\n"
       .. "  A rows x cols matrix of zeros (cols 1 if omitted).\n", out)
   end)
 end)

@@ -147,9 +147,22 @@ describe("REPL on a terminal", function()
   it("shows help(x) from the doc registry", function()
     local _, err, code = drive({
       "expect > ",
-      "send help(luma.eye)\\r", "expect eye(n [, m])", "expect identity matrix",
+      "send help(luma.eye)\\r", "expect eye(n [, m = n])", "expect identity matrix",
       "expect > ", "send \\x04", "wait",
     })
+    assert.equal("", err)
+    assert.equal(0, code)
+  end)
+
+  it("pages help through $PAGER, wrapped to $COLUMNS", function()
+    local _, err, code = drive({
+      "expect > ",
+      "send help(luma.linalg.svd)\\r",
+      "expect PAGED:luma.linalg.svd: svd(A [, {mode = \"thin\"}]) -> U, s, Vt\\r\\n",
+      "expect PAGED:  U, s, Vt with A = U diag(s) Vt and s descending (a\\r\\n",
+      "expect PAGED:  column); thin:",
+      "expect > ", "send \\x04", "wait",
+    }, { LUMA_HISTORY = "", PAGER = "sed s/^/PAGED:/", COLUMNS = "60" })
     assert.equal("", err)
     assert.equal(0, code)
   end)

@@ -624,4 +624,9 @@ luma.doc.set(discriminant, { name = "luma.discriminant",
 
 discriminant.LOG_2PI = LOG_2PI
 
+luma.doc.set(example_data, { name = "luma.discriminant.example_data",
+  signature = "example_data() -> X, y",
+  doc = "A small fixed three-class problem (12 x 3, labels 1, 2 and 5), for examples and "
+    .. "the save/load test." })
+
 return discriminant

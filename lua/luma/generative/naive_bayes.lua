@@ -94,6 +94,12 @@ end
 
 naive_bayes.GaussianNB = estimator.class(predict_methods(gnb_jll, {
   name = "luma.naive_bayes.GaussianNB",
+  method_docs = {
+    partial_fit = { signature = "est:partial_fit(X, y [, classes = nil]) -> est",
+      doc = "Updates counts, means and variances exactly with one more batch; the first call "
+        .. "(or the first after fit) needs classes, every label that will ever appear "
+        .. "(Chan, Golub and LeVeque's pairwise update)." },
+  },
   kind = "classifier",
   doc = "Gaussian naive Bayes: per class and feature a normal distribution with the class "
     .. "mean and the biased (1/n_k) variance plus var_smoothing times the largest feature "
@@ -271,5 +277,10 @@ naive_bayes.BernoulliNB = estimator.class(predict_methods(bnb_jll, {
 luma.doc.set(naive_bayes, { name = "luma.naive_bayes",
   doc = "Naive Bayes classifiers: GaussianNB, MultinomialNB, BernoulliNB; see "
     .. "docs/CLASSIFIERS.md." })
+
+luma.doc.set(spam_data, { name = "luma.naive_bayes.spam_data",
+  signature = "spam_data() -> X, y",
+  doc = "A miniature spam filter: word counts of a four-word vocabulary (free, money, "
+    .. "meeting, report) in six e-mails, spam = +1 and ham = -1." })
 
 return naive_bayes

@@ -289,6 +289,21 @@ end
 
 M.BayesianLinearRegression = estimator.class{
   name = "luma.linear.BayesianLinearRegression", kind = "regressor",
+  method_docs = {
+    predict = { signature = "est:predict(X [, {std = false, noise = true}]) -> mean [, std]",
+      doc = "The posterior predictive mean for the rows of X; with std, also its standard "
+        .. "deviation (noise = false leaves the noise variance out). Returns n x 1 matrices." },
+    log_marginal_likelihood = {
+      signature = "est:log_marginal_likelihood([{alpha = fitted, beta = fitted, sigma2 = nil, "
+        .. "prior_mean = fitted, prior_cov = fitted}]) -> number",
+      doc = "log p(y | X) of the training data, the evidence (Bishop, Pattern Recognition and "
+        .. "Machine Learning, eq. 3.86), under the given hyperparameters (the fitted ones where "
+        .. "not given). Returns a number." },
+    sample_functions = { signature = "est:sample_functions(X, n [, {posterior = true, seed = "
+        .. "nil}]) -> matrix",
+      doc = "n functions drawn from the posterior (or the prior, also before fit) evaluated at "
+        .. "the rows of X (Bishop, fig. 3.9). Returns a rows(X) x n matrix." },
+  },
   doc = "Bayesian linear regression (notes 004 §9.3): prior N(prior_mean, prior_cov) on the "
     .. "weights (default N(0, alpha^-1 I)), Gaussian noise of variance sigma2 (or precision "
     .. "beta). Posterior S_N = (S0^-1 + X^T X / sigma^2)^-1, m_N = S_N (S0^-1 m0 + X^T y / "
@@ -536,6 +551,11 @@ end
 
 M.SparseBayesianRegression = estimator.class{
   name = "luma.linear.SparseBayesianRegression", kind = "regressor",
+  method_docs = {
+    predict = { signature = "est:predict(X [, {std = false, noise = true}]) -> mean [, std]",
+      doc = "The posterior predictive mean for the rows of X; with std, also its standard "
+        .. "deviation (noise = false leaves the noise variance out). Returns n x 1 matrices." },
+  },
   doc = "Sparse Bayesian linear regression (notes 000 §6.6): a product of Student-t priors "
     .. "Stud(0, 1, nu) on the weights, written as Gaussians with hidden precisions h_d ~ "
     .. "Gamma(nu/2, nu/2); h and the noise variance sigma^2 by the notes' fixed-point updates "
@@ -649,6 +669,11 @@ end
 
 M.RelevanceVectorRegression = estimator.class{
   name = "luma.linear.RelevanceVectorRegression", kind = "regressor",
+  method_docs = {
+    predict = { signature = "est:predict(X [, {std = false, noise = true}]) -> mean [, std]",
+      doc = "The posterior predictive mean for the rows of X; with std, also its standard "
+        .. "deviation (noise = false leaves the noise variance out). Returns n x 1 matrices." },
+  },
   doc = "Relevance vector regression (notes 000 §6.8): the dual model y = sum_n psi_n k(x, x_n) "
     .. "(+ a bias) with a product-of-Student-t prior on psi; the hidden precisions h and the "
     .. "noise variance by the fixed-point updates of §6.6 with K in place of X^T X, basis "

@@ -302,4 +302,29 @@ M.LassoCV = estimator.class{
   predict = predict_linear,
 }
 
+local PATH_PARAMS = {
+  { name = "l1_ratio", default = 0.5, doc = "the L1 share of the penalty (1 for lasso_path)" },
+  { name = "eps", default = 1e-3, doc = "alpha_min / alpha_max of the automatic grid" },
+  { name = "n_alphas", default = 100, doc = "the number of alphas of the automatic grid" },
+  { name = "alphas", doc = "the alphas to use instead of the automatic grid" },
+  { name = "precompute", default = "auto", doc = "use the Gram matrix (true, false, \"auto\")" },
+  { name = "max_iter", default = 1000, doc = "coordinate descent sweeps per alpha" },
+  { name = "tol", default = 1e-4, doc = "the duality-gap tolerance" },
+  { name = "positive", default = false, doc = "constrain the coefficients to be >= 0" },
+  { name = "fit_intercept", default = false, doc = "centre X and y first" },
+}
+luma.doc.set_members(M, "luma.linear", {
+  enet_path = { signature = "enet_path(X, y [, opts]) -> alphas, coefs, dual_gaps, n_iters",
+    params = PATH_PARAMS,
+    doc = "The elastic-net solutions for a decreasing sequence of alphas (by default 100 "
+      .. "spaced geometrically from alpha_max, where w becomes 0, down to eps alpha_max), "
+      .. "each warm-started from the previous one (Friedman, Hastie and Tibshirani, "
+      .. "Regularization Paths for Generalized Linear Models via Coordinate Descent, 2010). "
+      .. "X and y are used as given unless fit_intercept, as in scikit-learn." },
+  lasso_path = { signature = "lasso_path(X, y [, opts]) -> alphas, coefs, dual_gaps, n_iters",
+    params = PATH_PARAMS,
+    doc = "The lasso solutions for a decreasing sequence of alphas: enet_path with l1_ratio "
+      .. "= 1." },
+})
+
 return M

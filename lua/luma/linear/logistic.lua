@@ -221,6 +221,11 @@ end
 
 M.LogisticRegression = estimator.class{
   name = "luma.linear.LogisticRegression", kind = "classifier",
+  method_docs = {
+    predict_codes = { signature = "est:predict_codes(X) -> matrix",
+      doc = "The predicted class codes 1..K (positions in est.classes) for the rows of X, "
+        .. "usable during fit. Returns an n x 1 matrix." },
+  },
   doc = "Logistic regression, binary or multinomial (softmax), minimising C * sum_i s_i "
     .. "log-loss_i + |w|^2/2 (penalty \"l2\") or without the penalty (\"none\"); the intercept "
     .. "is not penalised. solver \"lbfgs\" (native objective, L-BFGS from luma.optim) or "

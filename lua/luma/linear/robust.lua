@@ -425,6 +425,12 @@ end
 
 M.BayesianLogisticRegression = estimator.class{
   name = "luma.linear.BayesianLogisticRegression", kind = "classifier",
+  method_docs = {
+    predictive = { signature = "est:predictive(X) -> mu, s2",
+      doc = "The mean and variance of the score a = x'beta under the Laplace posterior "
+        .. "(Bishop, Pattern Recognition and Machine Learning, sec. 4.5.2). Returns two n x 1 "
+        .. "matrices." },
+  },
   doc = "Binary Bayesian logistic regression (notes 000 §7.2): prior N(0, I/alpha) on the weights "
     .. "(the intercept gets precision intercept_alpha, 0 = a flat prior, so the MAP equals "
     .. "LogisticRegression{C = 1/alpha}), MAP by Newton/IRLS, Laplace approximation N(MAP, H^-1) "
@@ -589,6 +595,10 @@ end
 
 M.MixtureLinearRegression = estimator.class{
   name = "luma.linear.MixtureLinearRegression", kind = "regressor",
+  method_docs = {
+    predict_components = { signature = "est:predict_components(X) -> matrix",
+      doc = "Every component line's prediction for the rows of X. Returns an n x C matrix." },
+  },
   doc = "Mixture of C linear regressions (mixed regression, notes 001 §D): y | x ~ sum_c pi_c "
     .. "N(x~'w_c, sigma_c^2). method \"em\": E-step responsibilities q_ic ~ pi_c N(y_i | x~_i w_c, "
     .. "sigma_c^2) (the notes' exp(-r^2/2) with noise_variance = 1, equal_weights = true), M-step "

@@ -24,6 +24,7 @@ local function splitter(name, params, folds, needs, count)
   for _, p in ipairs(params) do schema[p.name] = p end
   local meta = { __index = {}, __name = class.name }
   local methods = meta.__index
+  class.methods = methods -- where help and the API walk find split and get_n_splits
 
   function methods.split(self, X, y, groups)
     local n
@@ -58,6 +59,16 @@ local function splitter(name, params, folds, needs, count)
     if count then return count(self, luma.ismatrix(X) and X:rows() or X) end
     return self.params.n_splits * (self.params.n_repeats or 1)
   end
+
+  luma.doc.set_members(methods, class.name, {
+    split = { signature = "splitter:split(X [, y = nil [, groups = nil]])",
+      doc = "The folds of X (a luma.Matrix or a sample count); y and groups (n x 1) where "
+        .. "the splitter needs them. Returns an iterator of (train, test) pairs of n x 1 "
+        .. "index matrices, for X:take(train)." },
+    get_n_splits = { signature = "splitter:get_n_splits([X = nil])",
+      doc = "The number of splits split yields (for X, where it depends on the sample "
+        .. "count). Returns an integer." },
+  })
 
   meta.__tostring = function(self)
     local parts = {}

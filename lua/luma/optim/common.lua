@@ -126,12 +126,14 @@ end
 -- bounded scalar minimizer.
 local CGOLD = 0.3819660112501051
 
--- Help records given as {signature, doc} per member name, registered under
--- the package's names (luma.optim.<name>) whichever part defines them.
-local function document(members, docs)
+-- Help records given as {signature, doc [, params = ...]} per member name, registered under
+-- the package's names (luma.optim.<name>, or prefix.<name>) whichever part
+-- defines them.
+local function document(members, docs, prefix)
   for name, d in pairs(docs) do
     if members[name] then
-      luma.doc.set(members[name], { name = "luma.optim." .. name, signature = d[1], doc = d[2] })
+      luma.doc.set(members[name], { name = (prefix or "luma.optim") .. "." .. name,
+        signature = d[1], doc = d[2], params = d.params })
     end
   end
 end

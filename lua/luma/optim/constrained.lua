@@ -219,10 +219,33 @@ function M.transform_objective(f, T)
 end
 
 common.document(M, {
-  penalty = { "penalty(f, c, x0 [, opts])", "Quadratic penalty method for c(x) = 0 (notes 000 §2.5.5)." },
-  barrier = { "barrier(f, g, x0 [, opts])", "Log-barrier interior point for g(x) <= 0 (notes 002 O9-O10); x0 strictly feasible." },
-  projected_gradient = { "projected_gradient(f, x0, lower, upper [, opts])", "Projected gradient descent for box constraints." },
-  transform_objective = { "transform_objective(f, T)", "f composed with a variable transform T (optim.transforms.exp/square/interval/softmax)." },
+  penalty = { "penalty(f, c, x0 [, {rho0 = 1, growth = 10, tol = 1e-6, max_outer = 20, "
+      .. "minimize = {}}]) -> result",
+    "The quadratic penalty method for c(x) = 0: minimizes f(x) + (rho/2) |c(x)|^2 for rho = "
+      .. "rho0, rho0 growth, ... until |c(x)|_inf <= tol (Nocedal and Wright, Numerical "
+      .. "Optimization, sec. 17.1). Returns minimize's result plus constraint_violation and "
+      .. "rho." },
+  barrier = { "barrier(f, g, x0 [, {t0 = 1, mu = 10, tol = 1e-8, max_outer = 50}]) -> result",
+    "The log-barrier interior-point method for g(x) <= 0 from a strictly feasible x0 (Boyd "
+      .. "and Vandenberghe, Convex Optimization, sec. 11.3). Returns minimize's result plus "
+      .. "the final barrier parameter t." },
+  projected_gradient = { "projected_gradient(f, x0, lower, upper [, {gtol = 1e-6, "
+      .. "max_iter = 10000, ftol = 1e-12}]) -> result",
+    "Projected gradient descent with backtracking for box constraints lower <= x <= upper. "
+      .. "Returns {x, fun, grad_norm, iterations, converged, message}." },
+  transform_objective = { "transform_objective(f, T) -> objective",
+    "f composed with a variable transform T (optim.transforms.exp, square, interval, "
+      .. "softmax), for unconstrained minimization in y. Returns the objective in y." },
 })
+common.document(M.transforms, {
+  exp = { "transforms.exp() -> transform", "x = e^y > 0. Returns {forward, inverse, "
+    .. "pullback}." },
+  square = { "transforms.square() -> transform", "x = y^2 >= 0. Returns {forward, inverse, "
+    .. "pullback}." },
+  interval = { "transforms.interval(a, b) -> transform", "a < x < b through x = (a + b)/2 + "
+    .. "((a - b)/2) tanh y. Returns {forward, inverse, pullback}." },
+  softmax = { "transforms.softmax() -> transform", "The probability simplex, x_i = e^{y_i} / "
+    .. "sum_j e^{y_j}. Returns {forward, inverse, pullback}." },
+}, "luma.optim.transforms")
 
 return M

@@ -121,10 +121,16 @@ function M.check_grad(f, grad, x, opts)
 end
 
 common.document(M, {
-  approx_grad = { "approx_grad(f, x [, {method, h}])", "Finite-difference gradient (central by default)." },
-  jacobian = { "jacobian(F, x [, {h}])", "m x d finite-difference Jacobian of F returning an m x 1 matrix." },
-  hessian = { "hessian(f, x [, {h}])", "d x d finite-difference Hessian." },
-  check_grad = { "check_grad(f, grad, x [, {h}])", "Compares an analytic gradient (grad(x), or f(x, true) when grad is nil) with central differences: max abs error, max rel error, numeric gradient." },
+  approx_grad = { "approx_grad(f, x [, {method = \"central\", h = eps^(1/3)}]) -> matrix",
+    "The d x 1 finite-difference gradient of f at x, central or \"forward\" (h = sqrt(eps) "
+      .. "then), the step scaled by max(1, |x_i|)." },
+  jacobian = { "jacobian(F, x [, {h = eps^(1/3)}]) -> matrix",
+    "The m x d finite-difference Jacobian of F returning an m x 1 matrix." },
+  hessian = { "hessian(f, x [, {h = eps^(1/4)}]) -> matrix",
+    "The d x d finite-difference Hessian of f at x." },
+  check_grad = { "check_grad(f, grad, x [, {h = eps^(1/3)}]) -> abs_err, rel_err, numeric",
+    "Compares an analytic gradient (grad(x), or f(x, true) when grad is nil) with central "
+      .. "differences: the largest absolute and relative errors and the numeric gradient." },
 })
 
 return M

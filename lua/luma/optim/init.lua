@@ -26,17 +26,68 @@ optim.softmax_loss = native.softmax_loss
 optim.is_objective = native.is_objective
 
 common.document(optim, {
-  qp = { "qp(Q, c [, {A_eq, b_eq, A_ub, b_ub, lower, upper, tol, max_iter}])", "Convex QP min 1/2 x'Qx + c'x by a primal-dual interior point with an active-set polish; status optimal / infeasible / max_iter / unbounded." },
-  nnls = { "nnls(A, b [, {max_iter}])", "Non-negative least squares (Lawson-Hanson); returns x, residual norm." },
-  linprog = { "linprog(c [, {A_ub, b_ub, A_eq, b_eq, lower = 0, upper = inf}])", "Dense two-phase simplex (Bland's rule); status optimal / infeasible / unbounded / max_iter." },
-  logistic_loss = { "logistic_loss(X, y [, {C = 1, fit_intercept = true, sample_weight}])",
-    "Native objective C * sum_i s_i log(1 + exp(-y_i (x_i.w + b))) + |w|^2 / 2 (labels -1/+1 or 0/1; parameters w then b)." },
-  softmax_loss = { "softmax_loss(X, y [, {C = 1, fit_intercept = true, sample_weight, n_classes}])",
-    "Native objective C * sum_i s_i (-log softmax(x_i W + b)_{y_i}) + |W|_F^2 / 2 (labels 1..K; parameters W (d x K, row-major) then b)." },
+  qp = { "qp(Q, c [, {A_eq = nil, b_eq = nil, A_ub = nil, b_ub = nil, lower = nil, upper = "
+      .. "nil, tol = 1e-10, max_iter = 200}]) -> result",
+    "The convex QP min 1/2 x'Qx + c'x under linear and box constraints, by Mehrotra's "
+      .. "primal-dual interior point with an active-set polish (Nocedal and Wright, Numerical "
+      .. "Optimization, sec. 16.6). Returns {x, fun, status, converged, message, iterations, "
+      .. "y, z}; status \"optimal\", \"infeasible\", \"max_iter\" or \"unbounded\"." },
+  nnls = { "nnls(A, b [, {max_iter = 3 n, tol = 10 eps |A|_1}]) -> x, rnorm",
+    "Non-negative least squares min |A x - b|_2 subject to x >= 0 (Lawson and Hanson, "
+      .. "Solving Least Squares Problems, ch. 23)." },
+  linprog = { "linprog(c [, {A_ub = nil, b_ub = nil, A_eq = nil, b_eq = nil, lower = 0, upper "
+      .. "= inf, max_iter = 10000}]) -> result",
+    "The linear program min c'x by a dense two-phase simplex with Bland's rule. Returns {x, "
+      .. "fun, status, converged, message, iterations}; status \"optimal\", \"infeasible\", "
+      .. "\"unbounded\" or \"max_iter\"." },
 })
-for _, name in ipairs({ "SGD", "Momentum", "Nesterov", "Adagrad", "RMSprop", "Adam", "AdamW" }) do
-  luma.doc.set(optim[name], { name = "luma.optim." .. name, signature = name .. "{lr, ...}",
-    doc = "Stochastic optimizer; opt:step(params, grads) updates matrices in place. See docs/OPTIM.md for each update rule and its options." })
+common.document(optim.schedules, {
+  step = { "schedules.step{lr0, step_size, gamma = 0.1} -> schedule",
+    "Step decay lr0 gamma^floor((t - 1) / step_size). Returns a function t -> rate." },
+  exponential = { "schedules.exponential{lr0, gamma} -> schedule",
+    "Exponential decay lr0 gamma^(t - 1). Returns a function t -> rate." },
+  inverse_time = { "schedules.inverse_time{lr0, decay = 1, power = 1} -> schedule",
+    "lr0 / (1 + decay (t - 1))^power. Returns a function t -> rate." },
+  cosine = { "schedules.cosine{lr0, T_max, lr_min = 0} -> schedule",
+    "Cosine annealing lr_min + (lr0 - lr_min)(1 + cos(pi (t - 1) / T_max)) / 2, held at "
+      .. "lr_min after T_max steps (Loshchilov and Hutter, SGDR, 2017). Returns a function "
+      .. "t -> rate." },
+}, "luma.optim.schedules")
+
+-- The stochastic optimizers: each class's record from its defaults (lr
+-- first), and one record for the per-parameter update every class has.
+local OPTIMIZER_DOCS = {
+  SGD = "Plain stochastic gradient descent, p -= lr (g + weight_decay p).",
+  Momentum = "Gradient descent with heavy-ball momentum (Polyak, 1964).",
+  Nesterov = "Gradient descent with Nesterov's accelerated momentum (Sutskever et al., "
+    .. "2013).",
+  Adagrad = "Adagrad: per-coordinate rates scaled by the summed squared gradients (Duchi, "
+    .. "Hazan and Singer, 2011).",
+  RMSprop = "RMSprop: per-coordinate rates scaled by a moving average of squared gradients "
+    .. "(Tieleman and Hinton, 2012).",
+  Adam = "Adam: bias-corrected moving averages of the gradient and its square (Kingma and "
+    .. "Ba, 2015).",
+  AdamW = "AdamW: Adam with decoupled weight decay (Loshchilov and Hutter, 2019).",
+}
+for name, text in pairs(OPTIMIZER_DOCS) do
+  local cls = optim[name]
+  local keys = {}
+  for k in pairs(cls.defaults) do if k ~= "lr" then keys[#keys + 1] = k end end
+  table.sort(keys)
+  table.insert(keys, 1, "lr")
+  local shown, params = {}, {}
+  for i, k in ipairs(keys) do
+    shown[i] = k .. " = " .. tostring(cls.defaults[k])
+    params[i] = { name = k, default = cls.defaults[k] }
+  end
+  luma.doc.set(cls, { name = "luma.optim." .. name,
+    signature = name .. "{" .. table.concat(shown, ", ") .. "}", params = params,
+    doc = text .. " opt:step(params, grads) updates one matrix or a list of matrices in "
+      .. "place; lr may be a schedule (a function of the step count). See docs/OPTIM.md." })
+  luma.doc.set(cls.update, { name = "luma.optim." .. name .. ".update",
+    signature = "opt:update(p, g, state, lr) -> nothing",
+    doc = "The update rule for one parameter matrix p with gradient g, its state table and "
+      .. "this step's rate (step calls it for each matrix)." })
 end
 luma.doc.set(optim, { name = "luma.optim",
   doc = "Optimization (notes 000 §2.3/§2.5, 001 §J, 002 §1.4, 003 §1.23, 004 §12.5): minimize (lbfgs, "

@@ -208,11 +208,25 @@ function M.strong_wolfe(phi, f0, dphi0, opts)
 end
 
 common.document(M, {
-  bracket = { "bracket(phi, a, b [, opts])", "A bracket a < b < c with f(a) >= f(b) <= f(c) (notes 000 §2.5); returns a, b, c, fa, fb, fc, nfev." },
-  golden_section = { "golden_section(phi, a, b, c [, {tol, max_iter}])", "Refines a bracket by the notes' rule with golden-section trial points; returns x, fx, iterations, nfev, converged." },
-  brent = { "brent(phi, a, b, c [, {tol, max_iter}])", "Brent's parabolic/golden minimization inside a bracket; returns x, fx, iterations, nfev, converged." },
-  armijo = { "armijo(phi, f0, dphi0 [, {alpha0, c1, shrink, max_iter}])", "Backtracking line search for sufficient decrease; returns alpha, phi(alpha), nfev (nil alpha on failure)." },
-  strong_wolfe = { "strong_wolfe(phi, f0, dphi0 [, {alpha0, c1, c2, max_iter}])", "Strong Wolfe line search (Nocedal & Wright 3.5/3.6); phi(a) returns value, derivative, extra; returns alpha, value, extra, nfev." },
+  bracket = { "bracket(phi, a, b [, {grow = 1.618034, max_iter = 100}]) -> a, b, c, fa, fb, "
+      .. "fc, nfev",
+    "A bracket a < b < c (or reversed) with f(a) >= f(b) <= f(c), found by walking downhill "
+      .. "from a, b with golden-ratio growth (Press et al., Numerical Recipes, sec. 10.1)." },
+  golden_section = { "golden_section(phi, a, b, c [, {tol = sqrt(eps), max_iter = 500, "
+      .. "fb = phi(b)}]) -> x, fx, iterations, nfev, converged",
+    "Refines a bracket by golden-section search (Numerical Recipes, sec. 10.2)." },
+  brent = { "brent(phi, a, b, c [, {tol = sqrt(eps), max_iter = 500, fb = phi(b)}]) -> x, "
+      .. "fx, iterations, nfev, converged",
+    "Brent's parabolic and golden-section minimization inside a bracket (Numerical Recipes, "
+      .. "sec. 10.3)." },
+  armijo = { "armijo(phi, f0, dphi0 [, {alpha0 = 1, c1 = 1e-4, shrink = 0.5, max_iter = "
+      .. "50}]) -> alpha, phi_alpha, nfev",
+    "Backtracking line search for sufficient decrease (Nocedal and Wright, Numerical "
+      .. "Optimization, alg. 3.1); alpha is nil on failure." },
+  strong_wolfe = { "strong_wolfe(phi, f0, dphi0 [, {alpha0 = 1, c1 = 1e-4, c2 = 0.9, "
+      .. "max_iter = 30}]) -> alpha, value, extra, nfev",
+    "A step satisfying the strong Wolfe conditions (Nocedal and Wright, algs. 3.5 and 3.6); "
+      .. "phi(a) returns the value, the derivative and anything extra to hand back." },
 })
 
 return M

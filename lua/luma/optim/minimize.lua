@@ -408,18 +408,36 @@ function M.minimize(f, x0, opts)
 end
 
 common.document(M, {
-  minimize = { "minimize(f, x0 [, opts])",
-    "Minimizes f from x0 (a d x 1 matrix or a table of numbers). f(x, want_grad, g) returns the value "
-    .. "and, when want_grad, the d x 1 gradient (g is scratch it may fill), or f is a native "
-    .. "luma.Objective. opts: method = \"lbfgs\" (default; \"lbfgsb\" when bounds are given), \"bfgs\", "
-    .. "\"cg\" (beta = \"fr\" | \"pr\"), \"gd\" (step = \"fixed\" | \"armijo\" | \"exact\", step_size), "
-    .. "\"newton\" (hess = function(x) -> d x d, fixed_hessian), \"nelder-mead\"; gtol (inf-norm of the "
-    .. "(projected) gradient, 1e-5), ftol (relative reduction, 2.2e-9), xtol (step inf-norm, 0), "
-    .. "max_iter, max_fun, m (L-BFGS memory, 10), lower/upper (numbers or d x 1), A (the Hessian of "
-    .. "a quadratic: exact steps), callback(iter, x, fun, grad_norm) returning true to stop, history "
-    .. "= true, return_hess_inv (bfgs). Returns {x, fun, grad_norm, iterations, nfev, ngev, "
-    .. "converged, message} (plus history / hess_inv on request). A NaN or non-number value, or a "
-    .. "gradient of the wrong shape, is an error naming the iteration." },
+  minimize = { "minimize(f, x0 [, opts]) -> result",
+    "Minimizes f from x0 (a d x 1 matrix or a table of numbers). f(x, want_grad, g) returns "
+    .. "the value and, when want_grad, the d x 1 gradient (g is scratch it may fill), or f is "
+    .. "a native luma.Objective. Methods: L-BFGS(-B), BFGS, nonlinear conjugate gradients "
+    .. "(Nocedal and Wright, Numerical Optimization, chs. 5-7), gradient descent, Newton and "
+    .. "Nelder-Mead. Returns {x, fun, grad_norm, iterations, nfev, ngev, converged, message} "
+    .. "(plus history / hess_inv on request); a NaN or non-number value, or a gradient of the "
+    .. "wrong shape, is an error naming the iteration.",
+    params = {
+      { name = "method", default = "lbfgs", doc = "\"lbfgs\" (\"lbfgsb\" when bounds are "
+        .. "given), \"bfgs\", \"cg\", \"gd\", \"newton\" or \"nelder-mead\"" },
+      { name = "gtol", default = 1e-5, doc = "inf-norm of the (projected) gradient" },
+      { name = "ftol", default = 2.220446049250313e-09, doc = "relative reduction of f" },
+      { name = "xtol", default = 0, doc = "inf-norm of the step" },
+      { name = "max_iter", default = 15000, doc = "iterations" },
+      { name = "max_fun", default = "by method", doc = "function evaluations" },
+      { name = "m", default = 10, doc = "L-BFGS memory" },
+      { name = "lower", doc = "lower bounds, a number or d x 1 (lbfgsb)" },
+      { name = "upper", doc = "upper bounds, a number or d x 1 (lbfgsb)" },
+      { name = "beta", default = "pr", doc = "cg: \"pr\" (Polak-Ribiere) or \"fr\" "
+        .. "(Fletcher-Reeves)" },
+      { name = "step", default = "armijo", doc = "gd: \"fixed\", \"armijo\" or \"exact\"" },
+      { name = "step_size", doc = "gd: the fixed step" },
+      { name = "hess", doc = "newton: function(x) -> d x d Hessian" },
+      { name = "fixed_hessian", default = false, doc = "newton: evaluate hess once" },
+      { name = "A", doc = "the Hessian of a quadratic, for exact line searches" },
+      { name = "callback", doc = "callback(iter, x, fun, grad_norm), true stops" },
+      { name = "history", default = false, doc = "record {fun, grad_norm} per iteration" },
+      { name = "return_hess_inv", default = false, doc = "bfgs: return the inverse Hessian" },
+    } },
 })
 
 return M

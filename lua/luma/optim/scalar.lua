@@ -181,8 +181,15 @@ function M.root_scalar(f, opts)
 end
 
 common.document(M, {
-  minimize_scalar = { "minimize_scalar(f [, {method, bracket, bounds, tol, max_iter}])", "One-dimensional minimization: brent (default), golden, bounded. Returns {x, fun, iterations, nfev, converged, message}." },
-  root_scalar = { "root_scalar(f [, {method, x0, fprime, bracket, xtol, rtol, max_iter}])", "Root finding: newton (notes 002 O4), bisect, brentq. Returns {root, fun, iterations, nfev, converged, message}." },
+  minimize_scalar = { "minimize_scalar(f [, {method = \"brent\", bracket = {0, 1}, bounds = "
+      .. "nil, tol = sqrt(eps), max_iter = 500}]) -> result",
+    "One-dimensional minimization: \"brent\" (the default), \"golden\" or \"bounded\" (the "
+      .. "default when bounds = {lo, hi} are given). Returns {x, fun, iterations, nfev, "
+      .. "converged, message}." },
+  root_scalar = { "root_scalar(f [, {method = \"brentq\", x0 = nil, fprime = nil, bracket = "
+      .. "nil, xtol = 2e-12, rtol = 4 eps, max_iter = 100}]) -> result",
+    "Root finding: \"newton\" (the default when fprime is given), \"bisect\" or \"brentq\" "
+      .. "on a bracket. Returns {root, fun, iterations, nfev, converged, message}." },
 })
 
 return M

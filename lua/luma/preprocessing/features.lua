@@ -51,6 +51,12 @@ end
 
 features.PolynomialFeatures = estimator.class(finite_only{
   name = "luma.preprocessing.PolynomialFeatures", kind = "transformer",
+  method_docs = {
+    get_feature_names_out = { signature = "est:get_feature_names_out([names = {\"x1\", ...}])"
+        .. " -> table of strings",
+      doc = "The names of the output columns built from the input names, scikit-learn's "
+        .. "\"x1^2 x2\" style." },
+  },
   doc = "All products of the features up to degree (scikit-learn's column order).",
   params = {
     { name = "degree", type = "integer", default = 2, min = 0, doc = "the largest total degree" },

@@ -47,7 +47,6 @@ local function kind(name, fields)
     c.init(self, p)
     return self
   end })
-  luma.doc.set(cls, { name = "luma.bayes." .. name })
   return cls
 end
 
@@ -306,6 +305,135 @@ function NIW.predictive(self)
   local df = self.alpha - self.d + 1
   return dist().MultivariateStudentT{ df = df, loc = self.delta,
     shape = self.psi * ((self.gamma + 1) / (self.gamma * df)) }
+end
+
+-- ------------------------------------------------------------ help records
+
+-- The methods every kind shares, then each kind's record and its own
+-- methods (which override the shared text where the arguments differ).
+local SHARED = {
+  init = { signature = "prior:init(params)", doc = "Fills the object's fields from the "
+    .. "hyperparameter table, with defaults (the constructor calls it). Returns nothing." },
+  update = { signature = "prior:update(x)", doc = "Conditions on the observations x (an n x 1 "
+    .. "matrix). Returns the posterior, a new object of the same kind." },
+  posterior = { signature = "prior:posterior()", doc = "The distribution of the parameter. "
+    .. "Returns a luma.dist distribution." },
+  map = { signature = "prior:map()", doc = "The most probable parameter value (the mode). "
+    .. "Returns a number (a matrix for vector parameters)." },
+  predictive = { signature = "prior:predictive()", doc = "The distribution of the next "
+    .. "observation, the parameter integrated out. Returns a luma.dist distribution." },
+}
+
+local KINDS = {
+  BetaBernoulli = {
+    signature = "BetaBernoulli{a = 1, b = 1}",
+    doc = "A Beta(a, b) prior on the success probability of 0/1 observations (Murphy, "
+      .. "Machine Learning: a Probabilistic Perspective, sec. 3.3).",
+    params = { { name = "a", default = 1, doc = "prior successes + 1" },
+               { name = "b", default = 1, doc = "prior failures + 1" } },
+    methods = {
+      update = { signature = "prior:update(x [, n = nil])", doc = "Conditions on 0/1 "
+        .. "observations x (a matrix), or on x successes in n trials (numbers). Returns "
+        .. "the posterior BetaBernoulli." },
+      map = { signature = "prior:map()", doc = "The mode of the Beta posterior (0 or 1 at a "
+        .. "boundary; an error when a, b <= 1). Returns a number." },
+      predictive = { signature = "prior:predictive()", doc = "The probability of a success "
+        .. "next. Returns a luma.dist.Bernoulli." },
+    },
+  },
+  GammaPoisson = {
+    signature = "GammaPoisson{shape = 1, rate = 1}",
+    doc = "A Gamma(shape, rate) prior on the rate of Poisson counts (Gelman et al., "
+      .. "Bayesian Data Analysis, 3rd ed., sec. 2.6).",
+    params = { { name = "shape", default = 1, doc = "Gamma shape" },
+               { name = "rate", default = 1, doc = "Gamma rate" } },
+    methods = {
+      update = { signature = "prior:update(x)", doc = "Conditions on counts x (integers >= "
+        .. "0, an n x 1 matrix). Returns the posterior GammaPoisson." },
+      predictive = { signature = "prior:predictive()", doc = "The negative binomial of the "
+        .. "next count (r = shape, p = rate / (rate + 1)). Returns a "
+        .. "luma.dist.NegativeBinomial." },
+    },
+  },
+  DirichletCategorical = {
+    signature = "DirichletCategorical{alpha}",
+    doc = "A Dirichlet(alpha) prior on the probabilities of K categories (Murphy, sec. "
+      .. "3.4); the posterior is Dirichlet(alpha + counts).",
+    params = { { name = "alpha", doc = "positive concentrations, a K-vector (required)" } },
+    methods = {
+      update = { signature = "prior:update(x [, opts])", doc = "Conditions on labels 1..K "
+        .. "(an n x 1 matrix), or on K counts with {counts = true}. Returns the posterior "
+        .. "DirichletCategorical.",
+        params = { { name = "counts", default = false, doc = "x holds counts, not labels" } } },
+      map = { signature = "prior:map()", doc = "(alpha_k - 1) / sum (alpha_m - 1), which "
+        .. "needs every alpha > 1. Returns a K x 1 matrix." },
+    },
+  },
+  NormalKnownVariance = {
+    signature = "NormalKnownVariance{mu0 = 0, sigma0 = 1, sigma}",
+    doc = "A Normal(mu0, sigma0^2) prior on the mean of Normal data with known standard "
+      .. "deviation sigma (Murphy, sec. 4.6.1; Bishop, Pattern Recognition and Machine "
+      .. "Learning, eqs. 2.141-2.142).",
+    params = { { name = "mu0", default = 0, doc = "prior mean" },
+               { name = "sigma0", default = 1, doc = "prior standard deviation" },
+               { name = "sigma", doc = "the data's known standard deviation (required)" } },
+    methods = {},
+  },
+  NormalInverseGamma = {
+    signature = "NormalInverseGamma{alpha = 1, beta = 1, gamma = 1, delta = 0}",
+    doc = "The conjugate prior of a Normal with unknown mean and variance: sigma^2 ~ "
+      .. "InvGamma(alpha, beta), mu | sigma^2 ~ N(delta, sigma^2 / gamma) (Prince, Computer "
+      .. "Vision: Models, Learning, and Inference, secs. 3.5 and 4.4).",
+    params = { { name = "alpha", default = 1, doc = "shape of the variance's prior" },
+               { name = "beta", default = 1, doc = "scale of the variance's prior" },
+               { name = "gamma", default = 1, doc = "pseudo-count of the mean" },
+               { name = "delta", default = 0, doc = "prior mean" } },
+    methods = {
+      map = { signature = "prior:map([x = nil])", doc = "The MAP mean and variance given "
+        .. "data x (the mode of the distribution itself without data). Returns mu, "
+        .. "sigma^2 (two numbers)." },
+      predictive = { signature = "prior:predictive()", doc = "The Student t of the next "
+        .. "observation. Returns a luma.dist.StudentT." },
+      sample = { signature = "prior:sample(n [, rng = luma.random.default()])",
+        doc = "Draws n (mu, sigma^2) pairs. Returns mu, var: two n x 1 matrices." },
+      logpdf = { signature = "prior:logpdf(mu, var)", doc = "The log-density of (mu, "
+        .. "sigma^2 = var). Returns a number." },
+    },
+  },
+  NormalInverseWishart = {
+    signature = "NormalInverseWishart{alpha = D + 2, psi = I, gamma = 1, delta}",
+    doc = "The conjugate prior of a multivariate Normal with unknown mean and covariance: "
+      .. "Sigma ~ InverseWishart(alpha, psi), mu | Sigma ~ N(delta, Sigma / gamma) (Murphy, "
+      .. "sec. 4.6.3).",
+    params = { { name = "alpha", default = "D + 2", doc = "degrees of freedom, > D - 1" },
+               { name = "psi", default = "the identity", doc = "scale matrix, D x D" },
+               { name = "gamma", default = 1, doc = "pseudo-count of the mean" },
+               { name = "delta", doc = "prior mean, a D-vector (required)" } },
+    methods = {
+      update = { signature = "prior:update(X)", doc = "Conditions on observations X, one per "
+        .. "row (n x D). Returns the posterior NormalInverseWishart." },
+      map = { signature = "prior:map([X = nil])", doc = "The MAP mean and covariance given "
+        .. "data X (rows). Returns mu (D x 1) and Sigma (D x D)." },
+      predictive = { signature = "prior:predictive()", doc = "The multivariate t of the next "
+        .. "observation (df alpha - D + 1). Returns a luma.dist.MultivariateStudentT." },
+      sample = { signature = "prior:sample(n [, rng = luma.random.default()])",
+        doc = "Draws n (mu, Sigma) pairs. Returns a list of {mu = D x 1, sigma = D x D}." },
+      logpdf = { signature = "prior:logpdf(mu, Sigma)", doc = "The log-density of (mu, "
+        .. "Sigma). Returns a number." },
+    },
+  },
+}
+
+for name, spec in pairs(KINDS) do
+  local cls = bayes[name]
+  luma.doc.set(cls, { name = cls.__name, signature = spec.signature, doc = spec.doc,
+    params = spec.params })
+  local records = {}
+  for m, rec in pairs(SHARED) do
+    if rawget(cls, m) then records[m] = { signature = rec.signature, doc = rec.doc } end
+  end
+  for m, rec in pairs(spec.methods) do records[m] = rec end
+  luma.doc.set_members(cls, cls.__name, records)
 end
 
 luma.doc.set(bayes, { name = "luma.bayes",

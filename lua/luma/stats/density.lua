@@ -142,4 +142,22 @@ function KDE:logpdf(points)
   return self:pdf(points):log()
 end
 
+luma.doc.set_members(density, "luma.stats", {
+  histogram = {
+    signature = "histogram(x [, {bins = 10, range = {min, max}, density = false}]) -> counts, edges",
+    doc = "Counts of x's elements in bins (a count of equal bins over range, or a list of "
+      .. "increasing edges); bins are half-open [a, b) except the last, as in NumPy, and "
+      .. "density divides by n times the width. Returns counts (bins x 1) and edges "
+      .. "((bins + 1) x 1)." },
+  ecdf = { signature = "ecdf(x) -> F",
+    doc = "The empirical distribution function of x's elements: F(t) is the fraction of the "
+      .. "data <= t (t a number or a matrix), F.x the sorted data and F.y the steps i / n." },
+  KDE = {
+    signature = "KDE{data, kernel = \"gaussian\", bandwidth = \"scott\"} -> kde",
+    doc = "A kernel density estimate of the rows of data (Bishop, Pattern Recognition and "
+      .. "Machine Learning, sec. 2.5.1: the kernels normalized by N h^D in D dimensions): "
+      .. "kernel \"gaussian\" or \"uniform\" (the cube |u_i| <= 1), bandwidth a number or "
+      .. "the rule of thumb \"scott\" or \"silverman\". Returns an object with "
+      .. "kde:pdf(points) and kde:logpdf(points), m x 1 densities at the rows of points." },
+})
 return density

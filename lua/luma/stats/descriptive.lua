@@ -137,4 +137,31 @@ function descriptive.mode(X)
   return values, counts
 end
 
+luma.doc.set_members(descriptive, "luma.stats", {
+  mean = { signature = "mean(X) -> 1 x d matrix",
+    doc = "The mean of each column of X (samples in rows)." },
+  var = { signature = "var(X [, ddof = 0]) -> 1 x d matrix",
+    doc = "The variance of each column, dividing by n - ddof (0: the population variance)." },
+  std = { signature = "std(X [, ddof = 0]) -> 1 x d matrix",
+    doc = "The standard deviation of each column, the square root of var." },
+  quantile = { signature = "quantile(X, q) -> k x d matrix",
+    doc = "Quantiles of each column at the probabilities q (a number or a list of k), one "
+      .. "row per probability, interpolating linearly between order statistics (NumPy's "
+      .. "default)." },
+  median = { signature = "median(X) -> 1 x d matrix",
+    doc = "The 0.5 quantile of each column." },
+  skewness = { signature = "skewness(X [, {bias = true}]) -> 1 x d matrix",
+    doc = "The sample skewness m3 / m2^(3/2) of each column; bias = false applies the "
+      .. "adjusted Fisher-Pearson correction (scipy.stats.skew)." },
+  kurtosis = { signature = "kurtosis(X [, {fisher = true, bias = true}]) -> 1 x d matrix",
+    doc = "The sample kurtosis m4 / m2^2 of each column, minus 3 (excess kurtosis) when "
+      .. "fisher; bias = false corrects for the sample size (scipy.stats.kurtosis)." },
+  cov = { signature = "cov(X [, ddof = 1]) -> d x d matrix",
+    doc = "The covariance matrix of the columns, dividing by n - ddof." },
+  corr = { signature = "corr(X) -> d x d matrix",
+    doc = "The Pearson correlation matrix of the columns (nan for a constant column)." },
+  mode = { signature = "mode(X) -> values, counts",
+    doc = "The most frequent value of each column and its count, two 1 x d matrices; the "
+      .. "smallest value wins ties (scipy.stats.mode)." },
+})
 return descriptive

@@ -1242,6 +1242,69 @@ function Mixture._sample(self, n, rng)
   return out
 end
 
+-- Help records of the methods, for every class: one text per method name
+-- ("%s" is the class's name), and the fit options some classes take.
+local METHOD_DOCS = {
+  pdf = { "d:pdf(x)", "The density at x: a number, or a matrix of points (one per entry, "
+    .. "one per row for multivariate distributions). Returns a number or a matrix of "
+    .. "densities." },
+  logpdf = { "d:logpdf(x)", "The log-density at x (-inf outside the support). Returns a "
+    .. "number or a matrix, as pdf." },
+  pmf = { "d:pmf(k)", "The probability mass at k (a number or a matrix of values). Returns a "
+    .. "number or a matrix of the shape of k." },
+  logpmf = { "d:logpmf(k)", "The log of the probability mass at k. Returns a number or a "
+    .. "matrix, as pmf." },
+  cdf = { "d:cdf(x)", "The cumulative distribution function P(X <= x). Returns a number or "
+    .. "a matrix of the shape of x." },
+  ppf = { "d:ppf(q)", "The quantile function (inverse cdf) at probabilities q in [0, 1]. "
+    .. "Returns a number or a matrix of the shape of q." },
+  sample = { "d:sample(n [, rng = luma.random.default()])", "Draws n independent samples "
+    .. "with rng. Returns an n x 1 matrix (n x d for multivariate distributions; a list of "
+    .. "n matrices for Wishart and InverseWishart)." },
+  mean = { "d:mean()", "The mean of the distribution. Returns a number (a matrix for "
+    .. "matrix-valued distributions; nan where it does not exist)." },
+  var = { "d:var()", "The variance (the covariance matrix for multivariate "
+    .. "distributions). Returns a number or a matrix (nan where it does not exist)." },
+  entropy = { "d:entropy()", "The differential (or Shannon, for discrete ones) entropy in "
+    .. "nats. Returns a number." },
+  mean_vector = { "d:mean_vector()", "The mean as a column. Returns a new d x 1 matrix." },
+  fit = { "%s.fit(x)", "The maximum-likelihood fit to data x (an n x 1 matrix; one point "
+    .. "per row for multivariate distributions, a list of matrices for Wishart kinds; "
+    .. "variances divide by n). Returns a new %s." },
+}
+local FIT_OPTIONS = {
+  StudentT = { { name = "df", default = 5, doc = "degrees of freedom, held fixed" } },
+  MultivariateStudentT = { { name = "df", default = 5, doc = "degrees of freedom, held fixed" } },
+  Binomial = { { name = "n", doc = "the known number of trials (required)" } },
+  NegativeBinomial = { { name = "r", doc = "the known number of successes; estimated "
+    .. "when nil" } },
+  Categorical = { { name = "k", doc = "the number of categories; the largest label "
+    .. "when nil" } },
+}
+
+for name, cls in pairs(dist) do
+  local records = {}
+  for m, text in pairs(METHOD_DOCS) do
+    if type(rawget(cls, m)) == "function" then
+      records[m] = { signature = text[1]:format(name), doc = text[2]:format(name) }
+    end
+  end
+  if FIT_OPTIONS[name] then
+    records.fit.signature = name .. ".fit(x [, opts])"
+    records.fit.params = FIT_OPTIONS[name]
+  end
+  luma.doc.set_members(cls, cls.name, records)
+end
+luma.doc.set_members(dist.MultivariateNormal, "luma.dist.MultivariateNormal", {
+  marginal = { signature = "mvn:marginal(indices)",
+    doc = "The distribution of the coordinates listed in indices. Returns a "
+      .. "MultivariateNormal." },
+  conditional = { signature = "mvn:conditional(given, values)",
+    doc = "The distribution of the other coordinates given x[given] = values (Bishop, "
+      .. "Pattern Recognition and Machine Learning, eqs. 2.81-2.82). Returns a "
+      .. "MultivariateNormal." },
+})
+
 -- The Normal-Inverse-Gamma and Normal-Inverse-Wishart distributions live
 -- with their conjugate updates in luma.bayes; they are reachable here too.
 setmetatable(dist, { __index = function(_, key)

@@ -144,6 +144,35 @@ function info.mutual_information_labels(x, y, opts)
   return math.max(-plogp(P:sum(2)) - plogp(P:sum(1)) + plogp(P), 0) / log_base(opts)
 end
 
+-- Every measure takes {base = b} last (natural logarithms, nats, when
+-- absent; 2 gives bits).
+local BASE = { { name = "base", default = "e", doc = "the logarithm's base (2: bits)" } }
+luma.doc.set_members(info, "luma.info", {
+  entropy = { signature = "entropy(p [, opts]) -> number", params = BASE,
+    doc = "The Shannon entropy H(p) = -sum p log p of a probability vector (0 log 0 = 0)." },
+  cross_entropy = { signature = "cross_entropy(p, q [, opts]) -> number", params = BASE,
+    doc = "The cross-entropy -sum p log q (inf where q = 0 < p)." },
+  kl_divergence = { signature = "kl_divergence(p, q [, opts]) -> number", params = BASE,
+    doc = "The Kullback-Leibler divergence KL(p || q) = sum p log(p / q) (Cover and Thomas, "
+      .. "Elements of Information Theory, sec. 2.3)." },
+  kl_normal = { signature = "kl_normal(mu1, var1, mu2, var2 [, opts]) -> number",
+    params = BASE, doc = "KL(N(mu1, var1) || N(mu2, var2)) in closed form." },
+  kl_mvnormal = { signature = "kl_mvnormal(mu1, S1, mu2, S2 [, opts]) -> number",
+    params = BASE, doc = "KL(N(mu1, S1) || N(mu2, S2)) = (tr(S2^-1 S1) + (mu2 - mu1)' "
+      .. "S2^-1 (mu2 - mu1) - d + log(det S2 / det S1)) / 2." },
+  joint_entropy = { signature = "joint_entropy(P [, opts]) -> number", params = BASE,
+    doc = "H(X, Y) of a joint probability table (rows X, columns Y)." },
+  conditional_entropy = { signature = "conditional_entropy(P [, opts]) -> number",
+    params = BASE, doc = "H(Y | X) = H(X, Y) - H(X) of a joint table, X indexing its rows." },
+  mutual_information = { signature = "mutual_information(P [, opts]) -> number",
+    params = BASE, doc = "I(X; Y) = H(X) + H(Y) - H(X, Y) of a joint table." },
+  entropy_labels = { signature = "entropy_labels(x [, opts]) -> number", params = BASE,
+    doc = "The entropy of the frequencies of the labels in x." },
+  mutual_information_labels = {
+    signature = "mutual_information_labels(x, y [, opts]) -> number", params = BASE,
+    doc = "The mutual information of two label vectors' empirical joint distribution." },
+})
+
 luma.doc.set(info, { name = "luma.info",
   doc = "Information measures: entropy, cross_entropy, kl_divergence, kl_normal, kl_mvnormal, "
     .. "joint_entropy, conditional_entropy, mutual_information, entropy_labels, "

@@ -344,4 +344,64 @@ function tests.power_ttest(effect, n, opts)
   return p_hi + upper(c)
 end
 
+-- Every test returns a table {statistic, pvalue, ...}; alternative is
+-- "two-sided" (the default), "less" or "greater" wherever it is taken.
+luma.doc.set_members(tests, "luma.stats", {
+  binom_test = {
+    signature = "binom_test(k, n [, {p = 0.5, alternative = \"two-sided\", alpha = 0.05}])",
+    doc = "The exact binomial test of k successes in n trials against success probability "
+      .. "p; two-sided p-values sum the outcomes no more likely than k (as "
+      .. "scipy.stats.binomtest). Returns {statistic = k, pvalue, reject, critical_region = "
+      .. "{lo, hi} for one-sided tests}." },
+  ztest = { signature = "ztest(x [, {mu = 0, sigma = sample std, alternative = "
+      .. "\"two-sided\"}])",
+    doc = "The z-test of the mean of x against mu with standard deviation sigma. Returns "
+      .. "{statistic, pvalue}." },
+  ttest_1samp = { signature = "ttest_1samp(x [, {mu = 0, alternative = \"two-sided\"}])",
+    doc = "Student's one-sample t-test of the mean of x against mu. Returns {statistic, "
+      .. "pvalue, df}." },
+  ttest_ind = {
+    signature = "ttest_ind(x, y [, {equal_var = true, alternative = \"two-sided\"}])",
+    doc = "The two-sample t-test of equal means: pooled variance, or Welch's test with "
+      .. "equal_var = false. Returns {statistic, pvalue, df}." },
+  ttest_rel = { signature = "ttest_rel(x, y [, {alternative = \"two-sided\"}])",
+    doc = "The paired t-test, a one-sample test of x - y against 0. Returns {statistic, "
+      .. "pvalue, df}." },
+  chisquare = { signature = "chisquare(observed [, expected = uniform])",
+    doc = "Pearson's chi-squared goodness-of-fit test of observed counts against expected "
+      .. "counts. Returns {statistic, pvalue, df}." },
+  chi2_contingency = { signature = "chi2_contingency(table)",
+    doc = "The chi-squared test of independence on an r x c table of counts (no continuity "
+      .. "correction). Returns {statistic, pvalue, df, expected}." },
+  f_oneway = { signature = "f_oneway(g1, g2, ...)",
+    doc = "One-way analysis of variance of two or more samples. Returns {statistic, pvalue, "
+      .. "df_between, df_within}." },
+  kstest = { signature = "kstest(x, cdf)",
+    doc = "The one-sample Kolmogorov-Smirnov test against a distribution (an object with "
+      .. "cdf) or a cdf function, with Kolmogorov's asymptotic p-value. Returns {statistic, "
+      .. "pvalue}." },
+  ks_2samp = { signature = "ks_2samp(x, y)",
+    doc = "The two-sample Kolmogorov-Smirnov test of equal distributions, asymptotic "
+      .. "p-value. Returns {statistic, pvalue}." },
+  permutation_test = { signature = "permutation_test(x, y, statistic [, {n_resamples = 9999, "
+      .. "alternative = \"two-sided\", seed = nil}])",
+    doc = "A permutation test of statistic(a, b), any function of two samples: the p-value "
+      .. "counts random re-splits at least as extreme, plus one so it is never 0. Returns "
+      .. "{statistic, pvalue}." },
+  bootstrap = { signature = "bootstrap(x, statistic [, {n_resamples = 9999, confidence = "
+      .. "0.95, seed = nil}])",
+    doc = "The percentile bootstrap of statistic(sample) -> number (Efron and Tibshirani, An "
+      .. "Introduction to the Bootstrap, ch. 13). Returns {estimate, standard_error, ci = "
+      .. "{lo, hi}}." },
+  mean_ci = { signature = "mean_ci(x [, {confidence = 0.95}]) -> lo, hi",
+    doc = "The Student t confidence interval for the mean of x." },
+  proportion_ci = {
+    signature = "proportion_ci(k, n [, {confidence = 0.95, method = \"wilson\"}]) -> lo, hi",
+    doc = "A confidence interval for a proportion of k successes in n trials: method "
+      .. "\"wilson\", \"clopper_pearson\" (exact) or \"wald\"." },
+  power_ttest = { signature = "power_ttest(effect_size, n [, {alpha = 0.05, alternative = "
+      .. "\"two-sided\"}]) -> number",
+    doc = "The power of the one-sample t-test: the probability of rejecting when the mean "
+      .. "is effect_size standard deviations from mu, from the noncentral t distribution." },
+})
 return tests

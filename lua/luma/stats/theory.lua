@@ -119,9 +119,38 @@ function theory.bootstrap_left_out(n)
   return (1 - 1 / n) ^ n
 end
 
+luma.doc.set_members(theory, "luma.theory", {
+  hoeffding = { signature = "hoeffding(n, eps [, {range = 1, two_sided = true}]) -> number",
+    doc = "Hoeffding's bound on P(|mean - E mean| >= eps) for the mean of n independent "
+      .. "variables in an interval of width range: 2 exp(-2 n eps^2 / range^2), without "
+      .. "the 2 one-sided (Abu-Mostafa, Magdon-Ismail and Lin, Learning From Data, eq. 1.4)." },
+  union_bound = { signature = "union_bound(M, n, eps) -> number",
+    doc = "Hoeffding's bound over M hypotheses, 2 M exp(-2 eps^2 n) (Learning From Data, "
+      .. "eq. 1.6)." },
+  growth_bound = { signature = "growth_bound(N, k) -> bound, polynomial",
+    doc = "Sauer's bound sum_{i=0}^{k-1} C(N, i) on the growth function of a class with "
+      .. "break point k, and the polynomial N^(k-1) + 1 that dominates it (Learning From "
+      .. "Data, sec. 2.1.2)." },
+  vc_bound = { signature = "vc_bound(N, d_vc, delta) -> number",
+    doc = "The VC generalization error bar sqrt(8/N ln(4((2N)^d_vc + 1) / delta)): with "
+      .. "probability 1 - delta, E_out <= E_in + that (Learning From Data, eq. 2.12)." },
+  vc_sample_size = { signature = "vc_sample_size(eps, delta, d_vc) -> integer",
+    doc = "The smallest N with N >= 8 / eps^2 ln(4((2N)^d_vc + 1) / delta), by fixed-point "
+      .. "iteration from N = 1000 (Learning From Data, example 2.6)." },
+  hoeffding_sample_size = { signature = "hoeffding_sample_size(eps, delta [, M = 1]) -> integer",
+    doc = "The smallest n with 2 M exp(-2 eps^2 n) <= delta." },
+  condorcet = { signature = "condorcet(p, m) -> number",
+    doc = "Condorcet's jury theorem: the probability that a majority of m independent "
+      .. "voters (m odd), each right with probability p, is right." },
+  bootstrap_left_out = { signature = "bootstrap_left_out(n) -> number",
+    doc = "(1 - 1/n)^n, the probability that a given point is missing from a bootstrap "
+      .. "sample of size n (about 1/e = 0.368; Hastie, Tibshirani and Friedman, The "
+      .. "Elements of Statistical Learning, sec. 7.11)." },
+})
+
 luma.doc.set(theory, { name = "luma.theory",
   doc = "Learning-theory calculators: hoeffding, union_bound, growth_bound (Sauer), vc_bound, "
-    .. "vc_sample_size, hoeffding_sample_size, condorcet, bootstrap_left_out (notes 003, "
-    .. "corrected)." })
+    .. "vc_sample_size, hoeffding_sample_size, condorcet, bootstrap_left_out (Abu-Mostafa, "
+    .. "Magdon-Ismail and Lin, Learning From Data, ch. 1-2)." })
 
 return theory

@@ -648,20 +648,22 @@ static const luaL_Reg matrix_metamethods[] = {
     {"__tostring", m_tostring}, {"__len", m_len}, {"__newindex", m_newindex}, {NULL, NULL}};
 
 static const luma_Func matrix_methods[] = {
-    {"shape", m_shape, "A:shape()", "Returns the number of rows and of columns."},
-    {"rows", m_rows, "A:rows()", "Returns the number of rows (also #A)."},
-    {"cols", m_cols, "A:cols()", "Returns the number of columns."},
-    {"get", m_get, "A:get(i, j)", "Returns element (i, j), 1-based."},
-    {"set", m_set, "A:set(i, j, v)", "Sets element (i, j), 1-based, to v; returns A."},
-    {"totable", m_totable, "A:totable()", "Returns the elements as a table of row tables."},
-    {"copy", m_copy, "A:copy()", "Returns a new contiguous matrix with A's elements."},
-    {"fill", m_fill, "A:fill(v)", "Sets every element to v, in place; returns A."},
-    {"is_contiguous", m_is_contiguous, "A:is_contiguous()",
+    {"shape", m_shape, "A:shape() -> rows, cols", "Returns the number of rows and of columns."},
+    {"rows", m_rows, "A:rows() -> integer", "Returns the number of rows (also #A)."},
+    {"cols", m_cols, "A:cols() -> integer", "Returns the number of columns."},
+    {"get", m_get, "A:get(i, j) -> number", "Returns element (i, j), 1-based."},
+    {"set", m_set, "A:set(i, j, v) -> A", "Sets element (i, j), 1-based, to v; returns A."},
+    {"totable", m_totable, "A:totable() -> table",
+     "Returns the elements as a table of row tables."},
+    {"copy", m_copy, "A:copy() -> matrix", "Returns a new contiguous matrix with A's elements."},
+    {"fill", m_fill, "A:fill(v) -> A", "Sets every element to v, in place; returns A."},
+    {"is_contiguous", m_is_contiguous, "A:is_contiguous() -> boolean",
      "True when A's elements are row-major and contiguous in memory."},
-    {"t", m_t, "A:t()", "Returns the transpose as a view sharing A's storage (no copy)."},
-    {"row", m_row, "A:row(i)", "Returns row i as a 1 x cols view (no copy)."},
-    {"col", m_col, "A:col(j)", "Returns column j as a rows x 1 view (no copy)."},
-    {"sub", m_sub, "A:sub(r1, r2, c1, c2)",
+    {"t", m_t, "A:t() -> matrix view",
+     "Returns the transpose as a view sharing A's storage (no copy)."},
+    {"row", m_row, "A:row(i) -> matrix view", "Returns row i as a 1 x cols view (no copy)."},
+    {"col", m_col, "A:col(j) -> matrix view", "Returns column j as a rows x 1 view (no copy)."},
+    {"sub", m_sub, "A:sub(r1, r2, c1, c2) -> matrix view",
      "Returns rows r1..r2 and columns c1..c2 (inclusive, 1-based; nil means the whole range) "
      "as a view sharing A's storage."},
     {NULL, NULL, NULL, NULL}};
@@ -676,16 +678,22 @@ static const luma_Type matrix_type = {
 
 int luma_open_matrix(lua_State *L) {
   static const luma_Func funcs[] = {
-      {"new", m_new, "matrix(t) | matrix(flat, rows, cols)",
+      {"new", m_new, "matrix(t) | matrix(flat, rows, cols) -> matrix",
        "Creates a matrix from a table of row tables ({{1,2},{3,4}}), from a flat table "
        "(a column vector), or from a flat row-major table with the given shape. Also "
        "callable as luma.matrix{...}."},
-      {"zeros", m_zeros, "zeros(rows [, cols])", "A rows x cols matrix of zeros (cols 1 if omitted)."},
-      {"ones", m_ones, "ones(rows [, cols])", "A rows x cols matrix of ones (cols 1 if omitted)."},
-      {"full", m_full, "full(rows, cols, value)", "A rows x cols matrix filled with value."},
-      {"eye", m_eye, "eye(n [, m])", "The n x m identity matrix (square if m is omitted)."},
-      {"ismatrix", m_ismatrix, "ismatrix(x)", "True if x is a luma matrix (or a view of one)."},
-      {"set_printoptions", m_set_printoptions, "set_printoptions{precision=, threshold=, edgeitems=}",
+      {"zeros", m_zeros, "zeros(rows [, cols = 1]) -> matrix",
+       "A rows x cols matrix of zeros (cols 1 if omitted)."},
+      {"ones", m_ones, "ones(rows [, cols = 1]) -> matrix",
+       "A rows x cols matrix of ones (cols 1 if omitted)."},
+      {"full", m_full, "full(rows, cols, value) -> matrix",
+       "A rows x cols matrix filled with value."},
+      {"eye", m_eye, "eye(n [, m = n]) -> matrix",
+       "The n x m identity matrix (square if m is omitted)."},
+      {"ismatrix", m_ismatrix, "ismatrix(x) -> boolean",
+       "True if x is a luma matrix (or a view of one)."},
+      {"set_printoptions", m_set_printoptions,
+       "set_printoptions{precision = 4, threshold = 1000, edgeitems = 3} -> nothing",
        "Sets how matrices print: digits after the point (default 4), the element count above "
        "which printing elides (1000), and the rows/columns kept at each end (3)."},
       {NULL, NULL, NULL, NULL}};

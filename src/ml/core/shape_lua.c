@@ -393,41 +393,44 @@ static int m_slice(lua_State *L) {
 
 void luma_open_shape(lua_State *L, int module_idx) {
   static const luma_Func funcs[] = {
-      {"diag", m_diag, "diag(x [, k])",
+      {"diag", m_diag, "diag(x [, k = 0]) -> matrix",
        "From a vector (matrix or table): the square matrix with x on diagonal k (0 main, > 0 "
        "above, < 0 below). From a matrix: a copy of its diagonal k as a column."},
-      {"linspace", m_linspace, "linspace(a, b [, n])",
+      {"linspace", m_linspace, "linspace(a, b [, n = 50]) -> matrix",
        "n (default 50) evenly spaced numbers from a to b inclusive, as a column."},
-      {"arange", m_arange, "arange(n) | arange(first, last [, step])",
+      {"arange", m_arange, "arange(n) | arange(first, last [, step = 1]) -> matrix",
        "1..n, or first, first+step, ... up to last inclusive (like Lua's numeric for), as a "
        "column."},
-      {"hstack", m_hstack, "hstack{A, B, ...}", "The matrices side by side (same row counts)."},
-      {"vstack", m_vstack, "vstack{A, B, ...}", "The matrices on top of each other (same "
+      {"hstack", m_hstack, "hstack{A, B, ...} -> matrix",
+       "The matrices side by side (same row counts)."},
+      {"vstack", m_vstack, "vstack{A, B, ...} -> matrix", "The matrices on top of each other (same "
        "column counts)."},
-      {"find", m_find, "find(mask)",
+      {"find", m_find, "find(mask) -> matrix",
        "The 1-based row-major positions of mask's nonzero elements, as a column."},
       {NULL, NULL, NULL, NULL}};
   static const luma_Func methods[] = {
-      {"diag", m_diag_view, "A:diag([k])",
+      {"diag", m_diag_view, "A:diag([k = 0]) -> matrix view",
        "Diagonal k of A as an n x 1 view (writes go to A: A:diag():add(1, A:diag()) adds 1 "
        "to the diagonal)."},
-      {"reshape", m_reshape, "A:reshape(rows, cols)",
+      {"reshape", m_reshape, "A:reshape(rows, cols) -> matrix",
        "A's elements in row-major order with a new shape (one size may be -1): a view when A "
        "is contiguous, else a copy."},
-      {"contiguous", m_contiguous, "A:contiguous()",
+      {"contiguous", m_contiguous, "A:contiguous() -> matrix",
        "A itself if it is contiguous, else a contiguous copy."},
-      {"flatten", m_flatten, "A:flatten()", "A copy of A's elements in row-major order as a column."},
-      {"take", m_take, "A:take(indices [, dim [, out]])",
+      {"flatten", m_flatten, "A:flatten() -> matrix",
+       "A copy of A's elements in row-major order as a column."},
+      {"take", m_take, "A:take(indices [, dim = 1 [, out = nil]]) -> matrix",
        "Rows (dim 1, default) or columns (dim 2) of A in the order of indices (a vector or a "
        "table, 1-based, repeats allowed), as a new matrix or into out."},
-      {"select", m_select, "A:select(mask [, dim])",
+      {"select", m_select, "A:select(mask [, dim = nil]) -> matrix",
        "Without dim: the elements where mask (A's shape) is nonzero, row-major, as a column. "
        "With dim 1 or 2: the rows or columns whose mask entry is nonzero."},
-      {"assign", m_assign, "A:assign(B [, mask])",
+      {"assign", m_assign, "A:assign(B [, mask = nil]) -> A",
        "Copies B (a number, or a matrix broadcasting to A's shape) into A in place, where mask "
        "is nonzero if given; works through views: A:sub(1, 2):assign(0). Returns A."},
-      {"tile", m_tile, "A:tile(reps_rows [, reps_cols])", "A repeated as a block matrix."},
-      {"slice", m_slice, "A:slice(rows, cols)",
+      {"tile", m_tile, "A:tile(reps_rows [, reps_cols = 1]) -> matrix",
+       "A repeated as a block matrix."},
+      {"slice", m_slice, "A:slice(rows, cols) -> matrix view",
        "A view of A; rows and cols are each nil (all), an index, or {first, last [, step]}, "
        "step >= 1: A:slice({1, 9, 2}, nil) is every other row."},
       {NULL, NULL, NULL, NULL}};

@@ -709,30 +709,35 @@ static int io_write_libsvm(lua_State *L) {
 int luma_open_io(lua_State *L) {
   static const luma_Func funcs[] = {
       {"read_csv", io_read_csv,
-       "read_csv(path [, {header = true, delimiter = \",\", columns, na_values, skip_rows, "
-       "comment}])",
+       "read_csv(path [, {header = true, delimiter = \",\", columns = all, na_values = "
+       "common, skip_rows = 0, comment = none}]) -> matrix, info",
        "Reads a CSV file into a matrix and an info table {columns = names, categories = "
        "{[name] = labels}, rows = n}. Quoted fields (RFC 4180), CRLF, a UTF-8 BOM; fields in "
        "na_values (default \"\", NA, NaN, nan, N/A, null, NULL) become NaN; a column with any "
        "other non-number becomes codes 1..k in order of first appearance, categories[name][code] "
        "giving the label. columns selects by name or 1-based index."},
-      {"parse_csv", io_parse_csv, "parse_csv(text [, opts])",
+      {"parse_csv", io_parse_csv,
+       "parse_csv(text [, {header = true, delimiter = \",\", columns = all, na_values = "
+       "common, skip_rows = 0, comment = none}]) -> matrix, info",
        "Like read_csv, from a string (available in sandboxed states)."},
-      {"write_csv", io_write_csv, "write_csv(path, X [, {header = names, delimiter, precision}])",
+      {"write_csv", io_write_csv,
+       "write_csv(path, X [, {header = none, delimiter = \",\", precision = 17}]) -> nothing",
        "Writes X as CSV with %.17g numbers (exact round trip), nan and inf spelled out."},
-      {"read_libsvm", io_read_libsvm, "read_libsvm(path [, {n_features}])",
+      {"read_libsvm", io_read_libsvm,
+       "read_libsvm(path [, {n_features = largest index}]) -> X, y",
        "Reads the libsvm/svmlight text format (label index:value ...) into a dense X and a "
        "column y; n_features fixes the width (default: the largest index)."},
-      {"write_libsvm", io_write_libsvm, "write_libsvm(path, X, y)",
+      {"write_libsvm", io_write_libsvm, "write_libsvm(path, X, y) -> nothing",
        "Writes X and y in the libsvm/svmlight format (zeros omitted, %.17g values)."},
-      {"read_npy", io_read_npy, "read_npy(path [, {mmap = false}])",
+      {"read_npy", io_read_npy, "read_npy(path [, {mmap = false}]) -> matrix",
        "Reads a NumPy .npy file (float64, float32, integers or bool; up to 2-D; C or Fortran "
        "order; either byte order) into a matrix; a 1-D array becomes a column. With mmap = "
        "true the matrix is the file itself, memory-mapped copy-on-write instead of read: "
        "pages are loaded as they are used (data larger than memory works), writes through "
        "the matrix stay private and never change the file; the file must hold little-endian "
        "float64 ('<f8'), and a Fortran-order file gives a column-major strided matrix."},
-      {"open_npy", io_open_npy, "open_npy(path [, rows, cols] [, {mode = \"r+\"}])",
+      {"open_npy", io_open_npy,
+       "open_npy(path [, rows = nil, cols = nil] [, {mode = \"r+\"}]) -> matrix",
        "Returns a matrix memory-mapped onto a float64 .npy file. mode \"w+\" creates (or "
        "truncates) path as a rows x cols '<f8' C-order array of zeros, its space reserved on "
        "disk; \"r+\" (the default) maps an existing '<f8' file for reading and writing; "
@@ -741,7 +746,7 @@ int luma_open_io(lua_State *L) {
        "once). rows and cols are required for \"w+\" and, if given with \"r\" or "
        "\"r+\", must match the file's shape; the options may also be the second argument. "
        "The mapping is unmapped when the matrix and its views are garbage."},
-      {"write_npy", io_write_npy, "write_npy(path, X)",
+      {"write_npy", io_write_npy, "write_npy(path, X) -> nothing",
        "Writes X as a 2-D float64 .npy file (format 1.0, C order) that numpy.load reads."},
       {NULL, NULL, NULL, NULL}};
   lua_newtable(L);

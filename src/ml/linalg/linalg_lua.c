@@ -537,64 +537,67 @@ static int la_power_iteration(lua_State *L) {
 
 int luma_open_linalg(lua_State *L) {
   static const luma_Func funcs[] = {
-      {"solve", la_solve, "solve(A, B [, {assume = \"general\"|\"spd\"}])",
+      {"solve", la_solve, "solve(A, B [, {assume = \"general\"}]) -> matrix",
        "Solves A X = B for square A (B a vector or a matrix of right-hand sides): LU with "
        "partial pivoting, or Cholesky when A is symmetric positive definite. Errors when A is "
        "singular to working precision (reciprocal condition number below n * eps)."},
       {"solve_triangular", la_solve_triangular,
-       "solve_triangular(A, B [, {lower = true, trans = false, unit_diagonal = false}])",
+       "solve_triangular(A, B [, {lower = true, trans = false, unit_diagonal = false}]) -> matrix",
        "Solves A X = B (or A^T X = B) by substitution, reading only A's given triangle."},
-      {"lstsq", la_lstsq, "lstsq(A, B [, {rcond = eps * max(m, n)}])",
+      {"lstsq", la_lstsq, "lstsq(A, B [, {rcond = eps * max(m, n)}]) -> X, rank, s",
        "Minimum-norm least-squares solution of A X = B through the SVD; returns X, the "
        "effective rank and the singular values (those below rcond * s_max count as zero)."},
-      {"inv", la_inv, "inv(A)", "The inverse of square A (an error if A is singular); prefer "
+      {"inv", la_inv, "inv(A) -> matrix",
+       "The inverse of square A (an error if A is singular); prefer "
        "solve for systems."},
-      {"pinv", la_pinv, "pinv(A [, {rtol = eps * max(m, n)}])",
+      {"pinv", la_pinv, "pinv(A [, {rtol = eps * max(m, n)}]) -> matrix",
        "Moore-Penrose pseudo-inverse through the SVD, singular values below rtol * s_max "
        "treated as zero."},
-      {"det", la_det, "det(A)", "Determinant through LU (0 for a singular matrix)."},
-      {"slogdet", la_slogdet, "slogdet(A)",
+      {"det", la_det, "det(A) -> number", "Determinant through LU (0 for a singular matrix)."},
+      {"slogdet", la_slogdet, "slogdet(A) -> sign, logabsdet",
        "Sign and natural log of |det A| (0 and -inf when singular): no overflow."},
-      {"cholesky", la_cholesky, "cholesky(A [, {upper = false}])",
+      {"cholesky", la_cholesky, "cholesky(A [, {upper = false}]) -> matrix",
        "L lower triangular with A = L L^T (or U = L^T with upper), for symmetric positive "
        "definite A; an error otherwise."},
-      {"lu", la_lu, "lu(A)", "P, L, U with A = P L U: P a permutation, L unit lower "
+      {"lu", la_lu, "lu(A) -> P, L, U", "P, L, U with A = P L U: P a permutation, L unit lower "
        "triangular (m x k), U upper triangular (k x n), k = min(m, n)."},
-      {"qr", la_qr, "qr(A [, {mode = \"reduced\"|\"complete\"|\"r\"}])",
+      {"qr", la_qr, "qr(A [, {mode = \"reduced\"}]) -> Q, R",
        "Q, R with A = Q R, Q with orthonormal columns (m x k, or m x m when complete) and R "
        "upper triangular; mode \"r\" returns R only."},
-      {"eigh", la_eigh, "eigh(A [, {order = \"ascending\"|\"descending\", vectors = true}])",
+      {"eigh", la_eigh, "eigh(A [, {order = \"ascending\", vectors = true}]) -> w, V",
        "Eigenvalues (a column) and eigenvectors (the columns of V) of symmetric A: A V = V "
        "diag(w)."},
-      {"eigh_generalized", la_eigh_generalized, "eigh_generalized(A, B [, opts])",
+      {"eigh_generalized", la_eigh_generalized,
+       "eigh_generalized(A, B [, {order = \"ascending\", vectors = true}]) -> w, V",
        "Solves A v = lambda B v for symmetric A and symmetric positive definite B; vectors "
        "are B-orthonormal (V^T B V = I). Options as eigh."},
-      {"eig", la_eig, "eig(A [, {vectors = true}])",
+      {"eig", la_eig, "eig(A [, {vectors = true}]) -> w, Vr, Vi",
        "Eigenvalues of a general square matrix as real and imaginary parts (columns wr, wi), "
        "then the eigenvectors' real and imaginary parts (Vr, Vi): A (Vr + i Vi) = (Vr + i Vi) "
        "diag(wr + i wi). Conjugate pairs are adjacent."},
-      {"svd", la_svd, "svd(A [, {mode = \"thin\"|\"full\"|\"values\"}])",
+      {"svd", la_svd, "svd(A [, {mode = \"thin\"}]) -> U, s, Vt",
        "U, s, Vt with A = U diag(s) Vt and s descending (a column); thin: U m x k and Vt "
        "k x n; full: square U and Vt; values: s only."},
-      {"rank", la_rank, "rank(A [, {tol = eps * max(m, n) * s_max}])",
+      {"rank", la_rank, "rank(A [, {tol = eps * max(m, n) * s_max}]) -> integer",
        "Numerical rank: the number of singular values above tol."},
-      {"norm", la_norm, "norm(A [, p])",
+      {"norm", la_norm, "norm(A [, p = 2]) -> number",
        "Matrix norm: 2 (largest singular value, default), 1 (largest column sum), math.huge "
        "or \"inf\" (largest row sum), \"fro\" (Frobenius), \"nuc\" (sum of singular values)."},
-      {"cond", la_cond, "cond(A [, p])",
+      {"cond", la_cond, "cond(A [, p = 2]) -> number",
        "Condition number in the p-norm (2 by default: s_max / s_min); inf when singular."},
-      {"null_space", la_null_space, "null_space(A [, {rtol = eps * max(m, n)}])",
+      {"null_space", la_null_space, "null_space(A [, {rtol = eps * max(m, n)}]) -> matrix",
        "An orthonormal basis of the null space (columns), from the SVD."},
-      {"orth", la_orth, "orth(A [, {rtol = eps * max(m, n)}])",
+      {"orth", la_orth, "orth(A [, {rtol = eps * max(m, n)}]) -> matrix",
        "An orthonormal basis of the column space (columns), from the SVD."},
-      {"matrix_power", la_matrix_power, "matrix_power(A, k)",
+      {"matrix_power", la_matrix_power, "matrix_power(A, k) -> matrix",
        "A^k for an integer k by repeated squaring (k = 0 gives I; k < 0 inverts first)."},
-      {"gram_schmidt", la_gram_schmidt, "gram_schmidt(A [, {tol = 1e-10}])",
+      {"gram_schmidt", la_gram_schmidt, "gram_schmidt(A [, {tol = 1e-10}]) -> Q, R",
        "Modified Gram-Schmidt on A's columns (notes 001): Q with orthonormal columns "
        "spanning them and R with A = Q R. A column whose remainder is at most tol times its "
        "norm is dependent and adds no column to Q."},
       {"power_iteration", la_power_iteration,
-       "power_iteration(A [, {k = 1, max_iter = 1000, tol = 1e-10, rng}])",
+       "power_iteration(A [, {k = 1, max_iter = 1000, tol = 1e-10, rng = default}]) -> "
+       "values, vectors",
        "The k dominant eigenpairs of symmetric A by the power method with peeling (notes "
        "001, 004): values (k x 1, by decreasing magnitude) and vectors (n x k). Starts from "
        "Gaussian vectors drawn from rng (default: luma.random's); an error if it does not "

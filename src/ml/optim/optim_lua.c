@@ -412,8 +412,8 @@ static int o_lbfgs(lua_State *L) {
 }
 
 static const luma_Func objective_methods[] = {
-    {"size", obj_size, "obj:size()", "The number of parameters."},
-    {"info", obj_info, "obj:info()",
+    {"size", obj_size, "obj:size() -> integer", "The number of parameters."},
+    {"info", obj_info, "obj:info() -> table",
      "A table {kind, n_samples, n_features, n_classes, n_params, C, fit_intercept}."},
     {NULL, NULL, NULL, NULL}};
 
@@ -461,13 +461,15 @@ int luma_open_optim_native(lua_State *L) {
       {"lbfgs", o_lbfgs, "lbfgs(f, x0, opts)",
        "The L-BFGS(-B) engine behind luma.optim.minimize (use that instead)."},
       {"logistic_loss", o_logistic_loss,
-       "logistic_loss(X, y [, {C = 1, fit_intercept = true, sample_weight}])",
+       "logistic_loss(X, y [, {C = 1, fit_intercept = true, sample_weight = nil}]) -> Objective",
        "Native binary logistic loss C * sum_i s_i log(1 + exp(-y_i (x_i.w + b))) + |w|^2 / 2."},
       {"softmax_loss", o_softmax_loss,
-       "softmax_loss(X, y [, {C = 1, fit_intercept = true, sample_weight, n_classes}])",
+       "softmax_loss(X, y [, {C = 1, fit_intercept = true, sample_weight = nil, n_classes = "
+       "max label}]) -> Objective",
        "Native multinomial cross-entropy C * sum_i s_i (-log softmax(x_i W + b)_{y_i}) + "
        "|W|_F^2 / 2."},
-      {"is_objective", o_is_objective, "is_objective(v)", "True when v is a luma.Objective."},
+      {"is_objective", o_is_objective, "is_objective(v) -> boolean",
+       "True when v is a luma.Objective."},
       {"simplex", o_simplex, "simplex(c, A, b [, max_iter = 10000 [, tol = 1e-10]])",
        "The dense two-phase simplex behind luma.optim.linprog: min c'x s.t. A x = b, x >= 0 "
        "with b >= 0. Returns the status (\"optimal\", \"infeasible\", \"unbounded\", "

@@ -352,7 +352,9 @@ static int p_kernel_diag(lua_State *L) {
 
 int luma_open_pairwise(lua_State *L) {
   static const luma_Func funcs[] = {
-      {"distances", p_distances, "distances(X [, Y] [, metric [, opts]])",
+      {"distances", p_distances,
+       "distances(X [, Y = X] [, metric = \"euclidean\" [, {p = nil, cov = nil, VI = nil, "
+       "out = nil}]]) -> matrix",
        "Distances between the rows of X and of Y (Y omitted or nil: X with itself, exactly "
        "symmetric with a zero diagonal), an n x m matrix. metric: \"euclidean\" (default), "
        "\"sqeuclidean\", \"manhattan\" (or \"cityblock\"), \"chebyshev\", \"minkowski\" "
@@ -361,7 +363,9 @@ int luma_open_pairwise(lua_State *L) {
        "inverse). Euclidean, squared Euclidean and cosine use BLAS (|x|^2 + |y|^2 - 2 x.y, "
        "negatives from rounding clamped to 0; \"minkowski\" with p = 2 is the exact direct "
        "sum). opts.out receives the result. A NaN in a row gives NaN in that row."},
-      {"kernel", p_kernel, "kernel(X [, Y], name [, opts])",
+      {"kernel", p_kernel,
+       "kernel(X [, Y = X], name [, {gamma = 1/n_features, coef0 = 1, degree = 3, "
+       "alpha = 1, length_scale = 1, out = nil}]) -> matrix",
        "Kernel (Gram) matrix between the rows of X and of Y (Y omitted or nil: X with itself, "
        "exactly symmetric). name: \"linear\" x.y; \"polynomial\" (gamma x.y + coef0)^degree; "
        "\"rbf\" exp(-gamma |x-y|^2); \"laplacian\" exp(-gamma |x-y|_1); \"sigmoid\" "
@@ -369,7 +373,9 @@ int luma_open_pairwise(lua_State *L) {
        "length_scale^2))^-alpha; \"cosine\" x.y / (|x| |y|), 0 for a zero vector. Defaults as "
        "scikit-learn: gamma = 1/n_features, coef0 = 1, degree = 3, alpha = 1, "
        "length_scale = 1. opts.out receives the result."},
-      {"kernel_diag", p_kernel_diag, "kernel_diag(X, name [, opts])",
+      {"kernel_diag", p_kernel_diag,
+       "kernel_diag(X, name [, {gamma = 1/n_features, coef0 = 1, degree = 3, alpha = 1, "
+       "length_scale = 1}]) -> matrix",
        "The n x 1 column k(x_i, x_i) of the kernel for each row of X, without the Gram "
        "matrix (same names and options as kernel)."},
       {NULL, NULL, NULL, NULL}};

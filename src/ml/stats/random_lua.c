@@ -430,40 +430,49 @@ static int g_tostring(lua_State *L) {
 static const luaL_Reg generator_metamethods[] = {{"__tostring", g_tostring}, {NULL, NULL}};
 
 static const luma_Func generator_methods[] = {
-    {"random", g_random, "g:random()", "A uniform number in [0, 1)."},
-    {"uniform", g_uniform, "g:uniform([rows [, cols] [, lo, hi]])",
+    {"random", g_random, "g:random() -> number", "A uniform number in [0, 1)."},
+    {"uniform", g_uniform,
+     "g:uniform([rows = nil [, cols = 1]] [, lo = 0, hi = 1]) -> number | matrix",
      "Uniform on [lo, hi) (default [0, 1)): a number without a shape, else a rows x cols "
      "matrix (cols 1 if omitted)."},
-    {"normal", g_normal, "g:normal([rows [, cols] [, mean, std]])",
+    {"normal", g_normal,
+     "g:normal([rows = nil [, cols = 1]] [, mean = 0, std = 1]) -> number | matrix",
      "Normal draws (default mean 0, std 1): a number without a shape, else a matrix."},
-    {"integers", g_integers, "g:integers(lo, hi [, rows [, cols]])",
+    {"integers", g_integers, "g:integers(lo, hi [, rows = nil [, cols = 1]]) -> integer | matrix",
      "Uniform integers on lo..hi inclusive, unbiased: an integer, or a matrix given a shape."},
-    {"exponential", g_exponential, "g:exponential([rate [, rows [, cols]]])",
+    {"exponential", g_exponential,
+     "g:exponential([rate = 1 [, rows = nil [, cols = 1]]]) -> number | matrix",
      "Exponential draws with the given rate (default 1, mean 1/rate)."},
-    {"gamma", g_gamma, "g:gamma(shape [, rows [, cols]])",
+    {"gamma", g_gamma, "g:gamma(shape [, rows = nil [, cols = 1]]) -> number | matrix",
      "Gamma draws with the given shape and scale 1 (Marsaglia-Tsang); multiply for another "
      "scale."},
-    {"beta", g_beta, "g:beta(a, b [, rows [, cols]])", "Beta(a, b) draws (a ratio of gammas)."},
-    {"poisson", g_poisson, "g:poisson(lambda [, rows [, cols]])",
+    {"beta", g_beta, "g:beta(a, b [, rows = nil [, cols = 1]]) -> number | matrix",
+     "Beta(a, b) draws (a ratio of gammas)."},
+    {"poisson", g_poisson, "g:poisson(lambda [, rows = nil [, cols = 1]]) -> number | matrix",
      "Poisson draws (Knuth's product method below 10, Hormann's PTRS above)."},
-    {"binomial", g_binomial, "g:binomial(n, p [, rows [, cols]])",
+    {"binomial", g_binomial, "g:binomial(n, p [, rows = nil [, cols = 1]]) -> number | matrix",
      "Binomial(n, p) draws (inversion for small n p, Hormann's BTRS otherwise)."},
-    {"permutation", g_permutation, "g:permutation(n)",
+    {"permutation", g_permutation, "g:permutation(n) -> matrix",
      "The integers 1..n in random order (Fisher-Yates) as an n x 1 matrix."},
-    {"choice", g_choice, "g:choice(population [, size [, {replace = true, p = weights}]])",
+    {"choice", g_choice,
+     "g:choice(population [, size = nil [, {replace = true, p = uniform}]]) -> "
+     "value | matrix | table",
      "Draws from population: an integer n (the values 1..n), a vector or a table. Without "
      "size one value, else size values (a column, or a table for a table population); "
      "replace = false draws distinct entries; p gives probabilities (summing to 1)."},
-    {"shuffle", g_shuffle, "g:shuffle(x)",
+    {"shuffle", g_shuffle, "g:shuffle(x) -> x",
      "Puts the rows of matrix x (or the elements of table x) in random order, in place; "
      "returns x."},
-    {"jump", g_jump, "g:jump()", "Advances g by 2^128 draws (to a disjoint stream); returns g."},
-    {"split", g_split, "g:split(n)",
+    {"jump", g_jump, "g:jump() -> g",
+     "Advances g by 2^128 draws (to a disjoint stream); returns g."},
+    {"split", g_split, "g:split(n) -> table of Generators",
      "Returns a table of n generators on disjoint streams (for parallel work); g moves past "
      "them."},
-    {"copy", g_copy, "g:copy()", "A new generator in the same state (it repeats g's draws)."},
-    {"state", g_state, "g:state()", "The generator state as a string (for set_state)."},
-    {"set_state", g_set_state, "g:set_state(s)", "Restores a state from g:state(); returns g."},
+    {"copy", g_copy, "g:copy() -> Generator",
+     "A new generator in the same state (it repeats g's draws)."},
+    {"state", g_state, "g:state() -> string", "The generator state as a string (for set_state)."},
+    {"set_state", g_set_state, "g:set_state(s) -> g",
+     "Restores a state from g:state(); returns g."},
     {NULL, NULL, NULL, NULL}};
 
 static const luma_Type generator_type = {
@@ -489,12 +498,12 @@ static int r_default(lua_State *L) {
 
 int luma_open_random(lua_State *L) {
   static const luma_Func funcs[] = {
-      {"Generator", r_generator, "Generator([seed])",
+      {"Generator", r_generator, "Generator([seed = from system entropy]) -> Generator",
        "A new generator seeded with the integer seed (from system entropy if omitted)."},
-      {"seed", r_seed, "seed([n])",
+      {"seed", r_seed, "seed([n = from system entropy]) -> nothing",
        "Reseeds this state's default generator (from system entropy if n is omitted). "
        "A new state's default generator starts from seed 0, so scripts are reproducible."},
-      {"default", r_default, "default()", "This state's default generator."},
+      {"default", r_default, "default() -> Generator", "This state's default generator."},
       {NULL, NULL, NULL, NULL}};
   luma_type_register(L, &generator_type); /* help("luma.Generator") before any exists */
   lua_pop(L, 1);
@@ -523,9 +532,9 @@ static int m_randn(lua_State *L) { return random_matrix(L, 1); }
 
 void luma_open_random_matrix(lua_State *L, int module_idx) {
   static const luma_Func funcs[] = {
-      {"rand", m_rand, "rand(rows [, cols [, rng]])",
+      {"rand", m_rand, "rand(rows [, cols = 1 [, rng = luma.random.default()]]) -> matrix",
        "A rows x cols matrix of uniform [0, 1) draws from rng (default: luma.random's)."},
-      {"randn", m_randn, "randn(rows [, cols [, rng]])",
+      {"randn", m_randn, "randn(rows [, cols = 1 [, rng = luma.random.default()]]) -> matrix",
        "A rows x cols matrix of standard normal draws from rng (default: luma.random's)."},
       {NULL, NULL, NULL, NULL}};
   luma_register_funcs(L, module_idx, "luma.matrix", funcs);
