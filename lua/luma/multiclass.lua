@@ -80,7 +80,7 @@ end
 multiclass.OneVsRest = estimator.class{
   name = "luma.multiclass.OneVsRest",
   kind = "classifier",
-  doc = "One-vs-rest (one-versus-all, notes 002 §1.5 M1): a clone of the binary estimator per "
+  doc = "One-vs-rest (one-versus-all; Bishop, sec. 4.1.2): a clone of the binary estimator per "
     .. "class, trained on that class (label 1) against all others (label 0); predicts the "
     .. "class of highest score. With two classes a single estimator (the second class against "
     .. "the first). predict_proba normalises the per-class probabilities to sum to 1; "
@@ -156,10 +156,10 @@ end
 multiclass.OneVsOne = estimator.class{
   name = "luma.multiclass.OneVsOne",
   kind = "classifier",
-  doc = "One-vs-one (notes 002 §1.5 M2): a clone of the binary estimator per pair of classes "
+  doc = "One-vs-one (Bishop, sec. 4.1.2): a clone of the binary estimator per pair of classes "
     .. "(i < j), trained on the rows of those two classes (label 1 for class j); predicts by "
-    .. "majority vote, ties broken by the summed confidences (scikit-learn's rule; the notes "
-    .. "leave ties open). decision_function is votes + confidences / (3 (|confidences| + 1)) "
+    .. "majority vote, ties broken by the summed confidences (scikit-learn's rule). "
+    .. "decision_function is votes + confidences / (3 (|confidences| + 1)) "
     .. "(n x 1, the second class's, for two classes). Fitted: classes, pairs ({i, j, "
     .. "estimator}).",
   params = {
@@ -192,7 +192,7 @@ multiclass.OneVsOne = estimator.class{
 }
 
 luma.doc.set(multiclass, { name = "luma.multiclass",
-  doc = "Multiclass wrappers for binary classifiers: OneVsRest and OneVsOne (notes 002 §1.5); "
+  doc = "Multiclass wrappers for binary classifiers: OneVsRest and OneVsOne (Bishop, sec. 4.1.2); "
     .. "see docs/CLASSIFIERS.md." })
 
 return multiclass

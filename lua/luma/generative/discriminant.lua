@@ -219,9 +219,10 @@ end
 discriminant.LinearDiscriminantAnalysis = estimator.class{
   name = "luma.discriminant.LinearDiscriminantAnalysis",
   kind = "classifier",
-  doc = "Linear discriminant analysis (notes 001 §E case II, Fisher's discriminant): one "
+  doc = "Linear discriminant analysis (Hastie, Tibshirani and Friedman, The Elements of "
+    .. "Statistical Learning, sec. 4.3; Fisher's discriminant, Bishop, sec. 4.1.4): one "
     .. "Gaussian per class with a shared covariance, pooled over the classes and divided by n "
-    .. "(the maximum-likelihood estimate, notes 001 L503), and class priors. Predicts the "
+    .. "(the maximum-likelihood estimate), and class priors. Predicts the "
     .. "class of largest posterior; transform projects onto at most K - 1 discriminant "
     .. "directions. Fitted: classes, priors, means, coef, intercept (one row for two "
     .. "classes), scalings, explained_variance_ratio, xbar (svd), covariance (eigen, lsqr, "
@@ -331,10 +332,11 @@ end
 discriminant.QuadraticDiscriminantAnalysis = estimator.class{
   name = "luma.discriminant.QuadraticDiscriminantAnalysis",
   kind = "classifier",
-  doc = "Quadratic discriminant analysis (notes 001 §E general case): one Gaussian per "
+  doc = "Quadratic discriminant analysis (The Elements of Statistical Learning, sec. 4.3): "
+    .. "one Gaussian per "
     .. "class with its own covariance, divided by n_k (maximum likelihood; scikit-learn "
     .. "divides by n_k - 1), and class priors. The decision keeps both log-determinants "
-    .. "(notes 001 erratum 5). Fitted: classes, priors, means, rotations and scalings (per "
+    .. "(both enter the Gaussian log-densities). Fitted: classes, priors, means, rotations and scalings (per "
     .. "class: eigenvectors and eigenvalues of the covariance), covariance (with "
     .. "store_covariance).",
   params = {
@@ -404,11 +406,11 @@ end
 discriminant.NearestCentroid = estimator.class{
   name = "luma.discriminant.NearestCentroid",
   kind = "classifier",
-  doc = "Learning with prototypes (LwP, notes 001 §E case III and L763–767): each class is "
+  doc = "Learning with prototypes (the nearest-centroid classifier): each class is "
     .. "represented by its mean, and a point gets the class of the nearest one, by Euclidean "
     .. "distance or by Mahalanobis distance under the pooled within-class covariance "
     .. "(divided by n, as LDA's). Ties go to the first class in sorted order (scikit-learn's "
-    .. "rule; the notes' binary rule sends them to +1, the second). shrink_threshold gives "
+    .. "rule). shrink_threshold gives "
     .. "nearest shrunken centroids (Tibshirani et al. 2002). Fitted: classes, centroids, "
     .. "covariance (mahalanobis).",
   params = {
@@ -558,13 +560,13 @@ discriminant.GaussianImputer = estimator.class{
   name = "luma.discriminant.GaussianImputer",
   kind = "transformer",
   requires_y = true,
-  doc = "Class-conditional Gaussian imputation (notes 001 §E, L527-536). fit(X, y) learns per "
+  doc = "Class-conditional Gaussian imputation. fit(X, y) learns per "
     .. "class the mean and the maximum-likelihood covariance (1/n_k, plus reg_covar on the "
     .. "diagonal) from the class's complete rows (rows with a NaN are skipped), and class "
     .. "priors from all rows. transform(X [, y]) replaces each NaN by the conditional mean "
     .. "mu_m + S_mo S_oo^-1 (x_o - mu_o) of the row's class given its observed features. "
     .. "With y the class is known; without y it is predicted from the observed features "
-    .. "alone, argmax_k log pi_k + log N(x_o; mu_k,o, S_k,oo) (the notes' rule, assign = "
+    .. "alone, argmax_k log pi_k + log N(x_o; mu_k,o, S_k,oo) (assign = "
     .. "\"hard\"), or the conditional means are averaged with those posterior weights (assign "
     .. "= \"soft\", the mixture's conditional mean). A row with every feature missing gets "
     .. "the mean of its class (or of the most probable class a priori). Infinite values are "

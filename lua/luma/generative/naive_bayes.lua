@@ -215,8 +215,8 @@ end
 naive_bayes.MultinomialNB = estimator.class(predict_methods(mnb_jll, {
   name = "luma.naive_bayes.MultinomialNB",
   kind = "classifier",
-  doc = "Multinomial naive Bayes for counts (the notes' spam filter on word counts, notes 002 "
-    .. "§1.2 C9): log p(x | k) = sum_j x_j log theta_kj + const with theta_kj = (N_kj + alpha) "
+  doc = "Multinomial naive Bayes for counts (Manning, Raghavan and Schutze, "
+    .. "Introduction to Information Retrieval, sec. 13.2): log p(x | k) = sum_j x_j log theta_kj + const with theta_kj = (N_kj + alpha) "
     .. "/ (N_k + alpha d), N_kj the total count of feature j in class k. Fitted: classes, "
     .. "class_count, feature_count, class_log_prior, feature_log_prob.",
   params = discrete_params,

@@ -304,14 +304,15 @@ M.BayesianLinearRegression = estimator.class{
       doc = "n functions drawn from the posterior (or the prior, also before fit) evaluated at "
         .. "the rows of X (Bishop, fig. 3.9). Returns a rows(X) x n matrix." },
   },
-  doc = "Bayesian linear regression (notes 004 §9.3): prior N(prior_mean, prior_cov) on the "
+  doc = "Bayesian linear regression (Bishop, Pattern Recognition and Machine Learning, sec. "
+    .. "3.3): prior N(prior_mean, prior_cov) on the "
     .. "weights (default N(0, alpha^-1 I)), Gaussian noise of variance sigma2 (or precision "
     .. "beta). Posterior S_N = (S0^-1 + X^T X / sigma^2)^-1, m_N = S_N (S0^-1 m0 + X^T y / "
-    .. "sigma^2) (notes 001 erratum 2). evidence = true maximises the marginal likelihood over "
-    .. "alpha and beta by MacKay's updates (notes 000 §6.3) — scikit-learn's BayesianRidge, "
+    .. "sigma^2). evidence = true maximises the marginal likelihood over "
+    .. "alpha and beta by MacKay's updates (Bishop, sec. 3.5.2) — scikit-learn's BayesianRidge, "
     .. "with its Gamma hyperpriors as noise_shape/noise_rate/prior_shape/prior_rate. "
     .. "predict(X, {std = true, noise = true}) returns the mean and the predictive standard "
-    .. "deviation sqrt(x^T S_N x + sigma^2) (notes 001 erratum 3; noise = false: of f(x)). "
+    .. "deviation sqrt(x^T S_N x + sigma^2) (Bishop, eq. 3.59; noise = false: of f(x)). "
     .. "Fitted: coef (= posterior_mean), intercept, posterior_cov, alpha, beta, sigma2, "
     .. "log_evidence ((9.64)), n_iter, scores (with compute_score). Methods: "
     .. "log_marginal_likelihood{alpha, beta | sigma2, prior_mean, prior_cov}, "
@@ -556,9 +557,10 @@ M.SparseBayesianRegression = estimator.class{
       doc = "The posterior predictive mean for the rows of X; with std, also its standard "
         .. "deviation (noise = false leaves the noise variance out). Returns n x 1 matrices." },
   },
-  doc = "Sparse Bayesian linear regression (notes 000 §6.6): a product of Student-t priors "
+  doc = "Sparse Bayesian linear regression (Tipping, Sparse Bayesian Learning and the "
+    .. "Relevance Vector Machine, JMLR 2001): a product of Student-t priors "
     .. "Stud(0, 1, nu) on the weights, written as Gaussians with hidden precisions h_d ~ "
-    .. "Gamma(nu/2, nu/2); h and the noise variance sigma^2 by the notes' fixed-point updates "
+    .. "Gamma(nu/2, nu/2); h and the noise variance sigma^2 by fixed-point updates "
     .. "(with the corrected N and X mu of the sigma^2 update), dimensions whose h_d exceeds "
     .. "threshold pruned (weight 0). scikit-learn's ARDRegression with lambda_1 = lambda_2 = "
     .. "nu/2. predict(X, {std = true, noise = true}). Fitted: coef, intercept, h (precisions), "
@@ -674,7 +676,7 @@ M.RelevanceVectorRegression = estimator.class{
       doc = "The posterior predictive mean for the rows of X; with std, also its standard "
         .. "deviation (noise = false leaves the noise variance out). Returns n x 1 matrices." },
   },
-  doc = "Relevance vector regression (notes 000 §6.8): the dual model y = sum_n psi_n k(x, x_n) "
+  doc = "Relevance vector regression (Tipping, JMLR 2001; Bishop, sec. 7.2.1): the dual model y = sum_n psi_n k(x, x_n) "
     .. "(+ a bias) with a product-of-Student-t prior on psi; the hidden precisions h and the "
     .. "noise variance by the fixed-point updates of §6.6 with K in place of X^T X, basis "
     .. "functions whose h exceeds threshold pruned. The survivors are the relevance vectors. "
@@ -761,12 +763,12 @@ end
 
 M.RelevanceVectorClassification = estimator.class{
   name = "luma.linear.RelevanceVectorClassification", kind = "classifier",
-  doc = "Relevance vector classification (notes 000 §7.5), binary: P(y = 1 | x) = "
+  doc = "Relevance vector classification (Bishop, sec. 7.2.3), binary: P(y = 1 | x) = "
     .. "sig(sum_n psi_n k(x, x_n) (+ bias)) with a product-of-Student-t prior on psi. Each "
     .. "round finds the posterior mode by IRLS and its Laplace covariance Sigma, then updates "
     .. "the hidden precisions by the RVR rule h_i <- (1 - h_i Sigma_ii + nu) / (mu_i^2 + nu) "
-    .. "(the notes leave the update open and point to it) and prunes those above threshold. "
-    .. "predict_proba uses the notes' probit approximation sig(mu_a / sqrt(1 + pi sigma_a^2 / "
+    .. "and prunes those above threshold. "
+    .. "predict_proba uses the probit approximation (Bishop, sec. 4.5.2) sig(mu_a / sqrt(1 + pi sigma_a^2 / "
     .. "8)). More than two classes: wrap in luma.multiclass.OneVsRest. Fitted: classes, "
     .. "relevance_vectors, relevance_indices, dual_coef, intercept, posterior_cov, h, "
     .. "log_evidence (Laplace), scores, n_iter.",

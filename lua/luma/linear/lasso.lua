@@ -111,8 +111,8 @@ M.ElasticNet = estimator.class{
 
 M.Lasso = estimator.class{
   name = "luma.linear.Lasso", kind = "regressor",
-  doc = "The lasso (l1 penalty; the MAP estimate under a Laplace prior, notes 001 §A with "
-    .. "erratum 4's l1 norm): minimises (1/2N)|y - Xw - b|^2 + alpha |w|_1 by coordinate "
+  doc = "The lasso (l1 penalty; the MAP estimate under a Laplace prior; Tibshirani, "
+    .. "1996): minimises (1/2N)|y - Xw - b|^2 + alpha |w|_1 by coordinate "
     .. "descent. Fitted: coef, intercept, dual_gap, n_iter.",
   params = with_params({
     { name = "alpha", type = "number", default = 1, min = 0, doc = "penalty strength" },

@@ -35,7 +35,7 @@ M.LinearRegression = estimator.class{
     .. "cond(X)^2 eps), \"cholesky\" through Cholesky, \"qr\" and \"svd\" factor the centred "
     .. "data itself (slower, accurate to cond(X) eps). Rank-deficient X gives the minimum-norm "
     .. "solution and a warning. Fitted: coef (d x k), intercept, rank, singular_values, "
-    .. "noise_variance (the ML 1/N estimate, notes 004 (9.22)), neg_log_likelihood.",
+    .. "noise_variance (the ML 1/N estimate, Bishop, eq. 3.21), neg_log_likelihood.",
   params = {
     { name = "fit_intercept", type = "boolean", default = true, doc = "fit an unpenalised intercept" },
     { name = "solver", type = "string", default = "auto", values = { "auto", "cholesky", "qr", "svd" },

@@ -229,7 +229,7 @@ M.LogisticRegression = estimator.class{
   doc = "Logistic regression, binary or multinomial (softmax), minimising C * sum_i s_i "
     .. "log-loss_i + |w|^2/2 (penalty \"l2\") or without the penalty (\"none\"); the intercept "
     .. "is not penalised. solver \"lbfgs\" (native objective, L-BFGS from luma.optim) or "
-    .. "\"newton\" (IRLS, notes 000 Ch. 7). multi_class \"auto\" (multinomial for more than two "
+    .. "\"newton\" (IRLS, Bishop, sec. 4.3.3). multi_class \"auto\" (multinomial for more than two "
     .. "classes), \"multinomial\" or \"ovr\" (one binary problem per class). class_weight: "
     .. "\"balanced\" (n / (K n_k)) or a table label -> weight. Fitted: classes, coef (d x 1 "
     .. "for two classes, else d x K), intercept, n_iter. Not converging is a warning.",

@@ -68,7 +68,7 @@ M.Ridge = estimator.class{
   doc = "Ridge regression: minimises |y - Xw - b|^2 + alpha |w - shrink_to|^2 (the intercept "
     .. "is not penalised). solver: \"cholesky\" (normal equations), \"svd\", \"dual\" (the "
     .. "kernel form, n x n: cheaper when n < d), or \"auto\" (dual when n < d). shrink_to: "
-    .. "a prior mean v to shrink towards (notes 001 §A). MAP reading: alpha = noise variance / "
+    .. "a prior mean v to shrink towards. MAP reading: alpha = noise variance / "
     .. "prior variance.",
   params = {
     { name = "alpha", type = "number", default = 1, min = 0, doc = "penalty strength" },
@@ -175,11 +175,11 @@ M.RidgeCV = estimator.class{
 
 M.KernelRidge = estimator.class{
   name = "luma.linear.KernelRidge", kind = "regressor",
-  doc = "Kernel ridge regression (notes 001 §G): dual_coef = (K + alpha I)^-1 y and predictions "
-    .. "k(x, X_fit) dual_coef; no intercept. The notes' alpha-hat = 2 lambda (G + lambda I)^-1 y "
-    .. "with prediction (1/2 lambda) sum alpha-hat_i k(x_i, x) is the same predictor with "
+  doc = "Kernel ridge regression (Bishop, sec. 6.1): dual_coef = (K + alpha I)^-1 y and predictions "
+    .. "k(x, X_fit) dual_coef; no intercept. The scaled form alpha-hat = 2 lambda (G + lambda I)^-1 "
+    .. "y with prediction (1/2 lambda) sum alpha-hat_i k(x_i, x) is the same predictor with "
     .. "lambda = alpha. With a linear kernel it equals Ridge{fit_intercept = false} (the dual "
-    .. "form of linear regression, notes 000 §6.7).",
+    .. "form of linear regression).",
   params = {
     { name = "alpha", type = "number", default = 1, min = 0, doc = "penalty strength" },
     { name = "kernel", type = "string|table", default = "linear",

@@ -128,7 +128,7 @@ end
 
 M.Perceptron = estimator.class{
   name = "luma.linear.Perceptron", kind = "classifier",
-  doc = "Rosenblatt's perceptron (notes 002 L5-L6, sign errata X7 corrected): rule \"single\" "
+  doc = "Rosenblatt's perceptron (Rosenblatt, 1958; Bishop, sec. 4.1.7): rule \"single\" "
     .. "(fixed-increment single-sample: z <- z + eta y_i x~_i for each misclassified point) or "
     .. "\"batch\" (z <- z + alpha(k) sum of y_i x~_i over the misclassified points, alpha(k) = "
     .. "eta0 or eta0/k with learning_rate \"inverse\"). A point counts as misclassified when "
@@ -356,7 +356,7 @@ M.QuantileRegressor = estimator.class{
 M.LADRegression = estimator.class{
   name = "luma.linear.LADRegression", kind = "regressor",
   doc = "Least absolute deviation regression, the maximum-likelihood fit under Laplace noise "
-    .. "(notes 001 §A): minimises (1/N) sum_i s_i |y_i - x_i w - b| / 2 + alpha |w|_1 (the "
+    .. "(Koenker, Quantile Regression, 2005): minimises (1/N) sum_i s_i |y_i - x_i w - b| / 2 + alpha |w|_1 (the "
     .. "median case of QuantileRegressor, so alpha has scikit-learn's scaling; alpha = 0 is "
     .. "plain LAD); " .. QUANTILE_DOC,
   params = {
@@ -431,7 +431,7 @@ M.BayesianLogisticRegression = estimator.class{
         .. "(Bishop, Pattern Recognition and Machine Learning, sec. 4.5.2). Returns two n x 1 "
         .. "matrices." },
   },
-  doc = "Binary Bayesian logistic regression (notes 000 §7.2): prior N(0, I/alpha) on the weights "
+  doc = "Binary Bayesian logistic regression (Bishop, sec. 4.5): prior N(0, I/alpha) on the weights "
     .. "(the intercept gets precision intercept_alpha, 0 = a flat prior, so the MAP equals "
     .. "LogisticRegression{C = 1/alpha}), MAP by Newton/IRLS, Laplace approximation N(MAP, H^-1) "
     .. "with H the Hessian of the negative log-posterior, predictive probability by the probit "
@@ -599,9 +599,9 @@ M.MixtureLinearRegression = estimator.class{
     predict_components = { signature = "est:predict_components(X) -> matrix",
       doc = "Every component line's prediction for the rows of X. Returns an n x C matrix." },
   },
-  doc = "Mixture of C linear regressions (mixed regression, notes 001 §D): y | x ~ sum_c pi_c "
+  doc = "Mixture of C linear regressions (Bishop, sec. 14.5.1): y | x ~ sum_c pi_c "
     .. "N(x~'w_c, sigma_c^2). method \"em\": E-step responsibilities q_ic ~ pi_c N(y_i | x~_i w_c, "
-    .. "sigma_c^2) (the notes' exp(-r^2/2) with noise_variance = 1, equal_weights = true), M-step "
+    .. "sigma_c^2) (exp(-r^2/2) with noise_variance = 1 and equal_weights = true), M-step "
     .. "weighted least squares (X~'Q_c X~)^-1 X~'Q_c y, sigma_c^2 = sum q r^2 / n_c, pi_c = n_c / n; "
     .. "the log-likelihood never decreases (log_likelihood_history). method \"hard\": assign each "
     .. "point to the line with the smallest |y - x~'w_c|, refit each line by least squares, until "
@@ -621,9 +621,9 @@ M.MixtureLinearRegression = estimator.class{
     { name = "seed", type = "seed", doc = "for the starts" },
     { name = "fit_intercept", type = "boolean", default = true, doc = "each line has an intercept" },
     { name = "noise_variance", type = "number", gt = 0,
-      doc = "fixed noise variance of every line (the notes use 1); nil: estimated per line" },
+      doc = "fixed noise variance of every line (1: unit variance); nil: estimated per line" },
     { name = "equal_weights", type = "boolean", default = false,
-      doc = "keep pi_c = 1/C (the notes) instead of estimating the mixing weights" },
+      doc = "keep pi_c = 1/C instead of estimating the mixing weights" },
     { name = "reg_variance", type = "number", default = 1e-6, min = 0,
       doc = "floor of the estimated variances, relative to var(y)" },
   },

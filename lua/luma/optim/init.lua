@@ -90,7 +90,7 @@ for name, text in pairs(OPTIMIZER_DOCS) do
       .. "this step's rate (step calls it for each matrix)." })
 end
 luma.doc.set(optim, { name = "luma.optim",
-  doc = "Optimization (notes 000 §2.3/§2.5, 001 §J, 002 §1.4, 003 §1.23, 004 §12.5): minimize (lbfgs, "
+  doc = "Optimization (Nocedal and Wright, Numerical Optimization): minimize (lbfgs, "
     .. "lbfgsb, bfgs, cg, gd, newton, nelder-mead), line searches (bracket, golden_section, brent, "
     .. "armijo, strong_wolfe), minimize_scalar, root_scalar, approx_grad / jacobian / hessian / "
     .. "check_grad, stochastic optimizers (SGD, Momentum, Nesterov, Adagrad, RMSprop, Adam, AdamW) "

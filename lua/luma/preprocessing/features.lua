@@ -112,7 +112,7 @@ features.PolynomialFeatures = estimator.class(finite_only{
 
 features.RBFFeatures = estimator.class(finite_only{
   name = "luma.preprocessing.RBFFeatures", kind = "transformer",
-  doc = "Radial basis features z_k = exp(-|x - c_k|^2 / lambda) (notes 000 §6.4); centers is "
+  doc = "Radial basis features z_k = exp(-|x - c_k|^2 / lambda) (Bishop, sec. 3.1); centers is "
     .. "a k x d matrix, or a count k of training rows chosen at random (seed).",
   params = {
     { name = "centers", type = "matrix|integer", default = 10, doc = "the centres or how many" },
@@ -152,8 +152,8 @@ end
 
 features.ArctanFeatures = estimator.class(finite_only{
   name = "luma.preprocessing.ArctanFeatures", kind = "transformer",
-  doc = "z_k = arctan(x . a_k - alpha_k) (notes 000 §6.4's arctan(lambda x - alpha) and "
-    .. "§7.3's arctan(a_k' x)); weights is d x k, offsets k values.",
+  doc = "z_k = arctan(x . a_k - alpha_k), sigmoid-shaped basis functions "
+    .. "(Bishop, sec. 3.1); weights is d x k, offsets k values.",
   params = {
     { name = "weights", type = "matrix", doc = "the directions a_k as columns (required)" },
     { name = "offsets", type = "matrix", doc = "alpha_k (default 0)" },
@@ -170,7 +170,7 @@ features.ArctanFeatures = estimator.class(finite_only{
 
 features.HeavisideFeatures = estimator.class(finite_only{
   name = "luma.preprocessing.HeavisideFeatures", kind = "transformer",
-  doc = "z_k = [x . a_k - alpha_k >= 0] (notes 000 §7.3's Heaviside(a_k' x) steps).",
+  doc = "z_k = [x . a_k - alpha_k >= 0] (threshold units).",
   params = {
     { name = "weights", type = "matrix", doc = "the directions a_k as columns (required)" },
     { name = "offsets", type = "matrix", doc = "alpha_k (default 0)" },

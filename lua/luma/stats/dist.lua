@@ -994,7 +994,7 @@ end
 
 mv_class("MultivariateStudentT", {
   params = { "df", "loc", "shape" },
-  doc = "MultivariateStudentT{df, loc, shape}: the multivariate t (notes 000 §12.2.3) with "
+  doc = "MultivariateStudentT{df, loc, shape}: the multivariate t (Bishop, sec. 2.3.7) with "
     .. "location loc and shape matrix (covariance shape df / (df - 2) for df > 2).",
   init = function(self, p, check)
     self.df = positive(check, p.df, "df")

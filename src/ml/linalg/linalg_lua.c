@@ -592,14 +592,15 @@ int luma_open_linalg(lua_State *L) {
       {"matrix_power", la_matrix_power, "matrix_power(A, k) -> matrix",
        "A^k for an integer k by repeated squaring (k = 0 gives I; k < 0 inverts first)."},
       {"gram_schmidt", la_gram_schmidt, "gram_schmidt(A [, {tol = 1e-10}]) -> Q, R",
-       "Modified Gram-Schmidt on A's columns (notes 001): Q with orthonormal columns "
+       "Modified Gram-Schmidt on A's columns (Golub and Van Loan, Matrix Computations, "
+       "sec. 5.2.8): Q with orthonormal columns "
        "spanning them and R with A = Q R. A column whose remainder is at most tol times its "
        "norm is dependent and adds no column to Q."},
       {"power_iteration", la_power_iteration,
        "power_iteration(A [, {k = 1, max_iter = 1000, tol = 1e-10, rng = default}]) -> "
        "values, vectors",
-       "The k dominant eigenpairs of symmetric A by the power method with peeling (notes "
-       "001, 004): values (k x 1, by decreasing magnitude) and vectors (n x k). Starts from "
+       "The k dominant eigenpairs of symmetric A by the power method with peeling (Golub "
+       "and Van Loan, Matrix Computations, sec. 7.3): values (k x 1, by decreasing magnitude) and vectors (n x k). Starts from "
        "Gaussian vectors drawn from rng (default: luma.random's); an error if it does not "
        "converge."},
       {NULL, NULL, NULL, NULL}};
@@ -608,6 +609,6 @@ int luma_open_linalg(lua_State *L) {
   luma_doc_set(L, -1, "luma.linalg", NULL,
                "Linear algebra through LAPACK (OpenBLAS): solvers, inverses, determinants, "
                "decompositions (cholesky, lu, qr, eigh, eig, svd), norms, rank, subspaces, "
-               "and the notes' Gram-Schmidt and power iteration.");
+               "and Gram-Schmidt and power iteration.");
   return 1;
 }
