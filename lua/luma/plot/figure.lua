@@ -869,22 +869,26 @@ function Axes:limits()
   return x0, x1, y0, y1
 end
 
+-- How many ticks an axis of `pixels` gets: one per `per` pixels, 2..9.
+local function tick_count(pixels, per)
+  return math.max(2, math.min(9, math.floor(pixels / per) + 1))
+end
+
 --- ax:ticks() -> xvalues, xlabels, yvalues, ylabels.
 function Axes:ticks()
   local x0, x1, y0, y1 = self:limits()
   local box = self:box()
-  local nx = math.max(2, math.min(9, math.floor(box.w / 70) + 1))
-  local ny = math.max(2, math.min(9, math.floor(box.h / 45) + 1))
-  local xv, xl = axis_ticks(self, "x", x0, x1, nx)
-  local yv, yl = axis_ticks(self, "y", y0, y1, ny)
+  local xv, xl = axis_ticks(self, "x", x0, x1, tick_count(box.w, 70))
+  local yv, yl = axis_ticks(self, "y", y0, y1, tick_count(box.h, 45))
   return xv, xl, yv, yl
 end
 
--- Widest y tick label of the axes (before the box is known, from the
--- data limits and a tick count for a mid-sized box).
-local function ytick_width(ax, font)
+-- Widest y tick label of the axes, for a plotting area h pixels high
+-- (the y ticks depend on the height only, so the left margin can be
+-- sized before the width is known).
+local function ytick_width(ax, font, h)
   local y0, y1 = axis_limits(ax, "y")
-  local _, labels = axis_ticks(ax, "y", y0, y1, 6)
+  local _, labels = axis_ticks(ax, "y", y0, y1, tick_count(h, 45))
   local w = 0
   for _, l in ipairs(labels) do w = math.max(w, common.text_width(l, font)) end
   return w
@@ -910,13 +914,13 @@ function Axes:box()
   local ch = (fig.height - top0) / fig.rows
   local cx, cy = (self.col - 1) * cw, top0 + (self.row - 1) * ch
   local o = self.opts
-  local left = 10 + (o.ylabel and font + 8 or 0) + ytick_width(self, font) + 8
   local bottom = 8 + font + 8 + (o.xlabel and font + 8 or 0)
   local top = 10 + (o.title and font * 1.2 + 10 or 0)
+  local h = math.max(ch - top - bottom, 10)
+  local left = 10 + (o.ylabel and font + 8 or 0) + ytick_width(self, font, h) + 8
   local right = 16 + self:colorbar_width()
   if self:legend_place() == "outside" then right = right + self:legend_size() + 10 end
   local w = math.max(cw - left - right, 10)
-  local h = math.max(ch - top - bottom, 10)
   return { x = cx + left, y = cy + top, w = w, h = h }
 end
 
