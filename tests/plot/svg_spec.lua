@@ -247,8 +247,19 @@ describe("luma.plot SVG", function()
       end
     end
     local fig = plot.scatter(xs, ys, { size = 2 })
-    local circles = xml.by_name(one(parse(fig), "scatter"), "circle")
-    assert.equal(10000, #circles)
+    -- large scatters are written as dots: zero-length subpaths "Mx yh0"
+    local dots = xml.by_class(one(parse(fig), "scatter"), "dots")
+    assert.equal(1, #dots)
+    assert.equal("2.00", one(parse(fig), "scatter").attrs["stroke-width"])
+    local n, ax = 0, fig:axes()
+    for px, py in dots[1].attrs.d:gmatch("M([%d.]+) ([%d.]+)h0") do
+      n = n + 1
+      if n == 1 then
+        local ex, ey = ax:transform(1, 1)
+        assert.is_true(math.abs(ex - tonumber(px)) <= 0.125 and math.abs(ey - tonumber(py)) <= 0.125)
+      end
+    end
+    assert.equal(10000, n)
     -- translucent markers are never thinned (overdraw changes the colour)
     local fig2 = plot.scatter(xs, ys, { size = 2, alpha = 0.5 })
     assert.equal(20000, #xml.by_name(one(parse(fig2), "scatter"), "circle"))

@@ -807,8 +807,13 @@ local function axis_limits(ax, axis)
   local sticky_lo, sticky_hi, margin = nil, nil, 0.05
   local only_sticky = true
   for _, a in ipairs(ax.artists) do
-    local vals = a[axis .. "s"] or {}
-    local alo, ahi = common.minmax(vals)
+    -- artists never change, so their extents are computed once
+    local ext = a["extent_" .. axis]
+    if not ext then
+      ext = { common.minmax(a[axis .. "s"] or {}) }
+      a["extent_" .. axis] = ext
+    end
+    local alo, ahi = ext[1], ext[2]
     if alo then
       if alo < lo then lo = alo end
       if ahi > hi then hi = ahi end

@@ -7,11 +7,14 @@
 -- and the legend; so tests and other tools can find a series by class
 -- and label.  Coordinates are written with two decimals (1/100 px).
 --
--- Large scatters (more than THIN points of one colour and size, opaque)
--- are thinned: positions are snapped to a quarter pixel and a marker
+-- Large scatters (more than THIN opaque points of one size) are thinned:
+-- positions are snapped to a quarter pixel and a marker of the same colour
 -- already drawn at the same snapped position is not written again.  A
 -- snapped marker moves by at most 1/8 px, so every pixel the markers
--- cover is still covered; only exact overdraw is dropped.
+-- cover is still covered; only overdraw is dropped.  Their circles are
+-- written as dots: one <path class="dots"> per colour whose subpaths
+-- "Mx yh0" are zero-length strokes with round caps, which SVG renderers
+-- draw as discs of the stroke width (one element instead of thousands).
 local luma = require("luma")
 local common = require("luma.plot.common")
 local color = require("luma.plot.color")
@@ -132,41 +135,83 @@ function draw.line(out, a, fx, fy)
   end
 end
 
+-- "Mx yh0" for a point on the quarter-pixel grid (x and y multiples of
+-- 1/4), written by integer arithmetic: several times faster than
+-- string.format for the 100,000 points of a large scatter.
+local QUARTERS = { [0] = "", ".25", ".5", ".75" }
+local function quarter(px, py)
+  local qx, qy = math.floor(px * 4), math.floor(py * 4)
+  if qx < 0 or qy < 0 then return fmt("M%.2f %.2fh0", px, py) end
+  return "M" .. (qx >> 2) .. QUARTERS[qx & 3] .. " " .. (qy >> 2) .. QUARTERS[qy & 3] .. "h0"
+end
+
 function draw.scatter(out, a, fx, fy)
-  local mk = MARKER[a.marker or "o"]
+  local marker = a.marker or "o"
+  local mk = MARKER[marker]
   local xs, ys, n = a.xs, a.ys, #a.xs
   local values, sizes = a.values, a.sizes
-  local fills
+  -- colour by value: each point's entry 0..255 of the colormap
+  local shade, colors
   if values then
-    fills = {}
+    shade, colors = {}, {}
     local span = a.vmax - a.vmin
-    local cache = {}
     for i = 1, n do
       local t = span ~= 0 and (values[i] - a.vmin) / span or 0.5
       local k = math.floor(math.max(0, math.min(1, t)) * 255 + 0.5)
-      local c = cache[k]
-      if not c then
-        c = color.sample(a.cmap, k / 255)
-        cache[k] = c
-      end
-      fills[i] = c
+      shade[i] = k
+      if not colors[k] then colors[k] = color.sample(a.cmap, k / 255) end
     end
   end
-  marker_group(out, "scatter", a, fills and "none" or a.color)
-  local thin = n > svg.THIN and a.alpha >= 1 and not sizes
-  local seen = thin and {} or nil
+  local large = n > svg.THIN and a.alpha >= 1 and not sizes
+  local seen = large and {} or nil
+  -- a kept point's pixel, or nil when a marker of the same colour is
+  -- already at its snapped quarter pixel
+  local function place(i)
+    local px, py = fx(xs[i]), fy(ys[i])
+    if seen then
+      px, py = math.floor(px * 4 + 0.5), math.floor(py * 4 + 0.5)
+      local key = (px * 65536 + py) * 256 + (shade and shade[i] or 0)
+      if seen[key] then return nil end
+      seen[key] = true
+      px, py = px / 4, py / 4
+    end
+    return px, py
+  end
+  if large and marker == "o" and not a.edge then
+    -- dots: per colour one path of zero-length subpaths with round caps
+    -- (one element instead of thousands, which renderers draw much faster)
+    group_open(out, "scatter", a, fmt('fill="none" stroke-width="%s" stroke-linecap="round"',
+      num(a.size)))
+    local dots = {}
+    for i = 1, n do
+      local px, py = place(i)
+      if px then
+        local k = shade and shade[i] or 0
+        local d = dots[k]
+        if not d then
+          d = {}
+          dots[k] = d
+        end
+        d[#d + 1] = quarter(px, py)
+      end
+    end
+    for k = 0, 255 do
+      if dots[k] then
+        out[#out + 1] = fmt('<path class="dots" stroke="%s" d="%s"/>',
+          colors and colors[k] or a.color, concat(dots[k]))
+      end
+    end
+    out[#out + 1] = "</g>"
+    return
+  end
+  marker_group(out, "scatter", a, colors and "none" or a.color)
   local d = a.size
   local k = #out
   for i = 1, n do
-    local px, py = fx(xs[i]), fy(ys[i])
-    local keep = true
-    if seen then
-      local key = (fills and fills[i] or "") .. math.floor(px * 4 + 0.5) .. ":" .. math.floor(py * 4 + 0.5)
-      if seen[key] then keep = false else seen[key] = true end
-    end
-    if keep then
+    local px, py = place(i)
+    if px then
       local e = mk(px, py, sizes and sizes[i] or d)
-      if fills then e = e:gsub("/>$", fmt(' fill="%s"/>', fills[i]), 1) end
+      if colors then e = e:gsub("/>$", fmt(' fill="%s"/>', colors[shade[i]]), 1) end
       k = k + 1
       out[k] = e
     end
