@@ -265,6 +265,13 @@ describe("luma.plot SVG", function()
     assert.equal(20000, #xml.by_name(one(parse(fig2), "scatter"), "circle"))
   end)
 
+  it("leaves out markers that the plot box would clip entirely", function()
+    local fig = plot.scatter({ 1, 5, 9 }, { 1, 5, 9 }):set{ xlim = { 4, 6 }, ylim = { 4, 6 } }
+    local circles = xml.by_name(one(parse(fig), "scatter"), "circle")
+    assert.equal(1, #circles)
+    assert.near(fig:axes():transform(5, 5), tonumber(circles[1].attrs.cx), 0.006)
+  end)
+
   it("returns the SVG text and saves SVG files", function()
     local path = os.tmpname() .. ".svg"
     local fig = plot.line({ 1, 2, 3 })

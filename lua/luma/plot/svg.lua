@@ -145,7 +145,7 @@ local function quarter(px, py)
   return "M" .. (qx >> 2) .. QUARTERS[qx & 3] .. " " .. (qy >> 2) .. QUARTERS[qy & 3] .. "h0"
 end
 
-function draw.scatter(out, a, fx, fy)
+function draw.scatter(out, a, fx, fy, box)
   local marker = a.marker or "o"
   local mk = MARKER[marker]
   local xs, ys, n = a.xs, a.ys, #a.xs
@@ -164,10 +164,15 @@ function draw.scatter(out, a, fx, fy)
   end
   local large = n > svg.THIN and a.alpha >= 1 and not sizes
   local seen = large and {} or nil
-  -- a kept point's pixel, or nil when a marker of the same colour is
-  -- already at its snapped quarter pixel
+  -- a kept point's pixel, or nil when its marker would be clipped away
+  -- entirely or one of the same colour is already at its snapped quarter
+  -- pixel
+  local reach = a.size
+  if sizes then reach = math.max(reach, select(2, common.minmax(sizes))) end
+  local xlo, xhi, ylo, yhi = box.x - reach, box.x + box.w + reach, box.y - reach, box.y + box.h + reach
   local function place(i)
     local px, py = fx(xs[i]), fy(ys[i])
+    if px < xlo or px > xhi or py < ylo or py > yhi then return nil end
     if seen then
       px, py = math.floor(px * 4 + 0.5), math.floor(py * 4 + 0.5)
       local key = (px * 65536 + py) * 256 + (shade and shade[i] or 0)
