@@ -111,6 +111,10 @@ describe("the HTML reference", function()
   end)
 
   it("has an index and one page per module, every link resolving", function()
+    if not have("python3") then
+      pending("python3 is not installed")
+      return
+    end
     local report = python(CHECK_LINKS, dir)
     local pages, links = report:match("^pages (%d+) links (%d+)")
     assert.is_true(tonumber(pages) >= 30, report)
@@ -141,8 +145,8 @@ describe("the HTML reference", function()
   it("renders a page in headless Chromium", function()
     local chromium = have("chromium") and "chromium"
       or have("chromium-browser") and "chromium-browser"
-    if not chromium then
-      pending("chromium is not installed (Debian package chromium)")
+    if not chromium or not have("python3") then
+      pending("chromium (Debian package chromium) or python3 is not installed")
       return
     end
     local page = "file://" .. dir .. "/luma.linear.html"
