@@ -12,7 +12,9 @@ local luma = require("luma")
 local native = require("luma.neighbors.native")
 local support = require("support")
 
-local NB = luma.neighbors
+-- required, not luma.neighbors: the index's luma.save loader registers
+-- with the luma.persist this spec file uses (Busted reloads modules per file)
+local NB = require("luma.neighbors")
 local M = luma.matrix
 
 local ALL = { "brute", "kd_tree", "ball_tree", "orchard", "aesa", "laesa" }

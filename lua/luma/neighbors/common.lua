@@ -74,12 +74,16 @@ function common.choose_algorithm(p, n, d, k)
   return "kd_tree"
 end
 
--- "bad argument #i to 'native name' (why)" -> "bad argument #i to
--- 'method' (Class: why)"; other errors pass unchanged.
-local function restate(err, method, class_name)
+-- "bad argument #i to 'native name' (why)" -> "bad argument #(i - shift)
+-- to 'method' (Class: why)"; other errors pass unchanged.  shift is 1 for
+-- the index's methods, which count themselves as argument 1 when called
+-- through pcall.
+local function restate(err, method, class_name, shift)
   if type(err) ~= "string" then error(err, 0) end
   local arg, why = err:match("^bad argument #(%d+) to '[^']*' %((.*)%)$")
-  if arg then fail("bad argument #%s to '%s' (%s: %s)", arg, method, class_name, why) end
+  if arg then
+    fail("bad argument #%d to '%s' (%s: %s)", tonumber(arg) - (shift or 0), method, class_name, why)
+  end
   error(err, 0)
 end
 
@@ -158,7 +162,7 @@ function common.kneighbors(self, X, k, method)
   local name = self.__class.short_name
   common.check_k(name, method, k, self.n_samples_fit, 2, X == nil)
   local ok, dist, ind, evals = pcall(self.index.query, self.index, X, k)
-  if not ok then restate(dist, method, name) end
+  if not ok then restate(dist, method, name, 1) end
   return dist, ind, evals
 end
 
@@ -169,7 +173,7 @@ function common.radius_neighbors(self, X, r, method)
   local name = self.__class.short_name
   common.check_radius(name, method, r)
   local ok, dist, ind, counts, evals = pcall(self.index.query_radius, self.index, X, r)
-  if not ok then restate(dist, method, name) end
+  if not ok then restate(dist, method, name, 1) end
   return dist, ind, counts, evals
 end
 

@@ -49,7 +49,7 @@ function indexes.index(X, opts)
   end
   local ok, ix = pcall(native.build, X, build)
   if not ok then
-    if type(ix) == "string" then error((ix:gsub("^bad argument (#%d+) to 'build'", "bad argument %1 to 'index'")), 2) end
+    if type(ix) == "string" then error((ix:gsub("^bad argument (#%d+) to '[^']*'", "bad argument %1 to 'index'")), 2) end
     error(ix, 0)
   end
   return ix

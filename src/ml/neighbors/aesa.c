@@ -45,18 +45,12 @@ static void pair_rows(void *ctx, int64_t k, int64_t b, int64_t e) {
   }
 }
 
-static luma_NnStatus status_of(luma_LoopStatus s, int failed) {
-  if (failed) return LUMA_NN_METRIC_FAILED;
-  return s == LUMA_LOOP_DONE ? LUMA_NN_OK
-         : s == LUMA_LOOP_INTERRUPTED ? LUMA_NN_INTERRUPTED
-                                      : LUMA_NN_OVER_BUDGET;
-}
-
 luma_NnStatus luma_nn_pair_build(luma_Threads *t, luma_NnIndex *ix, const luma_NnMetric *m) {
   PairJob job = {ix, m, 0};
   atomic_init(&job.failed, 0);
   luma_Loop loop = {ix->n, 16, (uint64_t)ix->n * (uint64_t)(ix->d + 1) / 2, 0, pair_rows, &job};
-  luma_NnStatus status = status_of(luma_parallel_for(t, &loop), atomic_load(&job.failed));
+  luma_LoopStatus done = luma_parallel_for(t, &loop);
+  luma_NnStatus status = luma_nn_status(done, atomic_load(&job.failed));
   if (status != LUMA_NN_OK) return status;
   ix->scale = 0;
   for (int64_t i = 0; i < ix->n * (ix->n - 1) / 2; i++)
@@ -160,7 +154,8 @@ luma_NnStatus luma_nn_laesa_build(luma_Threads *t, luma_NnIndex *ix, const luma_
     ix->buoys[b] = pick;
     job.b = b;
     luma_Loop loop = {n, 1024, (uint64_t)(ix->d + 1), 0, buoy_row, &job};
-    luma_NnStatus status = status_of(luma_parallel_for(t, &loop), atomic_load(&job.failed));
+    luma_LoopStatus done = luma_parallel_for(t, &loop);
+    luma_NnStatus status = luma_nn_status(done, atomic_load(&job.failed));
     if (status != LUMA_NN_OK) return status;
   }
   ix->scale = 0;

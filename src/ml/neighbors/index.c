@@ -408,10 +408,7 @@ static luma_NnStatus run(luma_Threads *t, const luma_NnQuery *qr, int mode, int6
   luma_Loop loop = {luma_nn_query_count(qr), job.grain, query_cost(qr),
                     qr->ix->algorithm == LUMA_NN_BRUTE, chunk, &job};
   luma_LoopStatus status = luma_parallel_for(t, &loop);
-  if (atomic_load(&job.failed)) return LUMA_NN_METRIC_FAILED;
-  return status == LUMA_LOOP_DONE          ? LUMA_NN_OK
-         : status == LUMA_LOOP_INTERRUPTED ? LUMA_NN_INTERRUPTED
-                                           : LUMA_NN_OVER_BUDGET;
+  return luma_nn_status(status, atomic_load(&job.failed));
 }
 
 luma_NnStatus luma_nn_kneighbors(luma_Threads *t, const luma_NnQuery *qr, void *work, int slots) {

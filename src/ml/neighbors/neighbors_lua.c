@@ -385,7 +385,7 @@ static const luma_Mat *check_queries(lua_State *L, int arg, const luma_NnIndex *
   if (q->cols != ix->d)
     luma_arg_error(L, arg, "the queries have %I columns but the index has %I",
                    (lua_Integer)q->cols, (lua_Integer)ix->d);
-  check_finite(L, arg, "the queries", q);
+  check_finite(L, arg, "the query matrix", q);
   if (!ix->whiten) return q;
   luma_Mat *z = luma_matrix_new(L, q->rows, q->cols);
   luma_pairwise_whiten(ix->factor, ix->whiten == 2, q, z);

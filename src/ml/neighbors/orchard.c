@@ -56,10 +56,7 @@ luma_NnStatus luma_nn_orchard_build(luma_Threads *t, luma_NnIndex *ix, void *wor
   luma_nn_slots_init(&job.slots, work, slots,
                      luma_nn_round16((size_t)(ix->n > 0 ? ix->n : 1) * sizeof(luma_NnKey)));
   luma_Loop loop = {ix->n, 8, (uint64_t)ix->n * 20, 0, sort_rows, &job};
-  luma_LoopStatus s = luma_parallel_for(t, &loop);
-  return s == LUMA_LOOP_DONE ? LUMA_NN_OK
-         : s == LUMA_LOOP_INTERRUPTED ? LUMA_NN_INTERRUPTED
-                                      : LUMA_NN_OVER_BUDGET;
+  return luma_nn_status(luma_parallel_for(t, &loop), 0);
 }
 
 void luma_nn_orchard_search(const luma_NnIndex *ix, const luma_NnMetric *m, const double *q,

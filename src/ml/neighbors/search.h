@@ -200,6 +200,15 @@ static inline double luma_nn_eval(const luma_NnMetric *m, const double *q, const
   return rd;
 }
 
+/* The status of a finished loop whose chunks may have flagged a failing
+ * metric (read after the loop has returned). */
+static inline luma_NnStatus luma_nn_status(luma_LoopStatus s, int failed) {
+  if (failed) return LUMA_NN_METRIC_FAILED;
+  return s == LUMA_LOOP_DONE          ? LUMA_NN_OK
+         : s == LUMA_LOOP_INTERRUPTED ? LUMA_NN_INTERRUPTED
+                                      : LUMA_NN_OVER_BUDGET;
+}
+
 /* Sorts a k-nearest heap into ascending (rd, id) order, in place. */
 void luma_nn_heap_sort(luma_NnPair *heap, int64_t n);
 
