@@ -50,6 +50,8 @@ static const NativeModule native_modules[] = {
     {"generative.native", luma_open_generative_native},
     {"svm.native", luma_open_svm_native},
     {"gaussian_process.native", luma_open_gaussian_process_native},
+    {"neighbors.native", luma_open_neighbors_native},
+    {"tree.native", luma_open_tree_native},
     {NULL, NULL}};
 
 /* Public names of modules that live inside a family package: luma.dist
