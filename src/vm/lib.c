@@ -253,22 +253,22 @@ static int luma_save(lua_State *L) { return forward_to_persist(L, "save"); }
 static int luma_load(lua_State *L) { return forward_to_persist(L, "load"); }
 
 static const luma_Func luma_funcs[] = {
-    {"config", luma_config, "config([settings])",
+    {"config", luma_config, "config([settings = nil]) -> table",
      "Returns a table describing this state and build: threads (native loop threads of this "
      "state), cores, version, lua, blas, lapack, blas_config, blas_threads, compiler, "
      "optimized, sanitized, sandboxed. settings (optional): {threads = n} sets this state's "
      "thread count for native loops, an integer >= 1 (default: LUMA_NUM_THREADS, else the "
      "number of cores), capped at the cores; OpenBLAS's thread count follows it (per "
      "process). Results are identical for every thread count."},
-    {"now", luma_now, "now()",
+    {"now", luma_now, "now() -> number",
      "Returns a monotonic clock reading in seconds (for timing; not wall-clock time)."},
-    {"save", luma_save, "save(obj, path)",
+    {"save", luma_save, "save(obj, path) -> nothing",
      "Saves a matrix, estimator, pipeline, search result, generator or a table of those "
      "to path, atomically (docs/FORMAT.md)."},
-    {"load", luma_load, "load(path)",
+    {"load", luma_load, "load(path) -> value",
      "Loads what luma.save wrote; corrupted or hostile files are errors, and no code in "
      "them ever runs."},
-    {"help", luma_help, "help(x)",
+    {"help", luma_help, "help(x) -> string",
      "Returns the help text of x (a function, module, object or qualified name) as a string."},
     {NULL, NULL, NULL, NULL}};
 
