@@ -1,5 +1,5 @@
 # Luma build. `make` builds everything into build/; see README.md.
-# Targets: all run test check fuzz bench install clean.  `make -j2` is safe.
+# Targets: all run test check fuzz bench docs install clean.  `make -j2` is safe.
 
 CC      ?= cc
 BUILD   ?= build
@@ -34,7 +34,7 @@ BIN_OBJS  := $(BUILD)/obj/src/vm/main.o $(BUILD)/obj/src/vm/repl.o
 TOOL_BINS := $(BUILD)/test_embed $(BUILD)/embed_host $(BUILD)/ptydrive $(BUILD)/benchtool \
 	$(BUILD)/api_fuzz $(BUILD)/test_threads
 
-.PHONY: all run test check bench install uninstall clean deps lint fuzz fuzz-build fuzz-bins
+.PHONY: all run test check bench install uninstall clean deps lint fuzz fuzz-build fuzz-bins docs
 all: $(BUILD)/luma $(BUILD)/libluma.a $(BUILD)/libluma.so $(BUILD)/luma.so $(BUILD)/luma.pc $(TOOL_BINS)
 
 deps:
@@ -140,6 +140,11 @@ $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(BUILD)/libluma.a
 
 fuzz: deps fuzz-build
 	@FUZZ_BUILD=$(FUZZ_BUILD) scripts/run-fuzz --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# The HTML reference from the doc registry (scripts/make-docs.lua):
+# build/docs/index.html and one page per module.
+docs: all
+	$(BUILD)/luma scripts/make-docs.lua $(BUILD)/docs
 
 bench: deps
 	@scripts/setup-deps --bench
