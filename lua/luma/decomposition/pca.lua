@@ -322,7 +322,8 @@ M.PCA = estimator.class{
   name = "luma.decomposition.PCA",
   kind = "transformer",
   doc = "Principal component analysis: the centred data projected on the directions of "
-    .. "largest variance, the top right singular vectors of X - mean (notes 004 Ch. 10). "
+    .. "largest variance, the top right singular vectors of X - mean (Jolliffe, Principal "
+    .. "Component Analysis, 2002; Bishop, Pattern Recognition and Machine Learning, sec. 12.1). "
     .. "Solvers: full (SVD), covariance_eigh (eigenvectors of the covariance), gram (the "
     .. "N x N Gram matrix, for N << D), randomized (Halko et al. 2011, seeded) and power "
     .. "(power iteration with peeling). n_components is a count, a fraction of variance to "
@@ -343,8 +344,8 @@ M.PCA = estimator.class{
       doc = "how the spectrum is computed; auto follows scikit-learn (full for data up to "
         .. "500 on a side, randomized for fewer than 80% of the components of larger data)" },
     { name = "ddof", type = "integer", default = 0, min = 0, max = 1,
-      doc = "explained_variance divides by N - ddof: 0 (the notes' and the brief's 1/N) or 1 "
-        .. "(scikit-learn's 1/(N - 1))" },
+      doc = "explained_variance divides by N - ddof: 0 (the maximum-likelihood 1/N, Luma's "
+        .. "convention) or 1 (scikit-learn's 1/(N - 1))" },
     { name = "iterated_power", type = "integer|string", default = "auto",
       doc = "power iterations of the randomized solver (\"auto\": 7 for few components, else 4)" },
     { name = "n_oversamples", type = "integer", default = 10, min = 0,
@@ -362,6 +363,23 @@ M.PCA = estimator.class{
     { name = "seed", type = "seed", doc = "randomized and power solvers' random start" },
   },
   example = function() return M.PCA{ n_components = 2 }, common.example_data() end,
+  method_docs = {
+    score = { signature = "est:score(X) -> number",
+      doc = "The average log-likelihood of the rows of X under the probabilistic PCA model of "
+        .. "the fit (Tipping and Bishop 1999). Returns a number (greater is better)." },
+    score_samples = { signature = "est:score_samples(X) -> matrix",
+      doc = "The log-likelihood of each row of X under the probabilistic PCA model. Returns "
+        .. "an n x 1 matrix." },
+    get_covariance = { signature = "est:get_covariance() -> matrix",
+      doc = "The covariance of the probabilistic PCA model, W^T diag(ev) W + sigma^2 (I - "
+        .. "W^T W). Returns a d x d matrix." },
+    get_precision = { signature = "est:get_precision() -> matrix",
+      doc = "The inverse of get_covariance(), in closed form. Returns a d x d matrix." },
+    reconstruction_error = { signature = "est:reconstruction_error(X) -> number",
+      doc = "The mean squared distance between the rows of X and their reconstruction from "
+        .. "the kept components (on the training data, the sum of the discarded variances "
+        .. "with ddof = 0). Returns a number." },
+  },
   fit = pca_fit,
   transform = pca_transform,
   inverse_transform = pca_inverse,

@@ -1,0 +1,103 @@
+--- luma.mixture.common: checks and helpers shared by the mixture models
+-- (gaussian, bayesian, student, discrete); not a public API.
+local luma = require("luma")
+local dcommon = require("luma.decomposition.common")
+
+local common = {}
+
+common.fail = dcommon.fail
+common.number_text = dcommon.number_text
+common.check_fitted = dcommon.check_fitted
+common.EPS = dcommon.EPS
+common.LOG_2PI = math.log(2 * math.pi)
+
+--- common.warning(fmt, ...): through warn(), so a host can redirect it.
+function common.warning(fmt, ...)
+  dcommon.warning("luma.mixture", fmt, ...)
+end
+
+--- common.check_X(name, method, X, k): finite elements and, for fit, at
+-- least one row per component.
+function common.check_X(name, method, X, k)
+  dcommon.check_finite(name, method, X)
+  if k and X:rows() < k then
+    common.fail("bad argument #1 to '%s' (%s needs at least n_components = %d rows, one per "
+      .. "component; X has %d)", method, name, k, X:rows())
+  end
+end
+
+--- common.weights_param(name, w, k) -> k x 1: weights_init checked: k
+-- non-negative numbers summing to 1 (a matrix or a table).
+function common.weights_param(name, w, k)
+  local m = luma.ismatrix(w) and w:flatten() or luma.matrix(w)
+  if m:rows() ~= k then
+    common.fail("%s: weights_init has %d entries but n_components is %d", name, m:rows(), k)
+  end
+  if not m:isfinite():all() or m:lt(0):any() or math.abs(m:sum() - 1) > 1e-6 then
+    common.fail("%s: weights_init must be non-negative and sum to 1 (within 1e-6), sum is %s", name,
+      common.number_text(m:sum()))
+  end
+  return m
+end
+
+--- common.matrix_param(name, pname, v, rows, cols): a rows x cols matrix
+-- parameter (means_init, ...), checked.
+function common.matrix_param(name, pname, v, rows, cols)
+  if not luma.ismatrix(v) or v:rows() ~= rows or v:cols() ~= cols then
+    common.fail("%s: %s must be a %d x %d matrix%s", name, pname, rows, cols,
+      luma.ismatrix(v) and string.format(", got %d x %d", v:rows(), v:cols()) or "")
+  end
+  if not v:isfinite():all() then common.fail("%s: %s has a non-finite element", name, pname) end
+  return v:copy()
+end
+
+--- common.resp_init(self, X, k, rng) -> n x k initial responsibilities by
+-- params.init_params: "kmeans" (labels of the internal k-means,
+-- luma.mixture.kmeans), "k-means++" (the seeds alone), "random" (uniform
+-- rows normalized), "random_from_data" (k distinct rows) -- scikit-learn's
+-- four choices.
+function common.resp_init(self, X, k, rng)
+  local kmeans = require("luma.mixture.kmeans")
+  local how = self.params.init_params
+  local n = X:rows()
+  if how == "kmeans" then
+    return kmeans.onehot((kmeans.fit(X, k, rng)), k)
+  elseif how == "random" then
+    local R = rng:uniform(n, k)
+    return R:div(R:sum(2))
+  end
+  local indices
+  if how == "k-means++" then
+    local _, idx = kmeans.plusplus(X, k, rng)
+    indices = luma.matrix(idx)
+  else
+    indices = rng:choice(n, k, { replace = false })
+  end
+  local R = luma.zeros(n, k)
+  for c = 1, k do R:set(math.tointeger(indices:get(c, 1)), c, 1) end
+  return R
+end
+
+--- common.sample_counts(rng, n, weights) -> a table of k counts summing to
+-- n, multinomial(n, weights) by conditional binomials.
+function common.sample_counts(rng, n, weights)
+  local k = weights:rows()
+  local counts, left, mass = {}, n, 1
+  for c = 1, k - 1 do
+    local w = weights:get(c, 1)
+    local p = mass > 0 and math.min(1, math.max(0, w / mass)) or 0
+    counts[c] = left > 0 and math.tointeger(rng:binomial(left, p)) or 0
+    left, mass = left - counts[c], mass - w
+  end
+  counts[k] = left
+  return counts
+end
+
+--- common.example_data(): two well separated 2-D groups of 6 points, for
+-- the persistence registry test of the mixtures.
+function common.example_data()
+  return luma.matrix{ { 0.1, 0.2 }, { 0.4, -0.1 }, { -0.3, 0.1 }, { 0.2, 0.5 }, { -0.1, -0.4 },
+    { 0.3, 0.0 }, { 5.1, 4.8 }, { 4.7, 5.3 }, { 5.4, 5.1 }, { 4.9, 4.6 }, { 5.2, 5.5 }, { 4.8, 5.0 } }
+end
+
+return common
