@@ -171,8 +171,9 @@ describe("SVC", function()
     local warnings = require("support").capture_warnings(function()
       svm.SVC{ gamma = 0.25, max_iter = 3 }:fit(X, y)
     end)
-    assert.equal(3, #warnings)
-    assert.truthy(warnings[1]:find("SVC: the solver stopped after max_iter = 3", 1, true))
+    assert.equal(1, #warnings) -- one warning for the three machines
+    assert.truthy(warnings[1]:find("SVC: the solver stopped after max_iter = 3 iterations "
+      .. "before reaching tol = 0.001 (3 of 3 runs)", 1, true))
   end)
 
   it("is the notes' nu-parameterised C-SVC with nu = 1/(C N)", function()

@@ -180,17 +180,27 @@ function common.rows_kernel(spec, data, rows, cols)
   return common.gram(spec, nil, data:take(rows), data:take(cols))
 end
 
---- new_kernel(self, X): the kernel between new rows X and the support
--- vectors of a fitted estimator (X is the test-train kernel when
--- precomputed).
-function common.new_kernel(self, X)
-  local spec = self.kernel_spec
-  if spec.kind == "precomputed" then
-    G.check_finite(self.__class.short_name, "predict", X)
-    return X:take(self.support, 2)
-  end
+-- Rows of new data per block of kernel_product: keeps each block of the
+-- kernel near 4M elements (32 MB) whatever the number of support vectors.
+local BLOCK_ELEMENTS = 4194304
+
+--- kernel_product(self, X, W) -> K(X, SV) W for new rows X (the test-train
+-- kernel itself when precomputed) and the support vectors of a fitted
+-- estimator, a block of rows at a time so the kernel never exists whole.
+function common.kernel_product(self, X, W)
   G.check_finite(self.__class.short_name, "predict", X)
-  return common.gram(spec, self.params.kernel, X, self.support_vectors)
+  local spec = self.kernel_spec
+  if spec.kind == "precomputed" then return X:take(self.support, 2) * W end
+  local SV, kernel = self.support_vectors, self.params.kernel
+  local n = X:rows()
+  local block = math.max(256, BLOCK_ELEMENTS // math.max(SV:rows(), 1))
+  if n <= block then return common.gram(spec, kernel, X, SV) * W end
+  local out = luma.zeros(n, W:cols())
+  for first = 1, n, block do
+    local last = math.min(n, first + block - 1)
+    out:sub(first, last, nil, nil):assign(common.gram(spec, kernel, X:sub(first, last, nil, nil), SV) * W)
+  end
+  return out
 end
 
 -- ----------------------------------------------------------- weights
@@ -246,23 +256,35 @@ end
 
 -- ----------------------------------------------------------- solving
 
---- solve(self, data, spec, opts) -> coef, rho, info: one native SMO run
--- with the estimator's kernel and solver parameters; opts carries the
--- formulation (type, rows, y, weight, C, nu, epsilon, diag).  A run
--- stopped by max_iter warns, as scikit-learn's ConvergenceWarning.
-function common.solve(self, data, spec, opts)
+--- solve(self, data, spec, opts [, tally]) -> coef, rho, info: one native
+-- SMO run with the estimator's kernel and solver parameters; opts carries
+-- the formulation (type, rows, y, weight, C, nu, epsilon, diag).  A run
+-- stopped by max_iter warns (scikit-learn's ConvergenceWarning), or, with
+-- a tally ({runs, stopped}), is counted for one warning per fit
+-- (warn_stopped).
+function common.solve(self, data, spec, opts, tally)
   local p = self.params
   opts.kernel = native_kernel(spec)
   opts.gamma, opts.coef0, opts.degree = spec.gamma, spec.coef0, spec.degree
   opts.tol, opts.cache_size, opts.shrinking, opts.max_iter = p.tol, p.cache_size, p.shrinking,
     p.max_iter
   local coef, rho, info = native.smo(data, opts)
-  if not info.converged then
-    common.warning("%s: the solver stopped after max_iter = %d iterations before reaching "
-      .. "tol = %g; consider scaling the data (luma.preprocessing.StandardScaler)",
-      self.__class.short_name, info.iterations, p.tol)
-  end
+  local t = tally or { runs = 0, stopped = 0 }
+  t.runs = t.runs + 1
+  if not info.converged then t.stopped = t.stopped + 1 end
+  if not tally then common.warn_stopped(self, t) end
   return coef, rho, info
+end
+
+--- warn_stopped(self, tally): the one warning of a fit whose solver runs
+-- max_iter stopped before tol.
+function common.warn_stopped(self, tally)
+  if tally.stopped == 0 then return end
+  local p = self.params
+  common.warning("%s: the solver stopped after max_iter = %d iterations before reaching "
+    .. "tol = %g (%d of %d runs); consider scaling the data "
+    .. "(luma.preprocessing.StandardScaler)", self.__class.short_name, p.max_iter, p.tol,
+    tally.stopped, tally.runs)
 end
 
 --- nonzero(coef) -> the positions (a Lua list) of the nonzero entries.

@@ -23,20 +23,26 @@ local function draw_seed(rng)
 end
 
 -- One native run; splits the constant feature's weight off as intercept.
-local function run(self, X, opts, rng)
+-- A run that max_iter stopped counts in tally.
+local function run(self, X, opts, rng, tally)
   local p = self.params
   opts.bias = p.fit_intercept and p.intercept_scaling or 0
   opts.max_iter, opts.seed = p.max_iter, draw_seed(rng)
   local w, dual, info = common.native.linear(X, opts)
-  if not info.converged then
-    common.warning("%s: coordinate descent stopped after max_iter = %d passes before reaching "
-      .. "tol = %g; increase max_iter or scale the data", self.__class.short_name,
-      p.max_iter, p.tol)
-  end
+  if not info.converged then tally.stopped = tally.stopped + 1 end
+  tally.runs = tally.runs + 1
   local d = X:cols()
   local coef = w:sub(1, d, 1, 1):t():copy()
   local intercept = p.fit_intercept and w:get(d + 1, 1) * p.intercept_scaling or 0
   return coef, intercept, dual, info
+end
+
+-- The one warning of a fit whose runs max_iter stopped.
+local function warn_stopped(self, tally)
+  if tally.stopped == 0 then return end
+  common.warning("%s: coordinate descent stopped after max_iter = %d passes before reaching "
+    .. "tol = %g (%d of %d runs); increase max_iter or scale the data", self.__class.short_name,
+    self.params.max_iter, self.params.tol, tally.stopped, tally.runs)
 end
 
 local function check_intercept_scaling(name, p)
@@ -102,6 +108,7 @@ linear.LinearSVC = estimator.class{
     local targets = k == 2 and { 2 } or {}
     if k > 2 then for c = 1, k do targets[c] = c end end
     local coef, intercept, iters = luma.zeros(#targets, X:cols()), luma.zeros(#targets, 1), {}
+    local tally = { runs = 0, stopped = 0 }
     for t, c in ipairs(targets) do
       local yy = codes_r:eq(c) * 2 - 1
       local tol = p.tol
@@ -111,11 +118,12 @@ linear.LinearSVC = estimator.class{
         tol = tol * math.max(math.min(pos, yy:rows() - pos), 1) / yy:rows()
       end
       local w, b, _, info = run(self, Xr, { solver = solver, y = yy, C = C, loss = loss,
-        tol = tol }, rng)
+        tol = tol }, rng, tally)
       coef:row(t):assign(w)
       intercept:set(t, 1, b)
       iters[t] = info.iterations
     end
+    warn_stopped(self, tally)
     self.classes = classes
     self.coef, self.intercept = coef, intercept
     self.n_iter = math.max(table.unpack(iters))
@@ -162,9 +170,11 @@ linear.LinearSVR = estimator.class{
     G.check_finite(name, "fit", X)
     local C = (sample_weight or luma.ones(X:rows(), 1)) * p.C
     local rows = common.positive_rows(C)
+    local tally = { runs = 0, stopped = 0 }
     local w, b, _, info = run(self, X:take(rows), { solver = "svr_dual", y = y:take(rows),
       C = C:take(rows), loss = p.loss == "epsilon_insensitive" and 1 or 2, epsilon = p.epsilon,
-      tol = p.tol }, estimator.rng(p.random_state))
+      tol = p.tol }, estimator.rng(p.random_state), tally)
+    warn_stopped(self, tally)
     self.coef, self.intercept, self.n_iter = w, luma.matrix{ b }, info.iterations
   end,
   predict = function(self, X)

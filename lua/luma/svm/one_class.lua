@@ -12,7 +12,7 @@ local common = require("luma.svm.common")
 local one_class = {}
 
 local function score_samples(self, X)
-  return common.new_kernel(self, X) * self.dual_coef:t()
+  return common.kernel_product(self, X, self.dual_coef:t())
 end
 
 local function decision_function(self, X)

@@ -64,7 +64,7 @@ end
 
 -- Decision values (positive for the +1 rows' class) of test from a model
 -- solved on train, positions into rows; for Platt's cross-validation.
-local function fold_decisions(self, data, spec, solve_opts, rows, y, w)
+local function fold_decisions(self, data, spec, solve_opts, rows, y, w, tally)
   return function(train, test)
     local tr = common.column(train)
     local ytr = y:take(tr)
@@ -79,7 +79,7 @@ local function fold_decisions(self, data, spec, solve_opts, rows, y, w)
     local opts = {}
     for k, v in pairs(solve_opts) do opts[k] = v end
     opts.rows, opts.y, opts.weight = rows:take(tr), ytr, w:take(tr)
-    local coef, rho = common.solve(self, data, spec, opts)
+    local coef, rho = common.solve(self, data, spec, opts, tally)
     local sv = common.nonzero(coef)
     local svm = common.column(sv)
     local K = common.rows_kernel(spec, data, rows:take(common.column(test)), opts.rows:take(svm))
@@ -129,6 +129,7 @@ local function fit_classifier(self, X, y, sample_weight, formulation)
   self.classes = classes
   self.kernel_spec = spec
   local rng = p.probability and estimator.rng(p.random_state)
+  local tally = { runs = 0, stopped = 0 }
   local machines, coefs, rhos, iters = {}, {}, {}, {}
   local probA, probB = {}, {}
   local on_support = {}
@@ -148,12 +149,12 @@ local function fit_classifier(self, X, y, sample_weight, formulation)
         local labels = {}
         for r = 1, yy:rows() do labels[r] = yy:get(r, 1) end
         local dec = platt.cv_decisions(rows:rows(), rng,
-          fold_decisions(self, data, spec, solve_opts, rows, yy, ww))
+          fold_decisions(self, data, spec, solve_opts, rows, yy, ww, tally))
         probA[#probA + 1], probB[#probB + 1] = platt.sigmoid_train(dec, labels)
       end
       local opts = { rows = rows, y = yy, weight = ww }
       for key, v in pairs(solve_opts) do opts[key] = v end
-      local coef, rho, info = common.solve(self, data, spec, opts)
+      local coef, rho, info = common.solve(self, data, spec, opts, tally)
       machines[#machines + 1] = { i = i, j = j, rows = rows, ni = ni }
       coefs[#coefs + 1], rhos[#rhos + 1], iters[#iters + 1] = coef, rho, info.iterations
       for r = 1, rows:rows() do
@@ -161,6 +162,8 @@ local function fit_classifier(self, X, y, sample_weight, formulation)
       end
     end
   end
+
+  common.warn_stopped(self, tally)
 
   -- support vectors grouped by class, training order within a class
   local support, n_support, position = {}, {}, {}
@@ -237,7 +240,7 @@ end
 -- One-vs-one decision values, n x pairs, in LIBSVM's signs (positive for
 -- the pair's first class).
 local function ovo_values(self, X)
-  local D = common.new_kernel(self, X) * pair_coef(self) + self.intercept:t()
+  local D = common.kernel_product(self, X, pair_coef(self)) + self.intercept:t()
   if self.classes:rows() == 2 then D = D:neg() end
   return D
 end

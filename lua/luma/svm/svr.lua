@@ -36,7 +36,7 @@ local function fit_regressor(self, X, y, sample_weight, opts)
 end
 
 local function predict(self, X)
-  return common.new_kernel(self, X) * self.dual_coef:t() + self.intercept:get(1, 1)
+  return common.kernel_product(self, X, self.dual_coef:t()) + self.intercept:get(1, 1)
 end
 
 svr.SVR = estimator.class{

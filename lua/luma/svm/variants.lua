@@ -34,7 +34,7 @@ end
 
 -- f(x) = K(x, SV) dual_coef' + intercept, positive for the second class.
 local function binary_decision(self, X)
-  return common.new_kernel(self, X) * self.dual_coef:t() + self.intercept:get(1, 1)
+  return common.kernel_product(self, X, self.dual_coef:t()) + self.intercept:get(1, 1)
 end
 
 local function binary_predict(self, X)
@@ -233,12 +233,12 @@ variants.KernelNearestPrototype = estimator.class{
     self.self_similarity = (M:t() * K):mul(M:t()):sum(2):t() -- 1 x k: m_c' K m_c
   end,
   decision_function = function(self, X)
-    local D = common.new_kernel(self, X) * self.membership * -2 + self.self_similarity
+    local D = common.kernel_product(self, X, self.membership) * -2 + self.self_similarity
     if self.classes:rows() == 2 then return D:col(1) - D:col(2) end
     return D:neg()
   end,
   predict = function(self, X)
-    local D = common.new_kernel(self, X) * self.membership * -2 + self.self_similarity
+    local D = common.kernel_product(self, X, self.membership) * -2 + self.self_similarity
     return self.classes:take(D:argmin(2))
   end,
 }
