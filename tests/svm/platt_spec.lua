@@ -44,7 +44,7 @@ describe("Platt scaling", function()
   end)
 
   it("gives SVC probabilities close to scikit-learn's, reproducibly", function()
-    local m = svm.SVC{ gamma = 0.25, probability = true, random_state = 0 }:fit(X, y)
+    local m = svm.SVC{ gamma = 0.25, probability = true, seed = 0 }:fit(X, y)
     local P = m:predict_proba(X:take(rows))
     assert.matrix_near({
       { 0.97142506, 0.01415166, 0.01442328 },
@@ -54,9 +54,9 @@ describe("Platt scaling", function()
       { 0.01227824, 0.24703915, 0.74068261 },
       { 0.01139375, 0.39074535, 0.59786090 } }, P, 0.03)
     assert.matrix_near(luma.ones(6, 1), P:sum(2), 1e-12)
-    local again = svm.SVC{ gamma = 0.25, probability = true, random_state = 0 }:fit(X, y)
+    local again = svm.SVC{ gamma = 0.25, probability = true, seed = 0 }:fit(X, y)
     assert.matrix_near(P, again:predict_proba(X:take(rows)), 0)
-    local other = svm.SVC{ gamma = 0.25, probability = true, random_state = 1 }:fit(X, y)
+    local other = svm.SVC{ gamma = 0.25, probability = true, seed = 1 }:fit(X, y)
     assert.is_true((other.probB - m.probB):abs():max() > 0)
     -- probability = false: no predict_proba
     local ok, err = pcall(function() svm.SVC{}:fit(X, y):predict_proba(X) end)
@@ -66,7 +66,7 @@ describe("Platt scaling", function()
 
   it("gives two-class probabilities that follow the decision value", function()
     local Xb, yb = X:sub(51, 150, nil, nil), y:sub(51, 150, nil, nil)
-    local m = svm.NuSVC{ gamma = 0.25, probability = true, random_state = 3 }:fit(Xb, yb)
+    local m = svm.NuSVC{ gamma = 0.25, probability = true, seed = 3 }:fit(Xb, yb)
     local P = m:predict_proba(Xb)
     local d = m:decision_function(Xb)
     -- P(first class) = the sigmoid of decisions positive for the first

@@ -74,7 +74,7 @@ linear.LinearSVC = estimator.class{
       doc = "value of the constant feature whose weight is the intercept" },
     { name = "class_weight", type = "string|table",
       doc = "nil, \"balanced\" or a table label -> factor of C" },
-    { name = "random_state", type = "seed", doc = "seed of the coordinate order" },
+    { name = "seed", type = "seed", doc = "seed of the coordinate order" },
     { name = "max_iter", type = "integer", default = 1000, min = 1,
       doc = "passes over the data" },
   },
@@ -103,7 +103,7 @@ linear.LinearSVC = estimator.class{
     local rows = common.positive_rows(C)
     local Xr, codes_r = X:take(rows), codes:take(rows)
     C = C:take(rows)
-    local rng = estimator.rng(p.random_state)
+    local rng = estimator.rng(p.seed)
     local k = classes:rows()
     local targets = k == 2 and { 2 } or {}
     if k > 2 then for c = 1, k do targets[c] = c end end
@@ -155,7 +155,7 @@ linear.LinearSVR = estimator.class{
     { name = "intercept_scaling", type = "number", default = 1,
       doc = "value of the constant feature whose weight is the intercept" },
     { name = "dual", type = "boolean", default = true, doc = "solve the dual (the only solver)" },
-    { name = "random_state", type = "seed", doc = "seed of the coordinate order" },
+    { name = "seed", type = "seed", doc = "seed of the coordinate order" },
     { name = "max_iter", type = "integer", default = 1000, min = 1,
       doc = "passes over the data" },
   },
@@ -173,7 +173,7 @@ linear.LinearSVR = estimator.class{
     local tally = { runs = 0, stopped = 0 }
     local w, b, _, info = run(self, X:take(rows), { solver = "svr_dual", y = y:take(rows),
       C = C:take(rows), loss = p.loss == "epsilon_insensitive" and 1 or 2, epsilon = p.epsilon,
-      tol = p.tol }, estimator.rng(p.random_state), tally)
+      tol = p.tol }, estimator.rng(p.seed), tally)
     warn_stopped(self, tally)
     self.coef, self.intercept, self.n_iter = w, luma.matrix{ b }, info.iterations
   end,

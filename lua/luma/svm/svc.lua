@@ -128,7 +128,7 @@ local function fit_classifier(self, X, y, sample_weight, formulation)
   end
   self.classes = classes
   self.kernel_spec = spec
-  local rng = p.probability and estimator.rng(p.random_state)
+  local rng = p.probability and estimator.rng(p.seed)
   local tally = { runs = 0, stopped = 0 }
   local machines, coefs, rhos, iters = {}, {}, {}, {}
   local probA, probB = {}, {}
@@ -310,7 +310,7 @@ local function classifier_params()
     { name = "decision_function_shape", type = "string", default = "ovr",
       values = { "ovr", "ovo" }, doc = "decision_function with more than two classes: one "
         .. "column per class (\"ovr\", from the votes) or per pair (\"ovo\")" },
-    { name = "random_state", type = "seed", doc = "seed of the probability folds" },
+    { name = "seed", type = "seed", doc = "seed of the probability folds" },
   }
 end
 

@@ -126,7 +126,7 @@ variants.NoBiasSVC = estimator.class{
     { name = "tol", type = "number", default = 1e-6, gt = 0,
       doc = "stop when no projected gradient exceeds tol in an epoch" },
     { name = "max_iter", type = "integer", default = 1000, min = 1, doc = "epochs" },
-    { name = "random_state", type = "seed", doc = "seed of the coordinate order" },
+    { name = "seed", type = "seed", doc = "seed of the coordinate order" },
   }),
   example = common.example_classification(function() return variants.NoBiasSVC{} end),
   fit = function(self, X, y)
@@ -136,7 +136,7 @@ variants.NoBiasSVC = estimator.class{
     self.classes, self.kernel_spec = classes, spec
     local all = luma.arange(1, X:rows())
     local K = common.rows_kernel(spec, data, all, all)
-    local a, epochs, converged = sdca(K, yy, p.C, p.tol, p.max_iter, estimator.rng(p.random_state))
+    local a, epochs, converged = sdca(K, yy, p.C, p.tol, p.max_iter, estimator.rng(p.seed))
     if not converged then
       common.warning("%s: SDCA stopped after max_iter = %d epochs before reaching tol = %g",
         name, p.max_iter, p.tol)
@@ -313,5 +313,17 @@ function variants.qp_dual(K, y, C)
   end
   return { alpha = a, b = count > 0 and sum / count or 0, result = r }
 end
+
+local doc = luma.doc.set
+doc(variants.loo_bound, { name = "luma.svm.loo_bound", signature = "loo_bound(model)",
+  doc = "n_SV / N for a kernel SVM fitted on N points: an upper bound on its leave-one-out "
+    .. "error (notes 003 §1.16, E[E_out] <= E[#SV]/(N - 1) in expectation)." })
+doc(variants.qp_primal, { name = "luma.svm.qp_primal", signature = "qp_primal(X, y, C)",
+  doc = "The soft-margin primal as the dense QP of notes 004 (12.55-12.56) over [w; b; xi], "
+    .. "solved by luma.optim.qp; y is +1/-1. Returns {w, b, xi, result}. A check of SMO, not a "
+    .. "fast solver." })
+doc(variants.qp_dual, { name = "luma.svm.qp_dual", signature = "qp_dual(K, y, C)",
+  doc = "The soft-margin dual of notes 004 (12.57) on the Gram matrix K, solved by "
+    .. "luma.optim.qp; y is +1/-1. Returns {alpha, b (from the free multipliers), result}." })
 
 return variants

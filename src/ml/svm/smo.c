@@ -164,8 +164,10 @@ static int cache_get(Cache *c, int64_t index, float **data, int64_t len, int64_t
     for (;;) {
       grown = c->mem->fn(c->mem->ud, h->data, h->data ? (size_t)h->len * sizeof(float) : 0,
                          (size_t)len * sizeof(float));
-      if (grown || c->lru.next == &c->lru) break;
-      entry_drop(c, c->lru.next); /* the allocator's limit, not ours: make room */
+      /* the allocator's limit, not ours: make room, sparing the most recent
+       * row (the other row of a working pair, still in use) */
+      if (grown || c->lru.next == &c->lru || c->lru.next == c->lru.prev) break;
+      entry_drop(c, c->lru.next);
     }
     if (!grown) {
       if (h->len) lru_insert(c, h);
