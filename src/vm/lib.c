@@ -51,7 +51,9 @@ static const NativeModule native_modules[] = {
     {"svm.native", luma_open_svm_native},
     {"gaussian_process.native", luma_open_gaussian_process_native},
     {"neighbors.native", luma_open_neighbors_native},
+    {"plot.native", luma_open_plot_native},
     {"tree.native", luma_open_tree_native},
+    {"mixture.native", luma_open_mixture_native},
     {NULL, NULL}};
 
 /* Public names of modules that live inside a family package: luma.dist
