@@ -4,6 +4,7 @@
 -- One part per concern, each returning its classes, merged here into the
 -- table users get as luma.decomposition:
 --   pca     PCA, IncrementalPCA
+--   nmf     NMF
 --   common  checks, svd_flip and the randomized SVD shared by the parts
 --           (and by luma.mixture and luma.manifold; not public)
 local luma = require("luma")
@@ -11,10 +12,12 @@ local luma = require("luma")
 local decomposition = {}
 local names = {}
 
-for _, part in ipairs{ "pca" } do
+for _, part in ipairs{ "pca", "nmf" } do
   for name, member in pairs(require("luma.decomposition." .. part)) do
-    decomposition[name] = member
-    names[#names + 1] = name
+    if type(member) == "table" and member.methods then
+      decomposition[name] = member
+      names[#names + 1] = name
+    end
   end
 end
 table.sort(names)

@@ -1,0 +1,30 @@
+/*
+ * nmf.h - the coordinate-descent sweep of NMF (no Lua).
+ *
+ * One sweep updates every column t of W (in the given order) for the
+ * problem min |X - W H|^2 with the Gram quantities HHt = H H^T (k x k,
+ * penalties already on it) and XHt = X H^T (n x k):
+ *   grad = (W HHt)[i][t] - XHt[i][t],  W[i][t] <- max(0, W[i][t] - grad / HHt[t][t])
+ * (scikit-learn's _update_cdnmf_fast).  Row i's updates read only row i
+ * of W, so rows are the chunks of a parallel loop and each row goes
+ * through the columns in order: the same arithmetic as scikit-learn's
+ * column-major loops, for any thread count.
+ */
+#ifndef LUMA_ML_NMF_H
+#define LUMA_ML_NMF_H
+
+#include <stdint.h>
+
+#include "core/matrix.h"
+#include "core/parallel.h"
+
+/* Updates W (n x k) in place; *violation gets the sum of |projected
+ * gradient| over every (i, t) (partial sums per chunk, added in chunk
+ * order).  order: the k columns, 0-based.  work: luma_nmf_cd_work(n)
+ * doubles. */
+int64_t luma_nmf_cd_work(int64_t n);
+luma_LoopStatus luma_nmf_cd_sweep(luma_Threads *t, luma_Mat *w, const luma_Mat *hht,
+                                  const luma_Mat *xht, const int64_t *order, double *violation,
+                                  double *work);
+
+#endif
