@@ -1,0 +1,18 @@
+-- The brute-force row with two threads against scikit-learn with n_jobs = 2
+-- (issue 18 asks for the ratio, no target).  Needs two idle cores to mean
+-- anything.
+local env = ...
+
+return {
+  about = "KNeighborsClassifier k=5 fit + predict, 1e5 x 64 train, 1e4 queries, brute, 2 threads",
+  kind = "internal",
+  unit = "ms",
+  runs = 3,
+  luma = { argv = { env.luma, env.dir .. "/kernels/knn.lua", "64", "brute", "2" } },
+  peer = {
+    name = "scikit-learn n_jobs=2",
+    argv = { env.python, env.dir .. "/kernels/knn.py", "64", "brute", "2" },
+    env = { OPENBLAS_NUM_THREADS = "1" },
+    check = { env.python, "-c", "import sklearn.neighbors" },
+  },
+}
