@@ -147,13 +147,19 @@ int main(int argc, char **argv) {
     local out, _, status = support.run(table.concat({ support.quote(host),
       support.quote("assert(luma.plot.scatter({1, 2}, {3, 4}):svg():find('<circle', 1, true))"),
       support.quote("luma.plot.line({1, 2}):save('" .. target .. "')"),
-      support.quote("luma.plot.line({1, 2}):save('" .. dir .. "/x.png')") }, " "))
+      support.quote("luma.plot.line({1, 2}):save('" .. dir .. "/x.png')"),
+      support.quote("luma.plot.line({1, 2}):show({width = 30, height = 8, color = false})") }, " "))
     assert.equal(0, status)
     -- each call prints "ran" or its error (with a traceback)
     assert.equal("ran", out:match("^[^\n]*"))
     local _, refusals = out:gsub("'luma%.plot%.save' is not available in a sandboxed state %(fig:svg%(%) "
       .. "returns the SVG text%)", "")
     assert.equal(2, refusals)
+    -- show() draws braille through print: a framed drawing, then "ran"
+    local drawing = out:match("\n(%s*┌.-)ran\n$")
+    assert.truthy(drawing, out)
+    assert.truthy(drawing:find("└", 1, true))
+    assert.equal(8, select(2, drawing:gsub("\n", "")))
     assert.is_nil(io.open(target, "rb")) -- nothing was created
     os.execute("rm -rf " .. support.quote(dir))
   end)

@@ -90,6 +90,31 @@ describe("luma.plot.terminal", function()
     assert.truthy(text:find("\27[48;2;68;1;84m", 1, true)) -- viridis(0) = #440154
   end)
 
+  it("draws every artist kind in a grid of panels at the size asked", function()
+    local x = luma.linspace(0.1, 1, 12)
+    local Z = { { 0, 1, 2 }, { 1, 2, 3 }, { 2, 3, 4 } }
+    local fig = plot.figure{ rows = 3, cols = 3, title = "all" }
+    fig:axes(1, 1):line(x, x, { label = "l", style = "--" }):step(x, x:mul(x)):hline(0.5):vline(0.5)
+    fig:axes(1, 2):scatter(x, x, { c = x }):errorbar({ 0.5 }, { 0.5 }, 0.1, { xerr = 0.1 })
+    fig:axes(1, 3):bar({ "a", "b" }, { 1, 2 }):text(1, 1.5, "txt"):arrow(1, 0.5, 2, 1)
+    fig:axes(2, 1):hist({ 1, 2, 2, 3 }, { bins = 3 })
+    fig:axes(2, 2):fill_between(x, x, 0, { label = "area" })
+    fig:axes(2, 3):heatmap(Z, { annotate = true })
+    fig:axes(3, 1):contour({ 0, 1, 2 }, { 0, 1, 2 }, Z)
+    fig:axes(3, 2):contourf({ 0, 1, 2 }, { 0, 1, 2 }, Z, { colorbar = true })
+    fig:axes(3, 3):line({ 1, 10, 100 }, { 1, 100, 10 }):set{ xscale = "log", yscale = "log", title = "log" }
+    for _, mode in ipairs{ false, "256", "truecolor" } do
+      local text = plot.terminal(fig, { width = 120, height = 45, color = mode, write = false })
+      local lines = 0
+      for line in text:gmatch("([^\n]*)\n") do
+        lines = lines + 1
+        local plain = line:gsub("\27%[[%d;]*m", "")
+        assert.is_true(utf8.len(plain) <= 120, "line " .. lines .. " fits the width")
+      end
+      assert.equal(45, lines)
+    end
+  end)
+
   it("checks its options", function()
     support.errors_with("width must be an integer >= 20", function()
       plot.terminal(diagonal_figure(), { width = 5, write = false })
