@@ -231,9 +231,44 @@ describe("luma.plot ML plots", function()
     end)
   end)
 
+  it("takes clusterers: elbow over n_clusters, dendrogram of a fitted merge tree", function()
+    -- stand-ins for the clusterers of a family still being written: the
+    -- fitted attributes are what the plots read
+    local estimator = require("luma.estimator")
+    local Spread = estimator.class{ name = "test.Spread", kind = "clusterer",
+      doc = "inertia 12 / n_clusters", params = {
+        { name = "n_clusters", type = "integer", default = 2, min = 1, doc = "k" } },
+      fit = function(self) self.inertia = 12 / self.params.n_clusters end,
+      predict = function(_, X) return luma.ones(X:rows(), 1) end,
+      example = function(base) return base(), luma.zeros(2, 1) end }
+    local fig = plot.elbow(Spread(), luma.zeros(4, 2), { ks = { 1, 2, 3 } })
+    local pts = points(xml.by_name(xml.by_class(parse(fig), "line")[1], "polyline")[1])
+    local ax = fig:axes()
+    for k, v in ipairs{ 12, 6, 4 } do
+      local px, py = ax:transform(k, v)
+      assert.near(px, pts[k][1], 0.006)
+      assert.near(py, pts[k][2], 0.006)
+    end
+    local Merges = estimator.class{ name = "test.Merges", kind = "clusterer",
+      doc = "a fixed merge tree of 4 points", params = {},
+      fit = function(self)
+        self.children = luma.matrix{ { 1, 2 }, { 3, 4 }, { 5, 6 } }
+        self.distances = luma.matrix{ 1, 2, 3 }
+      end,
+      predict = function(_, X) return luma.ones(X:rows(), 1) end,
+      example = function(base) return base(), luma.zeros(2, 1) end }
+    local _, order = plot.dendrogram(Merges():fit(luma.zeros(4, 1)))
+    assert.same({ 1, 2, 3, 4 }, order)
+    support.errors_with("has no linkage_matrix nor children and distances",
+      function() plot.dendrogram(Merges()) end)
+  end)
+
   it("embedding, hist_kde and MCMC traces", function()
     local X, y = blobs()
     assert.same({ "1", "2" }, labels_of(parse(plot.embedding(X, y)), "scatter"))
+    -- from a transformer, through fit_transform
+    local f1 = plot.embedding(luma.preprocessing.StandardScaler(), y, { X = X })
+    assert.same({ "1", "2" }, labels_of(parse(f1), "scatter"))
     -- Scott's bandwidth of {1, 2, 3, 4, 5}: sd 1.5811 (ddof 1) x 5^(-1/5)
     local f, h = plot.kde({ 1, 2, 3, 4, 5 })
     assert.near(math.sqrt(2.5) * 5 ^ -0.2, h, 1e-12)

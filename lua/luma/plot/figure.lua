@@ -39,9 +39,9 @@ function figure.new(opts)
   local function int(name, default, lo)
     local v = opts[name]
     if v == nil then return default end
-    if math.type(v) ~= "integer" and not (type(v) == "number" and v == math.floor(v)) or v < lo then
-      fail(3, "bad argument #1 to 'figure' (%s must be an integer >= %d, got %s)", name, lo,
-        tostring(v))
+    if type(v) ~= "number" or v ~= math.floor(v) or v < lo or v > 100000 then
+      fail(3, "bad argument #1 to 'figure' (%s must be an integer in %d..100000, got %s)", name,
+        lo, tostring(v))
     end
     return math.tointeger(v)
   end

@@ -636,12 +636,17 @@ end
 function ml.dendrogram(Z, opts)
   opts = options("dendrogram", 2, opts, { labels = true, color = true })
   if is_estimator(Z) then
+    -- a fitted agglomerative clusterer: its linkage matrix, or its merges
+    -- (children, n-1 x 2, with the same 1-based ids) and their distances
     local est = Z
-    Z = est.linkage_matrix or est.linkage
-    if not luma.ismatrix(Z) then
-      fail(2, "bad argument #1 to 'dendrogram' (%s has no linkage matrix; fit an "
-        .. "agglomerative clusterer of luma.cluster or pass the (n-1) x 4 merge matrix)",
-        tostring(est):match("^[%w_.]+"))
+    if luma.ismatrix(est.linkage_matrix) then
+      Z = est.linkage_matrix
+    elseif luma.ismatrix(est.children) and luma.ismatrix(est.distances) then
+      Z = luma.matrix.hstack{ est.children, est.distances:reshape(-1, 1) }
+    else
+      fail(2, "bad argument #1 to 'dendrogram' (%s has no linkage_matrix nor children and "
+        .. "distances; fit an agglomerative clusterer (luma.cluster) or pass the (n-1) x 4 "
+        .. "merge matrix)", tostring(est):match("^[%w_.]+"))
     end
   end
   local rows = common.grid("dendrogram", 1, "Z", Z)

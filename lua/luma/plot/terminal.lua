@@ -500,7 +500,9 @@ function terminal.render(fig, opts)
   end
   local cw, ch = w // fig.cols, (h - top + 1) // fig.rows
   for ax in fig:each_axes() do
-    draw_axes(screen, ax, (ax.col - 1) * cw + 1, top + (ax.row - 1) * ch, cw, ch)
+    -- a blank column between neighbouring panels
+    draw_axes(screen, ax, (ax.col - 1) * cw + 1, top + (ax.row - 1) * ch,
+      ax.col < fig.cols and cw - 1 or cw, ch)
   end
   local lines = {}
   for y = 1, h do
