@@ -322,6 +322,9 @@ describe("luma.plot bad input", function()
     support.errors_with("xlim must be positive on a log scale", function()
       plot.figure():set{ xlim = { 0, 1 } }:set{ xscale = "log" }
     end)
+    support.errors_with("ylim must be positive on a log scale", function()
+      plot.figure():set{ yscale = "log" }:set{ ylim = { -1, 1 } }
+    end)
   end)
 
   it("names the valid colormaps and markers", function()

@@ -149,10 +149,10 @@ function Axes:set(opts)
     if opts[k] ~= nil then
       o[k] = common.choice("set", 1, k, opts[k], { "linear", "log" })
       check_log("set", 1, self, axis, self.artists)
-      local lim = o[axis .. "lim"]
-      if o[k] == "log" and lim and (lim[1] <= 0 or lim[2] <= 0) then
-        fail(2, "bad argument #1 to 'set' (%slim must be positive on a log scale)", axis)
-      end
+    end
+    local lim = o[axis .. "lim"]
+    if o[k] == "log" and lim and (lim[1] <= 0 or lim[2] <= 0) then
+      fail(2, "bad argument #1 to 'set' (%slim must be positive on a log scale)", axis)
     end
     for _, t in ipairs{ axis .. "ticks", axis .. "ticklabels" } do
       if opts[t] ~= nil then
