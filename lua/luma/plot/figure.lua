@@ -321,6 +321,7 @@ function Axes:scatter(x, y, opts)
   local a = point_artist(xs, ys, nil, base.label, sizes)
   if values then
     local vlo, vhi = common.minmax(values)
+    if not vlo then vlo, vhi = 0, 1 end -- every point was skipped
     a.values = values
     a.cmap = color.check_cmap("scatter", 3, opts.cmap or "viridis")
     a.vmin = common.number("scatter", 3, "vmin", opts.vmin, vlo)
