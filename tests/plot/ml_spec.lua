@@ -148,6 +148,7 @@ describe("luma.plot ML plots", function()
   it("roc_curve and precision_recall_curve: AUC and AP in the legend", function()
     local y, s = { 0, 0, 1, 1 }, { 0.1, 0.4, 0.35, 0.8 }
     assert.same({ "ROC (AUC = 0.750)" }, legend(parse(plot.roc_curve(luma.matrix(y), luma.matrix(s)))))
+    assert.same({ "ROC (AUC = 0.750)" }, legend(parse(plot.roc_curve(y, s)))) -- Lua lists too
     assert.same({ "PR (AP = 0.833)" },
       legend(parse(plot.precision_recall_curve(luma.matrix(y), luma.matrix(s)))))
     -- from a classifier, overlaid on one axes

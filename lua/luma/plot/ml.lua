@@ -331,7 +331,12 @@ local function binary_scores(fname, a, X, y, opts)
     end
     return y, s, opts, tostring(a):match("([%w_]+)%s*[{(]?") or "model"
   end
-  return a, X, y, nil
+  -- plain labels and scores: luma.metrics takes them as columns
+  local function column(arg, what, v)
+    if luma.ismatrix(v) then return v end
+    return luma.matrix(vector(fname, arg, what, v))
+  end
+  return column(1, "y", a), column(2, "scores", X), y, nil
 end
 
 --- roc_curve(y, scores [, opts]) or roc_curve(est, X, y [, opts]) -> fig
