@@ -47,7 +47,9 @@ describe("luma.plot rendered", function()
       return
     end
     for _, case in ipairs(figures()) do
-      local path = os.tmpname() .. ".png"
+      local base = os.tmpname() -- created by tmpname: the PNG goes next to it
+      local path = base .. ".png"
+      os.remove(base)
       assert.equal(path, case[1]:save(path))
       local pts = {}
       for _, p in ipairs(case[2]) do pts[#pts + 1] = { p[1], p[2] } end
@@ -59,7 +61,9 @@ describe("luma.plot rendered", function()
       for k, p in ipairs(case[2]) do near_color(p[3], info.pixels[k], p[4]) end
     end
     -- scale doubles the pixels
-    local path = os.tmpname() .. ".png"
+    local base = os.tmpname()
+    local path = base .. ".png"
+    os.remove(base)
     plot.line({ 1, 2 }):save(path, { scale = 2 })
     assert.equal(1280, png.read(path).width)
     os.remove(path)

@@ -273,7 +273,9 @@ describe("luma.plot SVG", function()
   end)
 
   it("returns the SVG text and saves SVG files", function()
-    local path = os.tmpname() .. ".svg"
+    local base = os.tmpname() -- created by tmpname: the SVG goes next to it
+    local path = base .. ".svg"
+    os.remove(base)
     local fig = plot.line({ 1, 2, 3 })
     assert.equal(path, fig:save(path))
     local f = assert(io.open(path, "rb"))

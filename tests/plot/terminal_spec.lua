@@ -172,8 +172,11 @@ describe("fig:show() in the REPL on a terminal", function()
 
   it("writes an SVG file instead when TERM is dumb", function()
     local out, err, code = drive({ "expect > ",
-      "send luma.plot.line({1, 2}):show()\\r", "expect luma.plot: figure written to /",
-      "expect .svg", "expect > ", "send \\x04", "wait" }, { LUMA_HISTORY = "", TERM = "dumb" })
+      "send path = luma.plot.line({1, 2}):show()\\r", "expect luma.plot: figure written to /",
+      "expect .svg", "expect > ",
+      -- the path is returned too (and the file removed here)
+      "send =path:match('%.svg$') and #io.open(path):read('a') > 1000 and os.remove(path)\\r",
+      "expect true", "expect > ", "send \\x04", "wait" }, { LUMA_HISTORY = "", TERM = "dumb" })
     assert.equal("", err)
     assert.equal(0, code)
     assert.equal("exit 0\n", out)

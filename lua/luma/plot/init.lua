@@ -71,8 +71,11 @@ function Figure:show(opts)
     write(terminal.render(self, opts))
     return nil
   end
-  local path = os.tmpname() .. ".svg"
+  -- os.tmpname creates the file it names: the SVG goes next to it
+  local base = os.tmpname()
+  local path = base .. ".svg"
   svg.save(self, path)
+  os.remove(base)
   write("luma.plot: figure written to " .. path .. "\n")
   return path
 end

@@ -8,7 +8,9 @@ local n = tonumber(arg[2]) or 100000
 local i = luma.arange(1, n)
 local x = (i * 0.37):sin():mul((i * 0.0017):cos():mul(0.5):add(1))
 local y = (i * 0.11):cos():mul((i * 0.0023):sin():mul(0.5):add(1))
-local path = os.tmpname() .. "." .. ext
+local base = os.tmpname() -- created by tmpname: the figure goes next to it
+local path = base .. "." .. ext
+os.remove(base)
 local t0 = luma.now()
 luma.plot.scatter(x, y, { size = 3 }):save(path)
 local elapsed = luma.now() - t0
