@@ -135,15 +135,10 @@ function draw.line(out, a, fx, fy)
   end
 end
 
--- "Mx yh0" for a point on the quarter-pixel grid (x and y multiples of
--- 1/4), written by integer arithmetic: several times faster than
+-- Decimals of a quarter pixel: "Mx yh0" for a point on the quarter-pixel
+-- grid is written by integer arithmetic, several times faster than
 -- string.format for the 100,000 points of a large scatter.
 local QUARTERS = { [0] = "", ".25", ".5", ".75" }
-local function quarter(px, py)
-  local qx, qy = math.floor(px * 4), math.floor(py * 4)
-  if qx < 0 or qy < 0 then return fmt("M%.2f %.2fh0", px, py) end
-  return "M" .. (qx >> 2) .. QUARTERS[qx & 3] .. " " .. (qy >> 2) .. QUARTERS[qy & 3] .. "h0"
-end
 
 function draw.scatter(out, a, fx, fy, box)
   local marker = a.marker or "o"
@@ -187,17 +182,26 @@ function draw.scatter(out, a, fx, fy, box)
     -- (one element instead of thousands, which renderers draw much faster)
     group_open(out, "scatter", a, fmt('fill="none" stroke-width="%s" stroke-linecap="round"',
       num(a.size)))
+    -- the loop of place() inlined, on quarter-pixel integers (x, y >= 0
+    -- inside the figure): this is the hot path of large scatters
     local dots = {}
+    local floor = math.floor
+    local qxlo, qxhi = floor(xlo * 4 + 0.5), floor(xhi * 4 + 0.5)
+    local qylo, qyhi = floor(ylo * 4 + 0.5), floor(yhi * 4 + 0.5)
     for i = 1, n do
-      local px, py = place(i)
-      if px then
+      local qx, qy = floor(fx(xs[i]) * 4 + 0.5), floor(fy(ys[i]) * 4 + 0.5)
+      if qx >= qxlo and qx <= qxhi and qy >= qylo and qy <= qyhi and qx >= 0 and qy >= 0 then
         local k = shade and shade[i] or 0
-        local d = dots[k]
-        if not d then
-          d = {}
-          dots[k] = d
+        local key = (qx * 65536 + qy) * 256 + k
+        if not seen[key] then
+          seen[key] = true
+          local d = dots[k]
+          if not d then
+            d = {}
+            dots[k] = d
+          end
+          d[#d + 1] = "M" .. (qx >> 2) .. QUARTERS[qx & 3] .. " " .. (qy >> 2) .. QUARTERS[qy & 3] .. "h0"
         end
-        d[#d + 1] = quarter(px, py)
       end
     end
     for k = 0, 255 do
