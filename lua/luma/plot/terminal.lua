@@ -314,11 +314,11 @@ end
 
 local BOX = { tl = "┌", tr = "┐", bl = "└", br = "┘", h = "─", v = "│" }
 
--- Draws one axes into `lines` (a list of rows, each a list of cells
+-- Draws one axes into `screen` (a list of rows, each a list of cells
 -- {char, fg, bg}) at character position (x0, y0) with size w x h.
 local function draw_axes(screen, ax, x0, y0, w, h)
   local o = ax.opts
-  local x1l, x1h, y1l, y1h = ax:limits()
+  local xlo, xhi, ylo, yhi = ax:limits()
   local entries = ax:legend_entries()
   local legend_w = 0
   for _, a in ipairs(entries) do legend_w = math.max(legend_w, (utf8.len(a.label) or #a.label) + 3) end
@@ -331,15 +331,15 @@ local function draw_axes(screen, ax, x0, y0, w, h)
   if o.yticks then
     yv, yl = select(3, ax:ticks())
   else
-    yv, yl = scale.ticks(o.yscale or "linear", y1l, y1h, math.max(2, ph // 3))
+    yv, yl = scale.ticks(o.yscale or "linear", ylo, yhi, math.max(2, ph // 3))
   end
   local left = 0
   for _, l in ipairs(yl) do left = math.max(left, utf8.len(l) or #l) end
   left = left + 1
   local pw = math.max(4, w - left - 2 - (legend_w > 0 and legend_w + 1 or 0) - cb_w)
   local cv = new_canvas(pw, ph)
-  local fx = scale.transform(o.xscale or "linear", x1l, x1h, 0, cv.dw - 1)
-  local fy = scale.transform(o.yscale or "linear", y1l, y1h, cv.dh - 1, 0)
+  local fx = scale.transform(o.xscale or "linear", xlo, xhi, 0, cv.dw - 1)
+  local fy = scale.transform(o.yscale or "linear", ylo, yhi, cv.dh - 1, 0)
   -- the inverse maps (dot -> data) for images and filled contours
   local function inverse(kind, lo, hi, p0, p1)
     local f = scale.forward
@@ -349,8 +349,8 @@ local function draw_axes(screen, ax, x0, y0, w, h)
       return kind == "log" and 10 ^ t or t
     end
   end
-  local ix = inverse(o.xscale or "linear", x1l, x1h, 0, cv.dw - 1)
-  local iy = inverse(o.yscale or "linear", y1l, y1h, cv.dh - 1, 0)
+  local ix = inverse(o.xscale or "linear", xlo, xhi, 0, cv.dw - 1)
+  local iy = inverse(o.yscale or "linear", ylo, yhi, cv.dh - 1, 0)
   for _, a in ipairs(ax.artists) do draw[a.kind](cv, a, fx, fy, ix, iy) end
 
   local function put(x, y, s, fg)
@@ -402,7 +402,7 @@ local function draw_axes(screen, ax, x0, y0, w, h)
   if o.xticks then
     xv, xl = ax:ticks()
   else
-    xv, xl = scale.ticks(o.xscale or "linear", x1l, x1h, math.max(2, pw // 10))
+    xv, xl = scale.ticks(o.xscale or "linear", xlo, xhi, math.max(2, pw // 10))
   end
   local used = -1
   for k, v in ipairs(xv) do
