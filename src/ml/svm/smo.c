@@ -245,7 +245,6 @@ typedef struct QMat {
   luma_SvmStatus status;
 } QMat;
 
-
 /* Entries [begin, begin + n) of kernel row i, each computed on its own
  * (the loop's chunks are relative to begin). */
 typedef struct RowJob {
