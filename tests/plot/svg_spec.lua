@@ -106,6 +106,59 @@ describe("luma.plot SVG", function()
     assert.same({ "1", "10", "100", "1000", "10000" }, xl)
   end)
 
+  it("puts steps, error bars, bands, text, arrows and lines at their data", function()
+    local fig = plot.figure()
+    local ax = fig:axes()
+    ax:step({ 1, 2 }, { 1, 3 }, { where = "post" })
+    ax:errorbar({ 2 }, { 2 }, { 0.5 })
+    ax:fill_between({ 1, 3 }, { 1, 2 }, 0)
+    ax:text(2, 3, "t", { anchor = "middle" })
+    ax:arrow(1, 1, 3, 3, { head = 8 })
+    ax:hline(2):vline(2)
+    ax:set{ xlim = { 0, 4 }, ylim = { 0, 4 } }
+    local doc = parse(fig)
+    local function px(x, y) return ax:transform(x, y) end
+    local function near_pt(x, y, gx, gy)
+      local ex, ey = px(x, y)
+      assert.near(ex, gx, 0.006)
+      assert.near(ey, gy, 0.006)
+    end
+    -- post: (1, 1) holds until x = 2, then jumps to 3
+    local step = {}
+    for a, b in one(doc, "line").children[1].attrs.points:gmatch("([%d.-]+),([%d.-]+)") do
+      step[#step + 1] = { tonumber(a), tonumber(b) }
+    end
+    assert.equal(3, #step)
+    near_pt(1, 1, step[1][1], step[1][2])
+    near_pt(2, 1, step[2][1], step[2][2])
+    near_pt(2, 3, step[3][1], step[3][2])
+    -- the error bar runs from y = 1.5 to 2.5 at x = 2
+    local d = xml.by_name(one(doc, "errorbar"), "path")[1].attrs.d
+    local x0, y0, y1 = d:match("^M([%d.]+) ([%d.]+)V([%d.]+)")
+    near_pt(2, 1.5, tonumber(x0), tonumber(y0))
+    assert.near(select(2, px(2, 2.5)), tonumber(y1), 0.006)
+    -- the band: forward along y1, back along y2 = 0
+    local poly = xml.by_name(one(doc, "area"), "polygon")[1].attrs.points
+    local corners = {}
+    for a, b in poly:gmatch("([%d.-]+),([%d.-]+)") do corners[#corners + 1] = { tonumber(a), tonumber(b) } end
+    near_pt(1, 1, corners[1][1], corners[1][2])
+    near_pt(3, 2, corners[2][1], corners[2][2])
+    near_pt(3, 0, corners[3][1], corners[3][2])
+    near_pt(1, 0, corners[4][1], corners[4][2])
+    local t = xml.by_name(one(doc, "text"), "text")[1]
+    near_pt(2, 3, tonumber(t.attrs.x), tonumber(t.attrs.y))
+    assert.equal("middle", t.attrs["text-anchor"])
+    -- the arrow's head ends at (3, 3)
+    local head = xml.by_name(one(doc, "arrow"), "polygon")[1].attrs.points
+    local hx, hy = head:match("^([%d.-]+),([%d.-]+)")
+    near_pt(3, 3, tonumber(hx), tonumber(hy))
+    local h = xml.by_name(one(doc, "hline"), "line")[1].attrs
+    assert.near(select(2, px(0, 2)), tonumber(h.y1), 0.006)
+    assert.near(ax:box().x, tonumber(h.x1), 0.006)
+    assert.near(ax:box().x + ax:box().w, tonumber(h.x2), 0.006)
+    assert.near(px(2, 0), tonumber(xml.by_name(one(doc, "vline"), "line")[1].attrs.x1), 0.006)
+  end)
+
   it("draws bars from 0 to their heights and hist counts numpy's way", function()
     local fig = plot.figure()
     local ax = fig:axes()
