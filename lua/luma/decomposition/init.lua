@@ -5,6 +5,9 @@
 -- table users get as luma.decomposition:
 --   pca     PCA, IncrementalPCA
 --   nmf     NMF
+--   latent  ProbabilisticPCA, FactorAnalysis
+--   svd     TruncatedSVD
+--   kernel_pca  KernelPCA
 --   common  checks, svd_flip and the randomized SVD shared by the parts
 --           (and by luma.mixture and luma.manifold; not public)
 local luma = require("luma")
@@ -12,7 +15,7 @@ local luma = require("luma")
 local decomposition = {}
 local names = {}
 
-for _, part in ipairs{ "pca", "nmf" } do
+for _, part in ipairs{ "pca", "nmf", "latent", "svd", "kernel_pca" } do
   for name, member in pairs(require("luma.decomposition." .. part)) do
     if type(member) == "table" and member.methods then
       decomposition[name] = member

@@ -249,15 +249,17 @@ local function pca_fit(self, X)
   self.n_features_out = k
 end
 
+local function name_of(self) return self.__class.short_name end
+
 local function pca_transform(self, X)
-  check_finite(NAME, "transform", X)
+  check_finite(name_of(self), "transform", X)
   local Z = (X - self.mean) * self.components:t()
   if self.params.whiten then Z = Z:div(self.explained_variance:sqrt():t()) end
   return Z
 end
 
 local function pca_inverse(self, Z)
-  check_finite(NAME, "inverse_transform", Z)
+  check_finite(name_of(self), "inverse_transform", Z)
   if self.params.whiten then Z = Z:mul(self.explained_variance:sqrt():t()) end
   return Z * self.components + self.mean
 end
@@ -277,10 +279,22 @@ local function ppca_parts(self, method)
   local ev = self.explained_variance:maximum(sigma2)
   if (k < d and not (sigma2 > 0)) or not (ev:min() > 0) then
     fail("%s.%s: the PPCA covariance is singular (noise_variance = %s with %d of %d "
-      .. "components); fit fewer components than min(n_samples, n_features) = %d", NAME, method,
+      .. "components); fit fewer components than min(n_samples, n_features) = %d", name_of(self), method,
       common.number_text(sigma2), k, d, math.min(self.n_samples, d))
   end
   return d, k, sigma2, ev
+end
+
+local function reconstruction_error(self, X)
+  common.check_fitted(self, "reconstruction_error")
+  if not luma.ismatrix(X) or X:cols() ~= self.n_features_in then
+    fail("bad argument #1 to 'reconstruction_error' (X must be a matrix with %d columns)",
+      self.n_features_in)
+  end
+  check_finite(name_of(self), "reconstruction_error", X)
+  local Xr = X - self.mean
+  local R = Xr - (Xr * self.components:t()) * self.components
+  return R:pow(2):sum() / X:rows()
 end
 
 local function pca_get_covariance(self)
@@ -303,7 +317,7 @@ local function pca_get_precision(self)
 end
 
 local function pca_score_samples(self, X)
-  check_finite(NAME, "score_samples", X)
+  check_finite(name_of(self), "score_samples", X)
   local d, k, sigma2, ev = ppca_parts(self, "score_samples")
   local Xr = X - self.mean
   local P = Xr * self.components:t()
@@ -317,6 +331,28 @@ local function pca_score_samples(self, X)
   end
   return (quad + (d * LOG_2PI + logdet)) * -0.5
 end
+
+-- The records of the methods PCA and IncrementalPCA share.
+local PCA_METHOD_DOCS = {
+  partial_fit = { signature = "est:partial_fit(X) -> est",
+    doc = "Updates the fit with one more batch of rows (the first call starts it). Returns "
+      .. "the estimator." },
+  score = { signature = "est:score(X) -> number",
+    doc = "The average log-likelihood of the rows of X under the probabilistic PCA model of "
+      .. "the fit (Tipping and Bishop 1999). Returns a number (greater is better)." },
+  score_samples = { signature = "est:score_samples(X) -> matrix",
+    doc = "The log-likelihood of each row of X under the probabilistic PCA model. Returns "
+      .. "an n x 1 matrix." },
+  get_covariance = { signature = "est:get_covariance() -> matrix",
+    doc = "The covariance of the probabilistic PCA model, W^T diag(ev) W + sigma^2 (I - "
+      .. "W^T W). Returns a d x d matrix." },
+  get_precision = { signature = "est:get_precision() -> matrix",
+    doc = "The inverse of get_covariance(), in closed form. Returns a d x d matrix." },
+  reconstruction_error = { signature = "est:reconstruction_error(X) -> number",
+    doc = "The mean squared distance between the rows of X and their reconstruction from "
+      .. "the kept components (on the training data, the sum of the discarded variances "
+      .. "with ddof = 0). Returns a number." },
+}
 
 M.PCA = estimator.class{
   name = "luma.decomposition.PCA",
@@ -363,41 +399,145 @@ M.PCA = estimator.class{
     { name = "seed", type = "seed", doc = "randomized and power solvers' random start" },
   },
   example = function() return M.PCA{ n_components = 2 }, common.example_data() end,
-  method_docs = {
-    score = { signature = "est:score(X) -> number",
-      doc = "The average log-likelihood of the rows of X under the probabilistic PCA model of "
-        .. "the fit (Tipping and Bishop 1999). Returns a number (greater is better)." },
-    score_samples = { signature = "est:score_samples(X) -> matrix",
-      doc = "The log-likelihood of each row of X under the probabilistic PCA model. Returns "
-        .. "an n x 1 matrix." },
-    get_covariance = { signature = "est:get_covariance() -> matrix",
-      doc = "The covariance of the probabilistic PCA model, W^T diag(ev) W + sigma^2 (I - "
-        .. "W^T W). Returns a d x d matrix." },
-    get_precision = { signature = "est:get_precision() -> matrix",
-      doc = "The inverse of get_covariance(), in closed form. Returns a d x d matrix." },
-    reconstruction_error = { signature = "est:reconstruction_error(X) -> number",
-      doc = "The mean squared distance between the rows of X and their reconstruction from "
-        .. "the kept components (on the training data, the sum of the discarded variances "
-        .. "with ddof = 0). Returns a number." },
-  },
+  method_docs = PCA_METHOD_DOCS,
   fit = pca_fit,
   transform = pca_transform,
   inverse_transform = pca_inverse,
   score_samples = pca_score_samples,
   score = function(self, X) return pca_score_samples(self, X):mean() end,
-  get_covariance = pca_get_covariance,
-  get_precision = pca_get_precision,
-  reconstruction_error = function(self, X)
-    common.check_fitted(self, "reconstruction_error")
-    if not luma.ismatrix(X) or X:cols() ~= self.n_features_in then
-      fail("bad argument #1 to 'reconstruction_error' (X must be a matrix with %d columns)",
-        self.n_features_in)
+  get_covariance = function(self) return pca_get_covariance(self) end,
+  get_precision = function(self) return pca_get_precision(self) end,
+  reconstruction_error = function(self, X) return reconstruction_error(self, X) end,
+}
+
+-- ---------------------------------------------------- IncrementalPCA
+
+local INAME = "IncrementalPCA"
+
+-- One batch of Ross et al. (2008)'s incremental SVD, as scikit-learn's
+-- IncrementalPCA.partial_fit: the SVD of the previous components scaled
+-- by their singular values, the batch centred on its own mean, and a row
+-- correcting for the shift between the old and the new mean; column
+-- means and variances are updated exactly (Chan, Golub and LeVeque).
+local function ipca_batch(self, X)
+  local p = self.params
+  local n, d = X:shape()
+  local k = self.n_components
+  if k == nil then
+    k = p.n_components or math.min(n, d)
+  end
+  if k > d then
+    fail("bad argument #1 to 'fit' (%s: n_components = %d is more than n_features = %d)", INAME, k, d)
+  end
+  if k > n then
+    fail("bad argument #1 to 'fit' (%s: n_components = %d is more than the %d rows of a batch)",
+      INAME, k, n)
+  end
+  local seen = self.n_samples_seen or 0
+  local total = seen + n
+  local batch_mean = common.column_means(X)
+  local batch_var = X:var(1)
+  local mean, var
+  if seen == 0 then
+    mean, var = batch_mean, batch_var
+  else
+    local delta = batch_mean - self.mean
+    mean = self.mean + delta * (n / total)
+    -- pooled sums of squared deviations
+    var = (self.var * seen + batch_var * n + delta:pow(2) * (seen * n / total)) / total
+  end
+  local Xc = X - batch_mean
+  if seen > 0 then
+    local correction = (self.mean - batch_mean) * math.sqrt(seen / total * n)
+    Xc = luma.matrix.vstack{ self.components:mul(self.singular_values), Xc, correction }
+  end
+  local U, S, Vt = common.svd(Xc)
+  common.svd_flip(U, Vt, false)
+  local divisor = total - p.ddof
+  if divisor < 1 then
+    fail("bad argument #1 to 'fit' (%s needs at least %d rows with ddof = %d)", INAME, p.ddof + 1, p.ddof)
+  end
+  local variances = S:pow(2) / divisor
+  self.n_samples_seen = total
+  self.n_samples = total
+  self.n_components = k
+  self.components = Vt:sub(1, k, nil, nil):copy()
+  self.singular_values = S:sub(1, k, 1, 1):copy()
+  self.mean, self.var = mean, var
+  self.explained_variance = variances:sub(1, k, 1, 1):copy()
+  self.explained_variance_ratio = S:sub(1, k, 1, 1):pow(2) / (var:sum() * total)
+  local m = S:rows()
+  if k ~= n and k ~= d and k < m then
+    self.noise_variance = variances:sub(k + 1, m, 1, 1):mean()
+  else
+    self.noise_variance = 0
+  end
+  self.n_features_out = k
+end
+
+-- scikit-learn's gen_batches: batches of batch_size rows, a last short
+-- one only if it has at least min_size rows (otherwise merged).
+local function batches(n, size, min_size)
+  local out, start = {}, 1
+  for _ = 1, n // size do
+    local stop = start + size - 1
+    if stop + min_size <= n then
+      out[#out + 1] = { start, stop }
+      start = stop + 1
     end
-    check_finite(NAME, "reconstruction_error", X)
-    local Xr = X - self.mean
-    local R = Xr - (Xr * self.components:t()) * self.components
-    return R:pow(2):sum() / X:rows()
+  end
+  if start <= n then out[#out + 1] = { start, n } end
+  return out
+end
+
+M.IncrementalPCA = estimator.class{
+  name = "luma.decomposition.IncrementalPCA",
+  kind = "transformer",
+  doc = "PCA fitted in batches of rows with constant memory (Ross, Lim, Lin and Yang, "
+    .. "Incremental learning for robust visual tracking, 2008), as scikit-learn's "
+    .. "IncrementalPCA: each batch updates the components, singular values, means and "
+    .. "variances; partial_fit(X) adds one batch. Fitted attributes, transform, "
+    .. "inverse_transform and score as PCA's (the components are exact when every batch "
+    .. "keeps all its directions); signs follow svd_flip deciding by the rows of components.",
+  params = {
+    { name = "n_components", type = "integer", min = 1,
+      doc = "components to keep (nil: min(rows of the first batch, n_features))" },
+    { name = "whiten", type = "boolean", default = false,
+      doc = "scale the projections to unit variance" },
+    { name = "batch_size", type = "integer", min = 1, doc = "rows per batch (nil: 5 n_features)" },
+    { name = "ddof", type = "integer", default = 0, min = 0, max = 1,
+      doc = "explained_variance divides by N - ddof (1: scikit-learn's N - 1)" },
+  },
+  example = function() return M.IncrementalPCA{ n_components = 2, batch_size = 6 }, common.example_data() end,
+  method_docs = PCA_METHOD_DOCS,
+  fit = function(self, X)
+    check_finite(INAME, "fit", X)
+    local size = self.params.batch_size or 5 * X:cols()
+    for _, b in ipairs(batches(X:rows(), size, self.params.n_components or 0)) do
+      ipca_batch(self, X:sub(b[1], b[2], nil, nil))
+    end
   end,
+  partial_fit = function(self, X)
+    if not luma.ismatrix(X) then
+      fail("bad argument #1 to 'partial_fit' (X must be a luma.Matrix, got %s)", type(X))
+    end
+    if self:is_fitted() and X:cols() ~= self.n_features_in then
+      fail("bad argument #1 to 'partial_fit' (X has %d columns but %s was fitted on %d)", X:cols(),
+        INAME, self.n_features_in)
+    end
+    check_finite(INAME, "partial_fit", X)
+    ipca_batch(self, X)
+    rawset(self, "n_features_in", X:cols())
+    rawset(self, "__fitted", true)
+    return self
+  end,
+  transform = pca_transform,
+  inverse_transform = pca_inverse,
+  score_samples = pca_score_samples,
+  score = function(self, X) return pca_score_samples(self, X):mean() end,
+  get_covariance = function(self) return pca_get_covariance(self) end,
+  get_precision = function(self) return pca_get_precision(self) end,
+  reconstruction_error = function(self, X) return reconstruction_error(self, X) end,
 }
 
 return M
