@@ -13,6 +13,16 @@ BLAS_LIBS  = $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
 LUA_LIBS   = $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 EDIT_LIBS  = $(shell pkg-config --libs libedit 2>/dev/null || echo -ledit)
 
+# Open MPI, for the "mpi" backend of luma.parallel (src/vm/mpi.c): built in
+# when pkg-config finds it (scripts/setup-deps installs it); MPI=no leaves
+# it out.  Its headers are system headers, so their warnings are not ours.
+MPI ?= auto
+ifneq ($(MPI),no)
+MPI_CFLAGS := $(shell pkg-config --exists ompi 2>/dev/null && \
+	echo -DLUMA_HAVE_MPI $$(pkg-config --cflags ompi | sed 's/-I/-isystem /g'))
+MPI_LIBS   := $(if $(MPI_CFLAGS),$(shell pkg-config --libs ompi))
+endif
+
 OPT      ?= -O2
 SANITIZE ?=
 CFLAGS_BASE = -std=c11 $(OPT) -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
@@ -34,7 +44,7 @@ BIN_OBJS  := $(BUILD)/obj/src/vm/main.o $(BUILD)/obj/src/vm/repl.o
 TOOL_BINS := $(BUILD)/test_embed $(BUILD)/embed_host $(BUILD)/ptydrive $(BUILD)/benchtool \
 	$(BUILD)/api_fuzz $(BUILD)/test_threads
 
-.PHONY: all run test check bench install uninstall clean deps lint fuzz fuzz-build fuzz-bins docs
+.PHONY: all run test check bench install uninstall clean deps lint fuzz fuzz-build fuzz-bins docs FORCE
 all: $(BUILD)/luma $(BUILD)/libluma.a $(BUILD)/libluma.so $(BUILD)/luma.so $(BUILD)/luma.pc $(TOOL_BINS)
 
 deps:
@@ -43,6 +53,15 @@ deps:
 $(BUILD)/obj/%.o: %.c src/vm/luma.h $(wildcard src/vm/*.h src/ml/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -c $< -o $@
+
+# mpi.c alone sees the MPI headers; it is rebuilt when the MPI choice
+# changes (the flags are recorded in a stamp file).
+$(BUILD)/obj/src/vm/mpi.o: CFLAGS_BASE += $(MPI_CFLAGS)
+$(BUILD)/obj/src/vm/mpi.o: $(BUILD)/gen/mpi.flags
+$(BUILD)/gen/mpi.flags: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(MPI_CFLAGS) $(MPI_LIBS)' | cmp -s - $@ || echo '$(MPI_CFLAGS) $(MPI_LIBS)' > $@
+FORCE:
 
 $(BUILD)/gen/embedded_lua.c: scripts/gen-embedded.lua $(LUA_SRCS) $(DATA_SRCS)
 	@mkdir -p $(dir $@)
@@ -59,25 +78,25 @@ $(BUILD)/libluma.a: $(LIB_OBJS)
 # The shared library for embedding hosts links Lua; the C module for stock
 # Lua must not (its host already has Lua), so the same objects link twice.
 $(BUILD)/libluma.so: $(LIB_OBJS)
-	$(CC) -shared -Wl,-soname,libluma.so.0 $(LDFLAGS_BASE) -o $@ $^ $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lmvec -lm
+	$(CC) -shared -Wl,-soname,libluma.so.0 $(LDFLAGS_BASE) -o $@ $^ $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(RPATH) -lmvec -lm
 
 $(BUILD)/luma.so: $(LIB_OBJS)
-	$(CC) -shared $(LDFLAGS_BASE) -o $@ $^ $(BLAS_LIBS) $(RPATH) -lmvec -lm
+	$(CC) -shared $(LDFLAGS_BASE) -o $@ $^ $(BLAS_LIBS) $(MPI_LIBS) $(RPATH) -lmvec -lm
 
 $(BUILD)/luma: $(BIN_OBJS) $(BUILD)/libluma.a
-	$(CC) $(LDFLAGS_BASE) -o $@ $(BIN_OBJS) $(BUILD)/libluma.a $(LUA_LIBS) $(EDIT_LIBS) $(BLAS_LIBS) $(RPATH) -lmvec -lm
+	$(CC) $(LDFLAGS_BASE) -o $@ $(BIN_OBJS) $(BUILD)/libluma.a $(LUA_LIBS) $(EDIT_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(RPATH) -lmvec -lm
 
 $(BUILD)/test_embed: tests/c/test_embed.c $(BUILD)/libluma.a
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lmvec -lm -lpthread
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(RPATH) -lmvec -lm -lpthread
 
 $(BUILD)/test_threads: tests/c/test_threads.c $(BUILD)/libluma.a
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lmvec -lm -lpthread
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(RPATH) -lmvec -lm -lpthread
 
 $(BUILD)/api_fuzz: tests/c/api_fuzz.c $(BUILD)/libluma.a
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lmvec -lm
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(RPATH) -lmvec -lm
 
 $(BUILD)/embed_host: scripts/embed_host.c $(BUILD)/libluma.a
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(RPATH) -lmvec -lm
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(RPATH) -lmvec -lm
 
 $(BUILD)/ptydrive: tests/c/ptydrive.c
 	$(CC) $(CFLAGS_BASE) -o $@ $< -lutil
@@ -85,8 +104,9 @@ $(BUILD)/ptydrive: tests/c/ptydrive.c
 $(BUILD)/benchtool: scripts/bench/benchtool.c
 	$(CC) $(CFLAGS_BASE) -o $@ $< -lutil
 
-$(BUILD)/luma.pc: scripts/luma.pc.in src/vm/luma.h
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+$(BUILD)/luma.pc: scripts/luma.pc.in src/vm/luma.h $(BUILD)/gen/mpi.flags
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+		-e 's|^Libs.private: .*|& $(MPI_LIBS)|' $< > $@
 
 run: deps
 	@$(MAKE) --no-print-directory all
@@ -136,7 +156,7 @@ fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(BUILD)/libluma.a
 	$(CC) $(CFLAGS_BASE) -fsanitize=fuzzer -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) \
-		$(RPATH) -lmvec -lm
+		$(MPI_LIBS) $(RPATH) -lmvec -lm
 
 fuzz: deps fuzz-build
 	@FUZZ_BUILD=$(FUZZ_BUILD) scripts/run-fuzz --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)

@@ -174,6 +174,7 @@ int luma_open_random(lua_State *L);
 int luma_open_linalg(lua_State *L);
 int luma_open_serial(lua_State *L);
 int luma_open_pool(lua_State *L);
+int luma_open_mpi(lua_State *L);
 int luma_open_io(lua_State *L);
 int luma_open_special(lua_State *L);
 int luma_open_pairwise(lua_State *L);

@@ -42,6 +42,7 @@ static const NativeModule native_modules[] = {
     {"linalg", luma_open_linalg},
     {"serial", luma_open_serial},
     {"pool", luma_open_pool},
+    {"mpi", luma_open_mpi},
     {"io", luma_open_io},
     {"special", luma_open_special},
     {"pairwise", luma_open_pairwise},

@@ -25,7 +25,10 @@ local SKIP = {
   ["luma.io.write_npy"] = "writes files",
   ["luma.io.write_libsvm"] = "writes files",
   ["luma.pool.run"] = "forks worker processes",
-  ["luma.parallel.map"] = "forks worker processes (n_jobs > 1)",
+  ["luma.parallel.map"] = "forks worker processes (n_jobs > 1) or starts MPI",
+  ["luma.parallel.fork.run"] = "forks worker processes",
+  ["luma.parallel.mpi.run"] = "starts MPI",
+  ["luma.mpi.run"] = "starts MPI",
 }
 -- Metamethods only the collector calls: calling them by hand on a live
 -- object would release its storage twice, by design.

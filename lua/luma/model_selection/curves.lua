@@ -1,6 +1,8 @@
 --- luma.model_selection.curves: diagnostic curves by cross-validation:
 -- validation_curve (scores against one hyperparameter's values) and
--- learning_curve (scores against the training-set size).
+-- learning_curve (scores against the training-set size).  Each (point,
+-- fold) fit is one task of luma.parallel.map, so the fits run where
+-- n_jobs and backend say.
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.model_selection.common")
@@ -11,39 +13,54 @@ local check_cv = require("luma.model_selection.splitters").check_cv
 
 local curves = {}
 
---- validation_curve(est, X, y, {param_name, param_range, cv, scoring}) ->
--- train_scores, test_scores (one row per value, one column per fold).
+-- Runs fit(point, split) for every point of a curve and every split as
+-- one map task each; returns the train and test scores (rows per point,
+-- columns per split).
+local function score_grid(n_points, splits, opts, fit)
+  local tasks = {}
+  for i = 1, n_points do
+    for k = 1, #splits do tasks[#tasks + 1] = { i, k } end
+  end
+  local runs = require("luma.parallel").map(function(task)
+    return fit(task[1], splits[task[2]])
+  end, tasks, { n_jobs = opts.n_jobs, backend = opts.backend })
+  local train, test = luma.zeros(n_points, #splits), luma.zeros(n_points, #splits)
+  for t, task in ipairs(tasks) do
+    train:set(task[1], task[2], runs[t][1])
+    test:set(task[1], task[2], runs[t][2])
+  end
+  return train, test
+end
+
+--- validation_curve(est, X, y, {param_name, param_range, cv, scoring,
+-- n_jobs, backend}) -> train_scores, test_scores (one row per value, one
+-- column per fold).
 function curves.validation_curve(est, X, y, opts)
   check_xy("validation_curve", X, y)
   opts = check_opts("validation_curve", opts, { param_name = true, param_range = true,
-    cv = true, scoring = true, groups = true }, 2)
+    cv = true, scoring = true, groups = true, n_jobs = true, backend = true }, 2)
   if type(opts.param_name) ~= "string" or type(opts.param_range) ~= "table" then
     fail(2, "validation_curve needs param_name (a string) and param_range (a list)")
   end
   local scorers, names = resolve_scorers(opts.scoring, 2)
   if #names ~= 1 then fail(2, "validation_curve takes one scorer") end
   local splits = check_cv(opts.cv, X, y, is_classifier(est), opts.groups)
-  local train = luma.zeros(#opts.param_range, #splits)
-  local test = luma.zeros(#opts.param_range, #splits)
-  for i, value in ipairs(opts.param_range) do
-    for k, split in ipairs(splits) do
-      local r = fit_and_score(est, X, y, split[1], split[2], scorers, names,
-        { params = { [opts.param_name] = value }, train_score = true, error_score = "raise" })
-      train:set(i, k, r.train[names[1]])
-      test:set(i, k, r.test[names[1]])
-    end
-  end
-  return train, test
+  local name, range = opts.param_name, opts.param_range
+  return score_grid(#range, splits, opts, function(i, split)
+    local r = fit_and_score(est, X, y, split[1], split[2], scorers, names,
+      { params = { [name] = range[i] }, train_score = true, error_score = "raise" })
+    return { r.train[names[1]], r.test[names[1]] }
+  end)
 end
 
---- learning_curve(est, X, y, {train_sizes, cv, scoring, shuffle, seed}) ->
--- sizes (a column), train_scores, test_scores (rows per size, columns per
--- fold).  train_sizes: fractions of the largest training fold or counts
--- (default 0.1, 0.325, 0.55, 0.775, 1).
+--- learning_curve(est, X, y, {train_sizes, cv, scoring, shuffle, seed,
+-- n_jobs, backend}) -> sizes (a column), train_scores, test_scores (rows
+-- per size, columns per fold).  train_sizes: fractions of the largest
+-- training fold or counts (default 0.1, 0.325, 0.55, 0.775, 1).
 function curves.learning_curve(est, X, y, opts)
   check_xy("learning_curve", X, y)
   opts = check_opts("learning_curve", opts, { train_sizes = true, cv = true, scoring = true,
-    shuffle = true, seed = true, groups = true }, 2)
+    shuffle = true, seed = true, groups = true, n_jobs = true, backend = true }, 2)
   local scorers, names = resolve_scorers(opts.scoring, 2)
   local splits = check_cv(opts.cv, X, y, is_classifier(est), opts.groups)
   local max_train = math.huge
@@ -57,19 +74,20 @@ function curves.learning_curve(est, X, y, opts)
     end
     sizes[i] = count
   end
+  -- the shuffled training orders are drawn here, split by split, so the
+  -- tasks only read them
   local rng = opts.shuffle and estimator.rng(opts.seed) or nil
-  local train = luma.zeros(#sizes, #splits)
-  local test = luma.zeros(#sizes, #splits)
+  local ordered = {}
   for k, split in ipairs(splits) do
     local order = split[1]
     if rng then order = order:take(rng:permutation(order:rows())) end
-    for i, count in ipairs(sizes) do
-      local r = fit_and_score(est, X, y, order:sub(1, count), split[2], scorers, names,
-        { train_score = true, error_score = "raise" })
-      train:set(i, k, r.train[names[1]])
-      test:set(i, k, r.test[names[1]])
-    end
+    ordered[k] = { order, split[2] }
   end
+  local train, test = score_grid(#sizes, ordered, opts, function(i, split)
+    local r = fit_and_score(est, X, y, split[1]:sub(1, sizes[i]), split[2], scorers, names,
+      { train_score = true, error_score = "raise" })
+    return { r.train[names[1]], r.test[names[1]] }
+  end)
   return luma.matrix(sizes), train, test
 end
 

@@ -1,8 +1,8 @@
 --- luma.model_selection.search: hyperparameter searches.  GridSearch
 -- (every combination of a grid) and RandomSearch (candidates drawn from
 -- lists and distributions, with the samplers uniform, log_uniform and
--- randint) evaluate each candidate on every split, in parallel with n_jobs,
--- keep the rows in a Results table (saved by luma.persist), survive failing
+-- randint) evaluate each candidate on every split, in parallel with n_jobs
+-- or backend (luma.parallel.map), keep the rows in a Results table (saved by luma.persist), survive failing
 -- candidates (error_score) and refit the best on all the data.
 local luma = require("luma")
 local estimator = require("luma.estimator")
@@ -152,7 +152,7 @@ local function run_search(self, X, y, candidates)
         error_score = error_score })
     r.model = nil
     return r
-  end, tasks, { n_jobs = p.n_jobs })
+  end, tasks, { n_jobs = p.n_jobs, backend = p.backend })
   for c, params in ipairs(candidates) do
     local row = { params = params }
     local per = {}
@@ -227,7 +227,12 @@ local SEARCH_PARAMS = {
     .. "failing fit (\"raise\" re-raises its error)" },
   { name = "return_train_score", type = "boolean", default = false,
     doc = "also score the training folds" },
-  { name = "n_jobs", type = "integer", default = 1, min = 1, doc = "worker processes" },
+  { name = "n_jobs", type = "integer|string", default = 1, min = 1,
+    doc = "forked worker processes, or \"mpi\" (short for backend = \"mpi\")" },
+  { name = "backend", type = "string", values = { "serial", "fork", "mpi" },
+    doc = "where the fits run (luma.parallel.map): \"serial\", \"fork\" (n_jobs workers) or "
+      .. "\"mpi\" (the ranks of mpirun; docs/PARALLEL.md); default: serial for n_jobs = 1, "
+      .. "fork for more" },
 }
 
 local function search_delegate(method)

@@ -1,6 +1,6 @@
 --- luma.model_selection.validation: cross-validation of one estimator:
 -- cross_validate (per-fold scores and timings, folds in parallel with
--- n_jobs), cross_val_score and cross_val_predict.  The scorers and the
+-- n_jobs or backend), cross_val_score and cross_val_predict.  The scorers and the
 -- per-split fit_and_score they share with the searches and the curves are
 -- in luma.model_selection.common.
 local luma = require("luma")
@@ -14,11 +14,13 @@ local check_cv = require("luma.model_selection.splitters").check_cv
 local validation = {}
 
 local CV_OPTIONS = { cv = true, scoring = true, return_train_score = true,
-                     return_estimator = true, groups = true, error_score = true, n_jobs = true }
+                     return_estimator = true, groups = true, error_score = true, n_jobs = true,
+                     backend = true }
 
 --- cross_validate(est, X, y [, opts]) -> results: test_<name>, train_<name>
 -- (with return_train_score), fit_time, score_time (each a list over the
--- folds) and estimators (with return_estimator).
+-- folds) and estimators (with return_estimator).  Folds run where n_jobs
+-- and backend say (luma.parallel.map).
 function validation.cross_validate(est, X, y, opts)
   if not estimator.is_estimator(est) then
     fail(2, "bad argument #1 to 'cross_validate' (an estimator expected, got %s)", type(est))
@@ -40,7 +42,7 @@ function validation.cross_validate(est, X, y, opts)
       { train_score = opts.return_train_score, error_score = error_score })
     if not opts.return_estimator then r.model = nil end
     return r
-  end, splits, { n_jobs = opts.n_jobs })
+  end, splits, { n_jobs = opts.n_jobs, backend = opts.backend })
   for k, r in ipairs(results) do
     out.fit_time[k], out.score_time[k] = r.fit_time, r.score_time
     for _, name in ipairs(names) do

@@ -1,5 +1,6 @@
--- luma.parallel and n_jobs: forked workers give the same results as the
--- serial path, report crashes instead of hanging, and pass task errors on.
+-- luma.parallel and n_jobs: the fork backend's workers give the same
+-- results as the serial path, report crashes instead of hanging, and pass
+-- task errors on.
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local par = luma.parallel
@@ -66,7 +67,7 @@ describe("parallel map #smoke", function()
       par.map(function(t) if t == 4 then error("serial failure") end return t end, { 1, 2, 3, 4 })
     end, "serial failure")
     assert.has_error(function() par.map(print, {}, { n_jobs = 0 }) end,
-      "map: n_jobs must be an integer >= 1, got 0")
+      "map: n_jobs must be an integer >= 1 or \"mpi\", got 0")
     assert.same({}, par.map(print, {}))
   end)
 end)

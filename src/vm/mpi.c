@@ -1,0 +1,869 @@
+/*
+ * mpi.c - luma.mpi, the Open MPI engine behind luma.parallel's "mpi"
+ * backend (docs/PARALLEL.md).
+ *
+ * `mpirun -np N luma script.lua` runs the same script on N ranks.  Every
+ * rank reaches each luma.parallel.map call with the same data and the same
+ * task function, so only task numbers and results travel: rank 0
+ * coordinates and ranks 1..N-1 work.  A worker says it is ready, rank 0
+ * answers with the next task number from its counter (so a worker that
+ * drew cheap tasks takes more of them, as in the fork pool), the worker
+ * runs fn(i) and sends back the bytes it returned, and asks again (while
+ * tasks are short and plenty, a worker holds a few, sent ahead, so it
+ * never waits for rank 0 in between).  When the tasks are done (or one
+ * failed) rank 0 tells each worker the map is over, and share() sends one
+ * payload from rank 0 to every rank so they all return the same table.
+ * With one rank (a plain `luma script.lua`) rank 0 runs the tasks itself.
+ *
+ * Waiting is a probe-and-nap loop rather than a blocking receive: Open
+ * MPI's blocking calls spin, and a coordinator spinning on one of two
+ * cores would halve the workers' speed.
+ *
+ * Failures never hang the job:
+ *   - a failing task reaches rank 0 as its error message, which names the
+ *     task and the rank in the error every rank raises;
+ *   - a rank that exits in the middle of a task (os.exit in the task)
+ *     tells rank 0 from its exit handler before it goes;
+ *   - every rank sends a heartbeat to its peers (rank 0 to each worker,
+ *     workers to rank 0) once a second from a thread, so a rank that dies
+ *     silently, or hangs, is noticed after LUMA_MPI_TIMEOUT seconds of
+ *     silence (default 60) by whoever waits for it;
+ *   - after a lost rank, or when the process exits with a failure status,
+ *     the exit handler calls MPI_Abort instead of MPI_Finalize (which
+ *     would wait for the lost rank forever), so the launcher ends the job.
+ *
+ * MPI is one per process, so its state here is process-wide (the one
+ * exception to "no C globals"): started on first use (MPI_Init_thread
+ * with MPI_THREAD_MULTIPLE for the heartbeat thread), shut down by an
+ * exit handler.  Built only when Open MPI is installed (LUMA_HAVE_MPI,
+ * set by the Makefile from pkg-config); otherwise `available` is false
+ * and luma.parallel explains how to enable it.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core.h"
+
+/* ------------------------------------------------------------- digest */
+
+/* One 64-bit word into the running hash (multiply-xorshift). */
+static uint64_t mix(uint64_t h, uint64_t w) {
+  h ^= w;
+  h *= 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 29);
+}
+
+/* digest(s) -> 16 hex digits of a string's or a matrix's contents: what
+ * luma.parallel compares across ranks to check that every rank holds the
+ * same data (a matrix by shape and element bits, without a copy). */
+static int mpi_digest(lua_State *L) {
+  uint64_t h = 0x243F6A8885A308D3ull;
+  luma_MatrixRef m;
+  if (lua_type(L, 1) == LUA_TSTRING) {
+    size_t len = 0;
+    const unsigned char *s = (const unsigned char *)lua_tolstring(L, 1, &len);
+    h = mix(h, (uint64_t)len);
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      h = mix(h, w);
+    }
+    uint64_t tail = 0;
+    memcpy(&tail, s + i, len - i);
+    h = mix(h, tail);
+  } else if (luma_get_matrix(L, 1, &m) == LUA_OK) {
+    h = mix(mix(h, (uint64_t)m.rows), (uint64_t)m.cols);
+    for (int64_t i = 0; i < m.rows; i++)
+      for (int64_t j = 0; j < m.cols; j++) {
+        uint64_t w;
+        memcpy(&w, &m.data[i * m.row_stride + j * m.col_stride], 8);
+        h = mix(h, w);
+      }
+  } else {
+    return luma_arg_error(L, 1, "a string or a matrix expected, got %s", luaL_typename(L, 1));
+  }
+  char hex[17];
+  snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+  lua_pushstring(L, hex);
+  return 1;
+}
+
+#ifdef LUMA_HAVE_MPI
+
+#include <mpi.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include <cblas.h>
+
+#include "core/parallel.h"
+
+/* Message tags.  Every message but BEAT and BYE starts with three 64-bit
+ * words: the map's number (epoch) and two numbers whose meaning depends on
+ * the tag; bytes may follow. */
+enum {
+  TAG_READY = 1, /* worker -> 0: n tasks; bytes: the digest of its inputs */
+  TAG_TASK,      /* 0 -> worker: task number, 0 when the map is over */
+  TAG_RESULT,    /* worker -> 0: task, failed?; bytes: result or error message */
+  TAG_EXIT,      /* worker -> 0: task, exit status (from the exit handler) */
+  TAG_SHARE,     /* 0 -> worker: -, broken?; bytes: the payload every rank returns */
+  TAG_BEAT,      /* heartbeat, empty */
+  TAG_BYE        /* the sender is shutting MPI down, empty */
+};
+#define HEAD_WORDS 3
+#define HEAD_BYTES (HEAD_WORDS * 8)
+
+typedef struct Identity {
+  int pid;
+  char host[60];
+} Identity;
+
+static struct World {
+  int state; /* 0: not started, 1: running, 2: shut down */
+  int rank, size;
+  pid_t pid; /* the process that started MPI (fork-pool children are not it) */
+  MPI_Comm comm; /* a duplicate of MPI_COMM_WORLD, errors returned */
+  Identity *who; /* pid and host of every rank, for messages */
+  double timeout; /* seconds of silence before a peer is presumed lost */
+  double *heard;  /* when each rank was last heard from */
+  char *gone;     /* ranks lost */
+  long long epoch; /* maps finished (the same count on every rank) */
+  atomic_llong task; /* on a worker: the task being run, 0 between tasks */
+  atomic_int busy;   /* a Lua state is inside run or share */
+  int broken;        /* a rank was lost: no more maps, MPI_Abort at exit */
+  char lost[320];    /* why, once broken */
+  char *buf;         /* receive buffer */
+  size_t cap;
+  /* heartbeats */
+  int beating;
+  pthread_t beat;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int quit;
+  MPI_Request *beat_req; /* one per rank */
+} world = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static const char BEAT_BYTE = 0;
+
+static double now(void) { return luma_monotonic_seconds(); }
+
+/* Waiting for a message: first a few immediate retries (a message that
+ * has just arrived often needs one more probe, which moves it into MPI's
+ * queues, and on a busy machine any sleep may cost a whole time slice),
+ * then naps of growing length, up to 0.5 ms, so that a reply is never
+ * late by more than that.  *w counts from NAP_START; callers reset it when
+ * a message arrives. */
+#define SPINS 64
+#define NAP_START (-SPINS)
+static void nap(int *w) {
+  if (*w < 0) {
+    (*w)++;
+    return;
+  }
+  int us = *w < 10 ? 10 : *w;
+  struct timespec ts = {0, (long)us * 1000};
+  nanosleep(&ts, NULL);
+  *w = us < 500 ? 2 * us : 500;
+}
+
+/* Marks the job broken: rank r is gone, `what` says how ("exited with
+ * status 7 during task 3"). */
+static void lose(int r, const char *what) {
+  snprintf(world.lost, sizeof world.lost, "rank %d (pid %d on %s) %s", r, world.who[r].pid,
+           world.who[r].host, what);
+  world.gone[r] = 1;
+  world.broken = 1;
+}
+
+/* lose() for a rank that fell silent, naming the task it was running. */
+static void lose_silent(int r, double silent, long long task) {
+  char what[96];
+  if (task > 0)
+    snprintf(what, sizeof what, "sent nothing for %.0f s during task %lld: presumed lost", silent,
+             task);
+  else
+    snprintf(what, sizeof what, "sent nothing for %.0f s: presumed lost", silent);
+  lose(r, what);
+}
+
+/* ------------------------------------------------------------ messages */
+
+static void put_head(unsigned char *p, long long epoch, long long a, long long b) {
+  long long w[HEAD_WORDS] = {epoch, a, b};
+  memcpy(p, w, HEAD_BYTES);
+}
+
+/* Sends a header and bytes (small control messages: eager, no wait). */
+static int send_msg(int to, int tag, long long a, long long b, const char *bytes, size_t len) {
+  unsigned char stack[HEAD_BYTES + 128];
+  unsigned char *p = len <= 128 ? stack : malloc(HEAD_BYTES + len);
+  if (p == NULL) return MPI_ERR_NO_MEM;
+  put_head(p, world.epoch, a, b);
+  if (len) memcpy(p + HEAD_BYTES, bytes, len);
+  int rc = MPI_Send(p, (int)(HEAD_BYTES + len), MPI_BYTE, to, tag, world.comm);
+  if (p != stack) free(p);
+  return rc;
+}
+
+typedef struct Msg {
+  int from, tag;
+  long long epoch, a, b;
+  const char *bytes; /* in world.buf, valid until the next receive */
+  size_t len;
+} Msg;
+
+/* Receives one waiting message with `tag` from `from` (or MPI_ANY_TAG,
+ * MPI_ANY_SOURCE) into m.  Returns 1 if one arrived, 0 if none is
+ * waiting, -1 on an MPI error.  Any message refreshes its sender's heard
+ * time; heartbeats are returned too (tag BEAT) so callers see that the
+ * peer is alive. */
+static int poll_msg(int from, int tag, Msg *m) {
+  int flag = 0;
+  MPI_Message handle;
+  MPI_Status st;
+  if (MPI_Improbe(from, tag, world.comm, &flag, &handle, &st) != MPI_SUCCESS) return -1;
+  if (!flag) return 0;
+  int count = 0;
+  MPI_Get_count(&st, MPI_BYTE, &count);
+  if ((size_t)count > world.cap) {
+    char *b = realloc(world.buf, (size_t)count);
+    if (b == NULL) return -1;
+    world.buf = b;
+    world.cap = (size_t)count;
+  }
+  if (MPI_Mrecv(world.buf, count, MPI_BYTE, &handle, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
+  m->from = st.MPI_SOURCE;
+  m->tag = st.MPI_TAG;
+  m->epoch = m->a = m->b = 0;
+  m->bytes = NULL;
+  m->len = 0;
+  if (count >= HEAD_BYTES) {
+    long long w[HEAD_WORDS];
+    memcpy(w, world.buf, HEAD_BYTES);
+    m->epoch = w[0];
+    m->a = w[1];
+    m->b = w[2];
+    m->bytes = world.buf + HEAD_BYTES;
+    m->len = (size_t)count - HEAD_BYTES;
+  }
+  world.heard[m->from] = now();
+  return 1;
+}
+
+/* ---------------------------------------------------------- heartbeats */
+
+static void send_beats(void) {
+  int first = world.rank == 0 ? 1 : 0, last = world.rank == 0 ? world.size - 1 : 0;
+  for (int p = first; p <= last; p++) {
+    int done = 1;
+    if (world.beat_req[p] != MPI_REQUEST_NULL) MPI_Test(&world.beat_req[p], &done, MPI_STATUS_IGNORE);
+    if (done)
+      MPI_Issend(&BEAT_BYTE, 0, MPI_BYTE, p, TAG_BEAT, world.comm, &world.beat_req[p]);
+  }
+}
+
+static void *beat_main(void *arg) {
+  (void)arg;
+  double period = world.timeout / 4 < 1 ? world.timeout / 4 : 1;
+  pthread_mutex_lock(&world.mu);
+  while (!world.quit) {
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    double t = (double)until.tv_sec + (double)until.tv_nsec * 1e-9 + period;
+    until.tv_sec = (time_t)t;
+    until.tv_nsec = (long)((t - (double)until.tv_sec) * 1e9);
+    pthread_cond_timedwait(&world.cv, &world.mu, &until);
+    if (world.quit) break;
+    pthread_mutex_unlock(&world.mu);
+    send_beats();
+    pthread_mutex_lock(&world.mu);
+  }
+  pthread_mutex_unlock(&world.mu);
+  return NULL;
+}
+
+static void start_beats(void) {
+  pthread_condattr_t attr;
+  pthread_condattr_init(&attr);
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+  pthread_cond_init(&world.cv, &attr);
+  pthread_condattr_destroy(&attr);
+  world.beat_req = malloc(sizeof(MPI_Request) * (size_t)world.size);
+  if (world.beat_req == NULL) return;
+  for (int p = 0; p < world.size; p++) world.beat_req[p] = MPI_REQUEST_NULL;
+  world.quit = 0;
+  world.beating = pthread_create(&world.beat, NULL, beat_main, NULL) == 0;
+}
+
+static void stop_beats(void) {
+  if (!world.beating) return;
+  pthread_mutex_lock(&world.mu);
+  world.quit = 1;
+  pthread_cond_signal(&world.cv);
+  pthread_mutex_unlock(&world.mu);
+  pthread_join(world.beat, NULL);
+  world.beating = 0;
+}
+
+/* ------------------------------------------------------- start and end */
+
+/* Launchers (mpirun, srun with PMIx) set one of these in every rank. */
+static int launched(void) {
+  static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", NULL};
+  for (int k = 0; vars[k]; k++)
+    if (getenv(vars[k]) != NULL) return 1;
+  return 0;
+}
+
+/* Waits until `from` sends BYE (other messages are dropped: heartbeats,
+ * results of tasks abandoned after a failure).  0 when it came, -1 when
+ * the peer fell silent for the timeout. */
+static int await_bye(int from) {
+  int us = NAP_START;
+  world.heard[from] = now();
+  for (;;) {
+    Msg m;
+    int got = poll_msg(from, MPI_ANY_TAG, &m);
+    if (got < 0) return -1;
+    if (got > 0) {
+      if (m.tag == TAG_BYE) return 0;
+      us = NAP_START;
+      continue;
+    }
+    if (now() - world.heard[from] > world.timeout) return -1;
+    nap(&us);
+  }
+}
+
+/* Ends MPI for this process: an orderly MPI_Finalize when every peer
+ * says goodbye, MPI_Abort otherwise (the launcher then ends the job). */
+static void shut_down(int status) {
+  stop_beats();
+  if (world.broken || status != 0) {
+    MPI_Abort(MPI_COMM_WORLD, status != 0 ? status : 1);
+    return;
+  }
+  int ok = 1;
+  if (world.size > 1) {
+    int first = world.rank == 0 ? 1 : 0, last = world.rank == 0 ? world.size - 1 : 0;
+    for (int p = first; p <= last; p++) send_msg(p, TAG_BYE, 0, 0, NULL, 0);
+    for (int p = first; p <= last && ok; p++) ok = await_bye(p) == 0;
+    if (ok && world.beat_req != NULL) MPI_Waitall(world.size, world.beat_req, MPI_STATUSES_IGNORE);
+  }
+  if (!ok) {
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    return;
+  }
+  MPI_Comm_free(&world.comm);
+  MPI_Finalize();
+}
+
+/* The exit handler (on_exit, so it sees the status). */
+static void at_exit(int status, void *arg) {
+  (void)arg;
+  if (world.state != 1 || getpid() != world.pid) return;
+  world.state = 2;
+  long long task = atomic_load(&world.task);
+  if (world.rank > 0 && task > 0) {
+    /* Exiting in the middle of a task: tell rank 0 (which then fails the
+     * map naming this rank and task) and give it a moment to say so
+     * before the launcher, seeing this process end without
+     * MPI_Finalize, ends the job. */
+    stop_beats();
+    send_msg(0, TAG_EXIT, task, status, NULL, 0);
+    double until = now() + 2;
+    int us = NAP_START;
+    while (now() < until) {
+      Msg m;
+      if (poll_msg(0, MPI_ANY_TAG, &m) != 0 && (m.tag == TAG_TASK || m.tag == TAG_SHARE)) break;
+      nap(&us);
+    }
+    return;
+  }
+  shut_down(status);
+}
+
+/* Starts MPI in this process (once). */
+static void world_start(lua_State *L) {
+  if (world.state == 1) return;
+  if (world.state == 2) luaL_error(L, "luma.parallel: MPI is already shut down in this process");
+  int flag = 0;
+  MPI_Initialized(&flag);
+  if (flag) luaL_error(L, "luma.parallel: MPI was started by someone else in this process");
+  /* The waits here probe and nap; Open MPI's own habit when cores are
+   * oversubscribed, a sched_yield in every probe that finds nothing,
+   * would hand the core to another process at each probe (unless the
+   * user asked for it). */
+  setenv("OMPI_MCA_mpi_yield_when_idle", "0", 0);
+  int provided = 0;
+  if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+    luaL_error(L, "luma.parallel: MPI_Init_thread failed");
+  MPI_Comm_dup(MPI_COMM_WORLD, &world.comm);
+  MPI_Comm_set_errhandler(world.comm, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(world.comm, &world.rank);
+  MPI_Comm_size(world.comm, &world.size);
+  world.pid = getpid();
+  world.timeout = 60;
+  const char *env = getenv("LUMA_MPI_TIMEOUT");
+  if (env != NULL && *env != '\0') {
+    char *end = NULL;
+    double t = strtod(env, &end);
+    if (*end == '\0' && t > 0) world.timeout = t;
+    else lua_warning(L, "LUMA_MPI_TIMEOUT must be a number of seconds > 0; using 60", 0);
+  }
+  world.heard = calloc((size_t)world.size, sizeof *world.heard);
+  world.gone = calloc((size_t)world.size, 1);
+  world.who = calloc((size_t)world.size, sizeof *world.who);
+  if (world.heard == NULL || world.gone == NULL || world.who == NULL)
+    luaL_error(L, "luma.parallel: out of memory starting MPI");
+  Identity me = {.pid = (int)world.pid};
+  gethostname(me.host, sizeof me.host - 1);
+  MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, world.who, (int)sizeof me, MPI_BYTE, world.comm);
+  atomic_init(&world.task, 0);
+  atomic_init(&world.busy, 0);
+  world.state = 1;
+  on_exit(at_exit, NULL);
+  if (world.size > 1 && provided >= MPI_THREAD_MULTIPLE) start_beats();
+}
+
+/* ---------------------------------------------------------------- guard */
+
+/* A to-be-closed value on the stack of run/share: releases the world and
+ * puts back the thread counts however the call ends. */
+typedef struct Guard {
+  luma_Threads *threads;
+  int count, blas, pinned;
+} Guard;
+
+static int guard_close(lua_State *L) {
+  Guard *g = lua_touserdata(L, 1);
+  if (g->pinned) {
+    luma_threads_set_count(g->threads, g->count);
+    openblas_set_num_threads(g->blas);
+    g->pinned = 0;
+  }
+  atomic_store(&world.task, 0);
+  atomic_store(&world.busy, 0);
+  return 0;
+}
+
+/* Starts MPI if needed and takes the world for one call; pushes the
+ * guard.  After a lost rank only share may still run (so the workers
+ * learn why the job failed). */
+static Guard *enter(lua_State *L, const char *fname, int even_broken) {
+  luma_check_unsandboxed(L, fname);
+  world_start(L);
+  if (world.broken && !even_broken)
+    luaL_error(L, "luma.parallel: %s; no more tasks can run in this job", world.lost);
+  int expected = 0;
+  if (!atomic_compare_exchange_strong(&world.busy, &expected, 1))
+    luaL_error(L, "luma.parallel: another Lua state of this process is using MPI");
+  Guard *g = lua_newuserdatauv(L, sizeof *g, 0);
+  memset(g, 0, sizeof *g);
+  if (luaL_newmetatable(L, "luma.mpi.guard")) {
+    lua_pushcfunction(L, guard_close);
+    lua_setfield(L, -2, "__close");
+  }
+  lua_setmetatable(L, -2);
+  lua_toclose(L, -1);
+  return g;
+}
+
+/* ------------------------------------------------------------- the map */
+
+/* Calls the task function (stack index 1) on task i: it returns true and
+ * bytes, or false and an error message.  Leaves the bytes (or message) on
+ * the stack and returns them; *failed says which. */
+static const char *call_task(lua_State *L, long long i, size_t *len, int *failed) {
+  lua_pushvalue(L, 1);
+  lua_pushinteger(L, (lua_Integer)i);
+  if (lua_pcall(L, 1, 2, 0) != LUA_OK) {
+    *failed = 1;
+  } else {
+    *failed = !lua_toboolean(L, -2);
+    lua_remove(L, -2);
+  }
+  const char *s = lua_tolstring(L, -1, len);
+  if (s == NULL) {
+    lua_pop(L, 1);
+    lua_pushfstring(L, "task %I returned no bytes", (lua_Integer)i);
+    *failed = 1;
+    s = lua_tolstring(L, -1, len);
+  }
+  return s;
+}
+
+/* Tasks a worker may hold at once: the one it runs and the next ones,
+ * already sent, so that it does not wait for rank 0 between short tasks
+ * (grid-search fits of a millisecond would otherwise idle a good part of
+ * the time, more so when rank 0 has to wait for a core).  Only for short
+ * tasks, and no more than a fair share of those left: a long task held
+ * by a busy worker could wait while another worker idles. */
+#define QUEUE 4
+#define SHORT_TASK 0.05 /* seconds */
+
+/* Rank 0's view of the map while it coordinates. */
+typedef struct Peer {
+  long long queue[QUEUE]; /* tasks sent and not yet answered, in order */
+  int held;               /* how many */
+  int ready;              /* it reached the map (said READY) */
+  int over;               /* told the map is over, or lost */
+} Peer;
+
+typedef struct Coord {
+  Peer *peers;
+  long long n, next, delivered;
+  double start;  /* when the map started */
+  int open;      /* workers not yet told the map is over */
+  char why[512]; /* the first failure; once set no task is handed out */
+} Coord;
+
+/* Tops up worker r's queue, or tells it the map is over once it holds
+ * no task and none is left (or a failure stopped the map). */
+static void dispatch(Coord *c, int r) {
+  Peer *p = &c->peers[r];
+  if (p->over) return;
+  long long workers = world.size - 1, left = c->n - c->next + 1, hold = 1;
+  if (c->delivered > 0 && (now() - c->start) * (double)workers / (double)c->delivered < SHORT_TASK)
+    hold = left / workers < QUEUE ? left / workers : QUEUE;
+  if (hold < 1) hold = 1;
+  while (c->why[0] == '\0' && c->next <= c->n && p->held < hold && !world.gone[r]) {
+    p->queue[p->held++] = c->next;
+    send_msg(r, TAG_TASK, c->next++, 0, NULL, 0);
+  }
+  if (p->held > 0 && !world.gone[r]) return;
+  p->over = 1;
+  c->open--;
+  if (!world.gone[r]) send_msg(r, TAG_TASK, 0, 0, NULL, 0);
+}
+
+/* Records the first failure and stops handing out tasks: idle workers
+ * are told at once, busy ones when they deliver, and those that have not
+ * reached the map yet when they do (so no message of this map is left
+ * over for the next). */
+static void stop_all(Coord *c, const char *why) {
+  if (c->why[0] == '\0') snprintf(c->why, sizeof c->why, "luma.parallel: %s", why);
+  for (int r = 1; r < world.size; r++)
+    if ((c->peers[r].ready && c->peers[r].held == 0) || world.gone[r]) dispatch(c, r);
+}
+
+/* Calls progress(done, n) (stack index 4) if there is one. */
+static void report(lua_State *L, int progress, long long done, long long n) {
+  if (!progress) return;
+  lua_pushvalue(L, 4);
+  lua_pushinteger(L, (lua_Integer)done);
+  lua_pushinteger(L, (lua_Integer)n);
+  lua_call(L, 2, 0);
+}
+
+/* Rank 0 with workers: hands out tasks and collects the results into the
+ * table at stack index 5.  Returns run's values. */
+static int coordinate(lua_State *L, long long n, const char *digest, size_t dlen, int progress) {
+  Coord c = {.n = n, .next = 1, .open = world.size - 1};
+  c.peers = lua_newuserdatauv(L, sizeof(Peer) * (size_t)world.size, 0);
+  memset(c.peers, 0, sizeof(Peer) * (size_t)world.size);
+  int mismatch = 0, us = NAP_START;
+  c.start = now();
+  for (int r = 1; r < world.size; r++) world.heard[r] = c.start;
+  while (c.open > 0) {
+    Msg m;
+    int got = poll_msg(MPI_ANY_SOURCE, MPI_ANY_TAG, &m);
+    if (got < 0) return luaL_error(L, "luma.parallel: MPI failed while waiting for the workers");
+    if (got == 0) {
+      double t = now();
+      for (int r = 1; r < world.size; r++) {
+        if (c.peers[r].over || t - world.heard[r] <= world.timeout) continue;
+        lose_silent(r, t - world.heard[r], c.peers[r].held ? c.peers[r].queue[0] : 0);
+        stop_all(&c, world.lost);
+      }
+      nap(&us);
+      continue;
+    }
+    us = NAP_START;
+    int r = m.from;
+    if (r < 1 || c.peers[r].over) continue;
+    Peer *p = &c.peers[r];
+    char what[160];
+    switch (m.tag) {
+    case TAG_READY:
+      p->ready = 1;
+      if (m.epoch != world.epoch || m.a != n) {
+        snprintf(what, sizeof what, "rank %d is at map #%lld with %lld tasks, rank 0 at map #%lld "
+                 "with %lld tasks: the ranks are not running the same script", r, m.epoch + 1,
+                 m.a, world.epoch + 1, n);
+        stop_all(&c, what);
+      } else if (!mismatch && (m.len != dlen || memcmp(m.bytes, digest, dlen) != 0)) {
+        mismatch = r;
+        lua_pushlstring(L, m.bytes, m.len); /* stack index 8: its digest */
+        snprintf(what, sizeof what, "the task's inputs differ between rank 0 and rank %d", r);
+        stop_all(&c, what);
+      }
+      dispatch(&c, r);
+      break;
+    case TAG_RESULT:
+      if (m.epoch != world.epoch || p->held == 0 || m.a != p->queue[0]) break;
+      memmove(p->queue, p->queue + 1, sizeof p->queue[0] * (size_t)--p->held);
+      if (m.b) {
+        snprintf(what, sizeof what, "task %lld failed on rank %d: ", m.a, r);
+        size_t keep = strlen(what);
+        size_t room = sizeof what - keep - 1;
+        size_t len = m.len < room ? m.len : room;
+        memcpy(what + keep, m.bytes, len);
+        what[keep + len] = '\0';
+        stop_all(&c, what);
+      } else {
+        lua_pushlstring(L, m.bytes, m.len);
+        lua_rawseti(L, 5, (lua_Integer)m.a);
+        report(L, progress, ++c.delivered, n);
+      }
+      dispatch(&c, r);
+      break;
+    case TAG_EXIT:
+      snprintf(what, sizeof what, "exited with status %lld during task %lld", m.b, m.a);
+      p->held = 0;
+      lose(r, what);
+      send_msg(r, TAG_TASK, 0, 0, NULL, 0); /* its exit handler waits for an answer */
+      stop_all(&c, world.lost);
+      break;
+    case TAG_BYE:
+      lose(r, "shut MPI down (its script ended) while rank 0 waited for it");
+      stop_all(&c, world.lost);
+      break;
+    default: /* heartbeats */
+      break;
+    }
+  }
+  if (c.why[0] == '\0') {
+    lua_pushvalue(L, 5);
+    return 1;
+  }
+  lua_pushnil(L);
+  lua_pushstring(L, c.why);
+  if (!mismatch) return 2;
+  lua_pushinteger(L, mismatch);
+  lua_pushvalue(L, 8);
+  return 4;
+}
+
+/* Waits for a message with `tag` from rank 0, watching its heartbeats:
+ * an error when it falls silent or shuts down. */
+static void await_root(lua_State *L, int tag, Msg *m) {
+  int us = NAP_START;
+  world.heard[0] = now();
+  for (;;) {
+    int got = poll_msg(0, MPI_ANY_TAG, m);
+    if (got < 0) luaL_error(L, "luma.parallel: MPI failed while waiting for rank 0");
+    if (got > 0) {
+      if (m->tag == tag) return;
+      if (m->tag == TAG_BYE) {
+        lose(0, "shut MPI down (its script ended) while this rank waited for it");
+        luaL_error(L, "luma.parallel: %s", world.lost);
+      }
+      us = NAP_START;
+      continue;
+    }
+    double silent = now() - world.heard[0];
+    if (silent > world.timeout) {
+      lose_silent(0, silent, 0);
+      luaL_error(L, "luma.parallel: %s", world.lost);
+    }
+    nap(&us);
+  }
+}
+
+/* A worker: says it is ready, then runs tasks until rank 0 says the map
+ * is over. */
+static int work(lua_State *L, Guard *g, long long n, const char *digest, size_t dlen) {
+  /* Ranks share the cores like fork-pool workers: one thread each. */
+  g->threads = luma_threads_of(L);
+  g->count = luma_threads_count(L);
+  g->blas = openblas_get_num_threads();
+  g->pinned = 1;
+  luma_threads_set_count(g->threads, 1);
+  openblas_set_num_threads(1);
+  if (send_msg(0, TAG_READY, n, 0, digest, dlen) != MPI_SUCCESS)
+    return luaL_error(L, "luma.parallel: cannot reach rank 0");
+  for (;;) {
+    Msg m;
+    await_root(L, TAG_TASK, &m);
+    if (m.a == 0) break;
+    atomic_store(&world.task, m.a);
+    size_t len = 0;
+    int failed = 0;
+    const char *s = call_task(L, m.a, &len, &failed);
+    atomic_store(&world.task, 0);
+    if (len > (size_t)(INT32_MAX - HEAD_BYTES)) {
+      lua_pop(L, 1);
+      lua_pushfstring(L, "its result is too large to send (%I bytes)", (lua_Integer)len);
+      s = lua_tolstring(L, -1, &len);
+      failed = 1;
+    }
+    if (send_msg(0, TAG_RESULT, m.a, failed, s, len) != MPI_SUCCESS)
+      return luaL_error(L, "luma.parallel: cannot send task %I's result to rank 0",
+                        (lua_Integer)m.a);
+    lua_pop(L, 1);
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* run(fn, n, digest [, progress]): see luma_open_mpi. */
+static int mpi_run(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  long long n = (long long)luma_check_int_range(L, 2, "n", 0, (lua_Integer)1 << 40);
+  size_t dlen = 0;
+  const char *digest = luaL_checklstring(L, 3, &dlen);
+  int progress = !lua_isnoneornil(L, 4);
+  if (progress) luaL_checktype(L, 4, LUA_TFUNCTION);
+  lua_settop(L, 4);
+  lua_createtable(L, n < (1 << 24) ? (int)n : 0, 0); /* 5: results */
+  Guard *g = enter(L, "luma.mpi.run", 0);           /* 6 */
+  if (world.rank > 0) return work(L, g, n, digest, dlen);
+  if (world.size > 1) return coordinate(L, n, digest, dlen, progress); /* 7: peers */
+  for (long long i = 1; i <= n; i++) { /* a single rank runs the tasks itself */
+    size_t len = 0;
+    int failed = 0;
+    const char *s = call_task(L, i, &len, &failed);
+    if (failed) {
+      lua_pushnil(L);
+      lua_pushfstring(L, "luma.parallel: task %I failed on rank 0: %s", (lua_Integer)i, s);
+      return 2;
+    }
+    lua_rawseti(L, 5, (lua_Integer)i);
+    report(L, progress, i, n);
+  }
+  lua_pushvalue(L, 5);
+  return 1;
+}
+
+/* share([bytes]): rank 0 passes bytes, which every rank returns. */
+static int mpi_share(lua_State *L) {
+  if (world.state != 1) return luaL_error(L, "luma.mpi.share: no map has run (call run first)");
+  lua_settop(L, 1);
+  enter(L, "luma.mpi.share", 1); /* 2 */
+  if (world.rank > 0) {
+    Msg m;
+    await_root(L, TAG_SHARE, &m);
+    if (m.epoch != world.epoch)
+      return luaL_error(L, "luma.parallel: rank 0 shared the results of map #%I during map #%I",
+                        (lua_Integer)m.epoch + 1, (lua_Integer)world.epoch + 1);
+    if (m.b && !world.broken) {
+      world.broken = 1;
+      snprintf(world.lost, sizeof world.lost, "the job lost a rank (rank 0 says which)");
+    }
+    lua_pushlstring(L, m.bytes, m.len);
+    world.epoch++;
+    return 1;
+  }
+  size_t len = 0;
+  const char *s = luaL_checklstring(L, 1, &len);
+  if (len > (size_t)(INT32_MAX - HEAD_BYTES))
+    return luaL_error(L, "luma.parallel: the results are too large to share (%I bytes)",
+                      (lua_Integer)len);
+  /* Non-blocking sends, so that rank 0 keeps draining heartbeats, and
+   * watching for lost ranks, while a large payload goes. */
+  unsigned char *p = lua_newuserdatauv(L, HEAD_BYTES + len, 0);
+  put_head(p, world.epoch, 0, world.broken);
+  memcpy(p + HEAD_BYTES, s, len);
+  MPI_Request *req = lua_newuserdatauv(L, sizeof(MPI_Request) * (size_t)world.size, 0);
+  double start = now();
+  for (int r = 0; r < world.size; r++) {
+    req[r] = MPI_REQUEST_NULL;
+    if (r == 0 || world.gone[r]) continue;
+    MPI_Isend(p, (int)(HEAD_BYTES + len), MPI_BYTE, r, TAG_SHARE, world.comm, &req[r]);
+    world.heard[r] = start;
+  }
+  int us = NAP_START;
+  for (;;) {
+    int done = 0;
+    MPI_Testall(world.size, req, &done, MPI_STATUSES_IGNORE);
+    if (done) break;
+    /* only heartbeats: a worker that already has the payload may be
+     * saying it is ready for the next map */
+    Msg m;
+    if (poll_msg(MPI_ANY_SOURCE, TAG_BEAT, &m) > 0) {
+      us = NAP_START;
+      continue;
+    }
+    double t = now();
+    for (int r = 1; r < world.size; r++)
+      if (req[r] != MPI_REQUEST_NULL && t - world.heard[r] > world.timeout) {
+        lose_silent(r, t - world.heard[r], 0);
+        return luaL_error(L, "luma.parallel: %s", world.lost);
+      }
+    nap(&us);
+  }
+  world.epoch++;
+  lua_pushvalue(L, 1);
+  return 1;
+}
+
+/* rank() / size(): MPI is started only when a launcher started us. */
+static int mpi_rank(lua_State *L) {
+  if (world.state != 1 && launched()) world_start(L);
+  lua_pushinteger(L, world.state == 1 ? world.rank : 0);
+  return 1;
+}
+
+static int mpi_size(lua_State *L) {
+  if (world.state != 1 && launched()) world_start(L);
+  lua_pushinteger(L, world.state == 1 ? world.size : 1);
+  return 1;
+}
+
+#define AVAILABLE 1
+
+#else /* no Open MPI in this build */
+
+static int not_built(lua_State *L) {
+  return luaL_error(L, "luma.mpi: not in this build (install libopenmpi-dev and rebuild)");
+}
+#define mpi_run not_built
+#define mpi_share not_built
+
+static int mpi_rank(lua_State *L) {
+  lua_pushinteger(L, 0);
+  return 1;
+}
+
+static int mpi_size(lua_State *L) {
+  lua_pushinteger(L, 1);
+  return 1;
+}
+
+#define AVAILABLE 0
+
+#endif
+
+int luma_open_mpi(lua_State *L) {
+  static const luma_Func funcs[] = {
+      {"run", mpi_run, "run(fn, n, digest [, progress])",
+       "Runs fn(1..n) across the ranks of the MPI job (starting MPI on first use): fn(i) returns "
+       "true and bytes, or false and an error message. digest describes the task's inputs and "
+       "must be the same on every rank. On rank 0 returns the bytes by task number, or nil and "
+       "a message (plus the rank and its digest when inputs differ); on workers returns true "
+       "when the map is over. Every rank then calls share."},
+      {"share", mpi_share, "share([bytes])",
+       "Rank 0 passes bytes, the other ranks nothing; every rank returns rank 0's bytes."},
+      {"rank", mpi_rank, "rank()",
+       "This process's rank in the MPI job; 0 when not started by an MPI launcher."},
+      {"size", mpi_size, "size()",
+       "The number of ranks in the MPI job; 1 when not started by an MPI launcher."},
+      {"digest", mpi_digest, "digest(s)",
+       "16 hex digits hashing a string or a matrix's shape and elements."},
+      {NULL, NULL, NULL, NULL}};
+  lua_newtable(L);
+  luma_register_funcs(L, -1, "luma.mpi", funcs);
+  lua_pushboolean(L, AVAILABLE);
+  lua_setfield(L, -2, "available");
+  luma_doc_set(L, -1, "luma.mpi", NULL,
+               "The Open MPI engine behind luma.parallel's \"mpi\" backend (docs/PARALLEL.md); "
+               "available is false in a build without Open MPI.");
+  return 1;
+}
