@@ -44,7 +44,7 @@ BIN_OBJS  := $(BUILD)/obj/src/vm/main.o $(BUILD)/obj/src/vm/repl.o
 TOOL_BINS := $(BUILD)/test_embed $(BUILD)/embed_host $(BUILD)/ptydrive $(BUILD)/benchtool \
 	$(BUILD)/api_fuzz $(BUILD)/test_threads
 
-.PHONY: all run test check bench install uninstall clean deps lint fuzz fuzz-build fuzz-bins docs FORCE
+.PHONY: all run test check bench install uninstall clean deps lint fuzz fuzz-build fuzz-bins docs host-libs FORCE
 all: $(BUILD)/luma $(BUILD)/libluma.a $(BUILD)/libluma.so $(BUILD)/luma.so $(BUILD)/luma.pc $(TOOL_BINS)
 
 deps:
@@ -160,6 +160,12 @@ $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(BUILD)/libluma.a
 
 fuzz: deps fuzz-build
 	@FUZZ_BUILD=$(FUZZ_BUILD) scripts/run-fuzz --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# What a host linking $(BUILD)/libluma.a statically needs after it (the
+# specs that compile small hosts ask here, so they follow the build's
+# choices: MPI or not).
+host-libs:
+	@echo $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(RPATH) -lmvec -lm -lpthread
 
 # The HTML reference from the doc registry (scripts/make-docs.lua):
 # build/docs/index.html and one page per module.

@@ -91,23 +91,12 @@ int main(void) {
 }
 ]]
     local dir = scratch_dir()
-    local f = assert(io.open(dir .. "/host.c", "w"))
-    f:write(source)
-    f:close()
-    local build = support.build
-    local compile = string.format("cc -std=c11 -Wall -Isrc/vm $(pkg-config --cflags lua5.4) -o %s %s "
-      .. "%s/libluma.a $(pkg-config --libs lua5.4 openblas) -lmvec -lm -lpthread",
-      quote(dir .. "/host"), quote(dir .. "/host.c"), build)
-    if os.getenv("LUMA_SANITIZED") == "1" then
-      compile = compile:gsub("^cc ", "clang -fsanitize=address,undefined ")
-    end
-    local _, err, code = support.run(compile)
-    assert.equal(0, code, err .. "\n" .. source)
-    local out
-    out, err, code = support.run(quote(dir .. "/host"))
+    local host, err = support.compile_host(source, dir)
+    assert(host, (err or "") .. "\n" .. source)
+    local _, run_err, code = support.run(quote(host))
     os.execute("rm -rf " .. quote(dir))
-    assert.equal(0, code, err)
-    assert.equal("", err)
+    assert.equal(0, code, run_err)
+    assert.equal("", run_err)
   end)
 
   it("runs the build-tree shell block and names only real make targets", function()

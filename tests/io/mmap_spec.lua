@@ -268,9 +268,7 @@ describe("file mapping in a sandboxed state", function()
     local dir = os.tmpname()
     os.remove(dir)
     assert(os.execute("mkdir " .. support.quote(dir)))
-    local src = dir .. "/host.c"
-    local f = assert(io.open(src, "wb"))
-    f:write([[
+    local host = assert(support.compile_host([[
 #include <stdio.h>
 #include "luma.h"
 int main(int argc, char **argv) {
@@ -285,16 +283,7 @@ int main(int argc, char **argv) {
   luma_close(L);
   return 0;
 }
-]])
-    f:close()
-    local sanitize = os.getenv("LUMA_SANITIZED") == "1" and " -fsanitize=address,undefined" or ""
-    local cc = os.getenv("LUMA_SANITIZED") == "1" and "clang" or "cc"
-    local host = dir .. "/host"
-    assert(os.execute(cc .. sanitize .. " -std=c11 -Isrc/vm $(pkg-config --cflags lua5.4) -o "
-      .. support.quote(host) .. " " .. support.quote(src) .. " "
-      .. support.quote(support.build .. "/libluma.a")
-      .. " $(pkg-config --libs lua5.4 openblas) -Wl,-rpath,$(pkg-config --variable=libdir openblas)"
-      .. " -lmvec -lm -lpthread"))
+]], dir))
     local target = dir .. "/x.npy"
     local out, _, status = support.run(table.concat({ support.quote(host),
       support.quote("luma.io.read_npy('" .. target .. "', {mmap = true})"),

@@ -49,6 +49,25 @@ function support.write_temp(text, suffix)
   return path
 end
 
+--- Compiles a C host (source text) against the build's libluma.a with the
+--- libraries the build links (`make host-libs`); under the sanitizers
+--- (LUMA_SANITIZED=1) with clang and the same sanitizers.  Returns the path
+--- of the executable, or nil and the compiler's messages.
+function support.compile_host(source, dir)
+  local src, exe = dir .. "/host.c", dir .. "/host"
+  local f = assert(io.open(src, "w"))
+  f:write(source)
+  f:close()
+  local libs = support.run("make --no-print-directory -s host-libs BUILD=" .. quote(support.build))
+  local sanitized = os.getenv("LUMA_SANITIZED") == "1"
+  local cc = sanitized and "clang -fsanitize=address,undefined" or "cc"
+  local _, err, code = support.run(string.format("%s -std=c11 -Isrc/vm $(pkg-config --cflags lua5.4) "
+    .. "-o %s %s %s %s", cc, quote(exe), quote(src), quote(support.build .. "/libluma.a"),
+    libs:gsub("\n", " ")))
+  if code ~= 0 then return nil, err end
+  return exe
+end
+
 --- Asserts that fn raises an error whose message matches the Lua pattern.
 function support.errors_with(pattern, fn)
   local ok, err = pcall(fn)
