@@ -52,8 +52,9 @@ end
 classification.KNeighborsClassifier = estimator.class{
   name = "luma.neighbors.KNeighborsClassifier",
   kind = "classifier",
-  doc = "k-nearest-neighbour classifier (notes 000 §5.1): the class with the largest (weighted) "
-    .. "vote among the k nearest training points, the smallest class on ties.",
+  doc = "k-nearest-neighbour classifier (Cover & Hart 1967): the class with the largest "
+    .. "(weighted) vote among the k nearest training points, the smallest class on ties.",
+  method_docs = common.method_docs("kneighbors"),
   params = common.with({
     { name = "n_neighbors", type = "integer", default = 5, min = 1, doc = "k, the neighbours that vote" },
     common.WEIGHTS_PARAM,
@@ -115,6 +116,7 @@ classification.RadiusNeighborsClassifier = estimator.class{
   kind = "classifier",
   doc = "Classifier by the (weighted) vote of every training point within a radius; queries "
     .. "with none get outlier_label.",
+  method_docs = common.method_docs("radius_neighbors"),
   params = common.with({
     { name = "radius", type = "number", default = 1.0, gt = 0, doc = "the neighbourhood radius" },
     common.WEIGHTS_PARAM,

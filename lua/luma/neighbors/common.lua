@@ -46,7 +46,8 @@ function common.index_params()
     { name = "metric_params", type = "table",
       doc = "options of the metric: {cov = S} or {VI = S^-1} for mahalanobis" },
     { name = "split", type = "string", default = "median", values = { "median", "sliding_midpoint" },
-      doc = "KD-tree split rule: the notes' median point, or the sliding midpoint" },
+      doc = "KD-tree split rule: the median point (Friedman, Bentley & Finkel 1977) or the "
+        .. "sliding midpoint (Maneewongvatana & Mount 1999)" },
     { name = "buoys", type = "integer", min = 1,
       doc = "laesa: the number of buoys (default min(16, n))" },
   }
@@ -227,6 +228,30 @@ function common.weights(class_name, weights, dist, counts)
     fail("%s: the weights function must return finite weights >= 0", class_name)
   end
   return w
+end
+
+--- common.METHOD_DOCS: help records of the neighbour methods the models
+-- share (estimator.class's method_docs).
+common.METHOD_DOCS = {
+  kneighbors = { signature = "est:kneighbors([X = nil [, n_neighbors = nil]]) -> dist, ind, evals",
+    doc = "The nearest training points of each row of X (nil: of the training points, each "
+      .. "without itself), n_neighbors of them by default: distances and 1-based indices "
+      .. "(m x k, sorted by distance, the smaller index first on ties) and the distance "
+      .. "evaluations per query (m x 1)." },
+  radius_neighbors = {
+    signature = "est:radius_neighbors([X = nil [, radius = nil [, opts]]]) -> dists, inds, evals",
+    doc = "The training points within radius (inclusive; the model's radius by default) of each "
+      .. "row of X (nil: the training points, each without itself): tables of columns, one per "
+      .. "query, sorted by distance, and the distance evaluations per query.",
+    params = { { name = "flat", default = false,
+      doc = "return flat columns and the counts per query instead: dist, ind, counts, evals" } } },
+}
+
+--- common.method_docs(names...) -> the method_docs table of those methods.
+function common.method_docs(...)
+  local out = {}
+  for _, name in ipairs({ ... }) do out[name] = common.METHOD_DOCS[name] end
+  return out
 end
 
 common.WEIGHTS_PARAM = {

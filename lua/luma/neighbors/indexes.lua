@@ -77,19 +77,35 @@ persist.register("luma.neighbors.Index", {
   load = function(t) return native.restore(t) end,
 })
 
-luma.doc.set(indexes.index, { name = "luma.neighbors.index", signature = "index(X [, opts])",
-  doc = "A nearest-neighbour index over the rows of X. opts: algorithm (\"auto\" default, "
-    .. "\"brute\", \"kd_tree\", \"ball_tree\", \"orchard\", \"aesa\", \"laesa\"), metric "
-    .. "(\"euclidean\" default, \"manhattan\", \"chebyshev\", \"minkowski\" with p, \"cosine\", "
-    .. "\"mahalanobis\" with cov or VI, or a function of two 1 x d rows), leaf_size, split "
-    .. "(\"median\" or \"sliding_midpoint\"), buoys, k (a hint for \"auto\"). Methods: "
-    .. "query(Q, k) -> dist, ind, evals; query_radius(Q, r) -> dist, ind, counts, evals "
-    .. "(Q = nil: the indexed points, each without itself); info(); state()." })
-luma.doc.set(indexes.KDTree, { name = "luma.neighbors.KDTree", signature = "KDTree(X [, opts])",
-  doc = "index(X, opts) with algorithm = \"kd_tree\" (leaf_size, split; Minkowski-type metrics "
-    .. "and mahalanobis)." })
-luma.doc.set(indexes.BallTree, { name = "luma.neighbors.BallTree", signature = "BallTree(X [, opts])",
-  doc = "index(X, opts) with algorithm = \"ball_tree\" (any metric but cosine, a function "
-    .. "included)." })
+-- Help of index()'s options.
+local INDEX_PARAMS = {
+  { name = "algorithm", default = "auto",
+    doc = "\"brute\", \"kd_tree\" (Friedman, Bentley & Finkel 1977), \"ball_tree\" "
+      .. "(Omohundro 1989), \"orchard\" (Orchard 1991), \"aesa\" (Vidal 1986), \"laesa\" "
+      .. "(Micó, Oncina & Vidal 1994), or \"auto\" (docs/NEIGHBORS.md)" },
+  { name = "metric", default = "euclidean",
+    doc = "\"euclidean\", \"manhattan\", \"chebyshev\", \"minkowski\" (with p), \"cosine\" "
+      .. "(brute only), \"mahalanobis\" (with cov or VI), or a function of two 1 x d rows "
+      .. "returning a number >= 0" },
+  { name = "p", default = 2, doc = "the Minkowski exponent, >= 1" },
+  { name = "cov", doc = "mahalanobis: the covariance matrix (d x d, positive definite)" },
+  { name = "VI", doc = "mahalanobis: the inverse covariance instead" },
+  { name = "leaf_size", default = 30, doc = "rows per tree leaf" },
+  { name = "split", default = "median", doc = "KD-tree: \"median\" or \"sliding_midpoint\"" },
+  { name = "buoys", doc = "laesa: the number of buoys (default min(16, n))" },
+  { name = "k", doc = "a hint of the neighbour count for \"auto\"" },
+}
+
+luma.doc.set(indexes.index, { name = "luma.neighbors.index", signature = "index(X [, opts]) -> index",
+  doc = "A nearest-neighbour index over the rows of X, returned as a luma.neighbors.Index: "
+    .. "query(Q, k) -> dist, ind, evals; query_radius(Q, r) -> dist, ind, counts, evals (Q = "
+    .. "nil: the indexed points, each without itself); info(); state(). Every algorithm returns "
+    .. "the same neighbours, the smaller index first on ties.", params = INDEX_PARAMS })
+luma.doc.set(indexes.KDTree, { name = "luma.neighbors.KDTree", signature = "KDTree(X [, opts]) -> index",
+  doc = "index(X, opts) with algorithm = \"kd_tree\" (Friedman, Bentley & Finkel 1977): "
+    .. "Minkowski-type metrics and mahalanobis. Returns the index.", params = INDEX_PARAMS })
+luma.doc.set(indexes.BallTree, { name = "luma.neighbors.BallTree", signature = "BallTree(X [, opts]) -> index",
+  doc = "index(X, opts) with algorithm = \"ball_tree\" (Omohundro 1989): any metric but cosine, "
+    .. "a function included. Returns the index.", params = INDEX_PARAMS })
 
 return indexes

@@ -105,6 +105,11 @@ local function collect(self, X, k, method, each)
   return #parts == 1 and parts[1] or luma.matrix.vstack(parts)
 end
 
+local KNEIGHBORS_DOC = { signature = "est:kneighbors(X [, n_neighbors = nil]) -> dist, ind",
+  doc = "The nearest training points of each row of X in the kernel's feature space, "
+    .. "n_neighbors of them by default: feature-space distances and 1-based indices (m x k, "
+    .. "the smaller index first on ties)." }
+
 --- kneighbors(X [, n_neighbors]) -> dist, ind: the feature-space
 -- distances and 1-based indices of the nearest training points.
 local function kneighbors(self, X, k)
@@ -129,8 +134,10 @@ end
 kernel_knn.KernelKNeighborsClassifier = estimator.class{
   name = "luma.neighbors.KernelKNeighborsClassifier",
   kind = "classifier",
-  doc = "k-nearest-neighbour classifier in a kernel's feature space (notes 001 §G): neighbours "
-    .. "by K(x_i, x_i) - 2 K(x_i, x), then the (weighted) vote of KNeighborsClassifier.",
+  doc = "k-nearest-neighbour classifier in a kernel's feature space: neighbours by the "
+    .. "smallest K(x_i, x_i) - 2 K(x_i, x) (the squared feature-space distance less K(x, x): "
+    .. "Schölkopf, The kernel trick for distances, 2001), then the (weighted) vote of KNeighborsClassifier.",
+  method_docs = { kneighbors = KNEIGHBORS_DOC },
   params = params({}),
   example = function()
     local X, y = common.example_data()
@@ -154,8 +161,9 @@ kernel_knn.KernelKNeighborsClassifier = estimator.class{
 kernel_knn.KernelKNeighborsRegressor = estimator.class{
   name = "luma.neighbors.KernelKNeighborsRegressor",
   kind = "regressor",
-  doc = "k-nearest-neighbour regression in a kernel's feature space (notes 001 §G): the "
-    .. "(weighted) mean target of the neighbours by K(x_i, x_i) - 2 K(x_i, x).",
+  doc = "k-nearest-neighbour regression in a kernel's feature space: the (weighted) mean "
+    .. "target of the neighbours by the smallest K(x_i, x_i) - 2 K(x_i, x).",
+  method_docs = { kneighbors = KNEIGHBORS_DOC },
   params = params({}),
   example = function()
     local X = common.example_data()

@@ -44,10 +44,18 @@ end
 multilabel.MultiLabelKNeighbors = estimator.class{
   name = "luma.neighbors.MultiLabelKNeighbors",
   kind = "classifier",
-  doc = "Multi-label k-nearest neighbours for recommendation (notes 001 §K): Y is n x L of 0/1; "
+  doc = "Multi-label k-nearest neighbours for recommendation: Y is n x L of 0/1; "
     .. "predict_proba gives each label's frequency among the k nearest rows, predict marks the "
     .. "top_k most frequent (present) labels, recommend lists them, score is the mean "
-    .. "precision@top_k.",
+    .. "precision@top_k. The ranking statistic is ML-kNN's neighbour count per label (Zhang & "
+    .. "Zhou 2007), used directly, without its Bayesian step.",
+  method_docs = {
+    kneighbors = common.METHOD_DOCS.kneighbors,
+    recommend = { signature = "est:recommend(X [, k = nil]) -> labels, scores",
+      doc = "The k (default top_k) most frequent labels among each query's neighbours, as "
+        .. "1-based label indices (m x k, the smaller label first on ties), and their "
+        .. "frequencies (m x k)." },
+  },
   params = common.with({
     { name = "n_neighbors", type = "integer", default = 5, min = 1, doc = "k, the neighbours asked" },
     { name = "top_k", type = "integer", default = 3, min = 1, doc = "labels recommended per query" },

@@ -19,6 +19,14 @@ local nearest = {}
 local NAME = "NearestNeighbors"
 
 local MODES = { connectivity = true, distance = true }
+
+-- Help of the graph options.
+local GRAPH_PARAMS = {
+  { name = "symmetrize", default = "none",
+    doc = "\"or\": an edge where either point is among the other's neighbours (symmetrised); "
+      .. "\"and\": mutual neighbours; both need the training points as queries" },
+  { name = "format", default = "edges", doc = "\"edges\" (E x 3) or \"dense\" (m x n)" },
+}
 local SYMMETRIZE = { none = true, ["or"] = true, ["and"] = true }
 local FORMATS = { edges = true, dense = true }
 
@@ -143,9 +151,26 @@ end
 nearest.NearestNeighbors = estimator.class{
   name = "luma.neighbors.NearestNeighbors",
   kind = "transformer",
-  doc = "Unsupervised neighbour searches over the rows of X (notes 000 Ch. 5): kneighbors, "
-    .. "radius_neighbors, kneighbors_graph and radius_neighbors_graph (plain, symmetrised or "
-    .. "mutual), through a brute-force, KD-tree, ball-tree, Orchard, AESA or linear AESA index.",
+  doc = "Unsupervised neighbour searches over the rows of X: kneighbors, radius_neighbors, "
+    .. "kneighbors_graph and radius_neighbors_graph (plain, symmetrised or mutual), through a "
+    .. "brute-force, KD-tree, ball-tree, Orchard, AESA or linear AESA index.",
+  method_docs = {
+    kneighbors = common.METHOD_DOCS.kneighbors,
+    radius_neighbors = common.METHOD_DOCS.radius_neighbors,
+    kneighbors_graph = {
+      signature = "est:kneighbors_graph([X = nil [, n_neighbors = nil [, mode = \"connectivity\" "
+        .. "[, opts]]]]) -> graph",
+      doc = "The k-nearest-neighbour graph of the rows of X (nil: the training points, each "
+        .. "without itself) to the training points: an E x 3 edge list (i, j, value) sorted by i "
+        .. "then j, value 1 (mode \"connectivity\") or the distance (\"distance\").",
+      params = GRAPH_PARAMS },
+    radius_neighbors_graph = {
+      signature = "est:radius_neighbors_graph([X = nil [, radius = nil [, mode = "
+        .. "\"connectivity\" [, opts]]]]) -> graph",
+      doc = "The graph of the rows of X (nil: the training points) to the training points "
+        .. "within radius, as kneighbors_graph.",
+      params = GRAPH_PARAMS },
+  },
   params = common.with({
     { name = "n_neighbors", type = "integer", default = 5, min = 1,
       doc = "neighbours of kneighbors and kneighbors_graph when not given" },
@@ -204,14 +229,22 @@ function nearest.radius_neighbors_graph(X, r, opts)
     { symmetrize = g.symmetrize, format = g.format })
 end
 
+-- Help of the module functions' options.
+local FUNCTION_GRAPH_PARAMS = {
+  { name = "mode", default = "connectivity", doc = "edge values: 1 (\"connectivity\") or the distance (\"distance\")" },
+  { name = "include_self", default = false, doc = "count each row as its own first neighbour" },
+  GRAPH_PARAMS[1], GRAPH_PARAMS[2],
+  { name = "...", doc = "NearestNeighbors' parameters: algorithm, metric, p, metric_params, leaf_size, split, buoys" },
+}
+
 luma.doc.set(nearest.kneighbors_graph, { name = "luma.neighbors.kneighbors_graph",
-  signature = "kneighbors_graph(X, n_neighbors [, opts])",
-  doc = "The k-nearest-neighbour graph of the rows of X: an E x 3 edge list (i, j, value) sorted "
-    .. "by i then j, or the dense n x n matrix with format = \"dense\". opts: mode "
-    .. "(\"connectivity\": value 1, or \"distance\"), include_self (false), symmetrize (\"none\", "
-    .. "\"or\": symmetrised, \"and\": mutual), format, and NearestNeighbors' parameters." })
+  signature = "kneighbors_graph(X, n_neighbors [, opts]) -> graph",
+  doc = "The k-nearest-neighbour graph of the rows of X: returns an E x 3 edge list (i, j, "
+    .. "value) sorted by i then j, or the dense n x n matrix with format = \"dense\".",
+  params = FUNCTION_GRAPH_PARAMS })
 luma.doc.set(nearest.radius_neighbors_graph, { name = "luma.neighbors.radius_neighbors_graph",
-  signature = "radius_neighbors_graph(X, radius [, opts])",
-  doc = "The graph of the rows of X within radius of each other (options as kneighbors_graph)." })
+  signature = "radius_neighbors_graph(X, radius [, opts]) -> graph",
+  doc = "The graph of the rows of X within radius of each other: returns an edge list or a "
+    .. "dense matrix, as kneighbors_graph.", params = FUNCTION_GRAPH_PARAMS })
 
 return nearest

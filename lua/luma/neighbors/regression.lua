@@ -36,6 +36,7 @@ regression.KNeighborsRegressor = estimator.class{
   kind = "regressor",
   doc = "k-nearest-neighbour regression: the (weighted) mean of the k nearest training points' "
     .. "targets (every column of y).",
+  method_docs = common.method_docs("kneighbors"),
   params = common.with({
     { name = "n_neighbors", type = "integer", default = 5, min = 1, doc = "k, the neighbours averaged" },
     common.WEIGHTS_PARAM,
@@ -60,6 +61,7 @@ regression.RadiusNeighborsRegressor = estimator.class{
   kind = "regressor",
   doc = "Regression by the (weighted) mean of the targets of every training point within a "
     .. "radius; NaN (with a warning) for queries without one.",
+  method_docs = common.method_docs("radius_neighbors"),
   params = common.with({
     { name = "radius", type = "number", default = 1.0, gt = 0, doc = "the neighbourhood radius" },
     common.WEIGHTS_PARAM,

@@ -25,11 +25,11 @@
 
 #include "neighbors/search.h"
 
-/* Training rows per dgemm panel.  With blocks of 512 queries (index.c)
- * the 512 x 512 Gram panel (2 MB) is filtered while still in cache, and
- * the packing of each panel is shared by 512 queries (measured on 100,000
- * x 64 points: 512 x 512 took 0.87 of the time of 64 x 512, whose panel
- * packing alone was a fifth of the run). */
+/* Training rows per dgemm panel.  With blocks of up to 512 queries
+ * (index.c) the Gram panel (2 MB) is filtered while still in cache, and
+ * the packing of each panel is shared by the whole block (measured on
+ * 100,000 x 64 points: blocks of 512 took 0.87 of the time of blocks of
+ * 64, whose panel packing alone was a fifth of the run). */
 #define PANEL 512
 /* Bytes of training rows compared with each query in the direct loops. */
 #define DIRECT_BYTES 16384

@@ -229,11 +229,16 @@ void luma_nn_search_layout(const luma_NnIndex *ix, void *base, luma_NnScratch *s
 
 /* --------------------------------------------------------- the driver */
 
-/* Queries per chunk: the brute force's GEMM wants a large block of rows
- * (brute.c); the searches want chunks small enough to balance between
- * threads. */
+/* Queries per chunk.  The brute force's GEMM wants a large block of rows
+ * (brute.c), but a chunk is also the unit between interrupt checks: about
+ * 2^31 multiply-adds (some 0.1 s) at most, and no fewer than 64 rows.  The
+ * searches want chunks small enough to balance between threads.  Either
+ * way a chunk's heaps (rows x k pairs) stay within 8 MB. */
 #define BRUTE_BLOCK 512
+#define BRUTE_MIN_BLOCK 64
+#define BRUTE_CHUNK_WORK 2147483648.0
 #define SEARCH_BLOCK 32
+#define HEAP_BYTES (8 << 20)
 
 typedef struct Job {
   const luma_NnQuery *qr;
@@ -251,7 +256,15 @@ int64_t luma_nn_query_count(const luma_NnQuery *qr) {
 }
 
 static int64_t grain_of(const luma_NnQuery *qr) {
-  return qr->ix->algorithm == LUMA_NN_BRUTE ? BRUTE_BLOCK : SEARCH_BLOCK;
+  const luma_NnIndex *ix = qr->ix;
+  int64_t g = SEARCH_BLOCK;
+  if (ix->algorithm == LUMA_NN_BRUTE) {
+    double rows = BRUTE_CHUNK_WORK / ((double)ix->n * (double)ix->d);
+    g = rows >= BRUTE_BLOCK ? BRUTE_BLOCK : rows <= BRUTE_MIN_BLOCK ? BRUTE_MIN_BLOCK : (int64_t)rows;
+  }
+  if (qr->k > 0 && g > HEAP_BYTES / (qr->k * (int64_t)sizeof(luma_NnPair)))
+    g = HEAP_BYTES / (qr->k * (int64_t)sizeof(luma_NnPair));
+  return g > 0 ? g : 1;
 }
 
 /* The layout of one slot: results, heaps, query copies, search scratch,
