@@ -172,9 +172,9 @@ function Axes:set(opts)
 end
 
 -- The next colour of the axes' cycle.
-function Axes:next_color()
-  self.cycle = self.cycle + 1
-  return color.palette(self.cycle)
+local function next_color(ax)
+  ax.cycle = ax.cycle + 1
+  return color.palette(ax.cycle)
 end
 
 local function add(ax, fname, artist)
@@ -194,7 +194,7 @@ local function style(fname, ax, opts, default_color)
       .. "dashed, dotted, dashdot)", fname, tostring(dash))
   end
   return {
-    color = opts.color and color.check(fname, 3, opts.color) or default_color or ax:next_color(),
+    color = opts.color and color.check(fname, 3, opts.color) or default_color or next_color(ax),
     width = common.number(fname, 3, "width", opts.width, 1.5),
     dash = dash and DASHES[dash] or false,
     label = opts.label ~= nil and tostring(opts.label) or nil,
@@ -900,9 +900,9 @@ local function ytick_width(ax, font, h)
   return w
 end
 
---- ax:colorbar_width() -> the pixels the colorbar takes right of the box.
-function Axes:colorbar_width()
-  local cb, font = self.colorbar, self.fig.font_size
+--- colorbar_width(ax) -> the pixels the colorbar takes right of the box.
+function figure.colorbar_width(ax)
+  local cb, font = ax.colorbar, ax.fig.font_size
   if not cb then return 0 end
   local _, labels = scale.linear_ticks(math.min(cb.vmin, cb.vmax), math.max(cb.vmin, cb.vmax), 6)
   local w = 0
@@ -924,34 +924,34 @@ function Axes:box()
   local top = 10 + (o.title and font * 1.2 + 10 or 0)
   local h = math.max(ch - top - bottom, 10)
   local left = 10 + (o.ylabel and font + 8 or 0) + ytick_width(self, font, h) + 8
-  local right = 16 + self:colorbar_width()
-  if self:legend_place() == "outside" then right = right + self:legend_size() + 10 end
+  local right = 16 + figure.colorbar_width(self)
+  if figure.legend_place(self) == "outside" then right = right + figure.legend_size(self) + 10 end
   local w = math.max(cw - left - right, 10)
   return { x = cx + left, y = cy + top, w = w, h = h }
 end
 
---- ax:legend_entries() -> list of {label, artist} in drawing order.
-function Axes:legend_entries()
+--- legend_entries(ax) -> the labelled artists in drawing order.
+function figure.legend_entries(ax)
   local out = {}
-  for _, a in ipairs(self.artists) do
+  for _, a in ipairs(ax.artists) do
     if a.label and a.kind ~= "text" then out[#out + 1] = a end
   end
   return out
 end
 
---- ax:legend_place() -> the legend's position, or nil for none.
-function Axes:legend_place()
-  local o = self.opts.legend
+--- legend_place(ax) -> the legend's position, or nil for none.
+function figure.legend_place(ax)
+  local o = ax.opts.legend
   if o == false then return nil end
-  if #self:legend_entries() == 0 then return nil end
+  if #figure.legend_entries(ax) == 0 then return nil end
   return o or "best"
 end
 
---- ax:legend_size() -> width, height of the legend box in pixels.
-function Axes:legend_size()
-  local font = self.fig.font_size
+--- legend_size(ax) -> width, height of the legend box in pixels.
+function figure.legend_size(ax)
+  local font = ax.fig.font_size
   local w = 0
-  local entries = self:legend_entries()
+  local entries = figure.legend_entries(ax)
   for _, a in ipairs(entries) do w = math.max(w, common.text_width(a.label, font)) end
   return w + 44, #entries * (font + 6) + 10
 end

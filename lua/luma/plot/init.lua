@@ -22,6 +22,7 @@ local color = require("luma.plot.color")
 local scale = require("luma.plot.scale")
 local svg = require("luma.plot.svg")
 local terminal = require("luma.plot.terminal")
+local native = require("luma.plot.native")
 
 local plot = {}
 local Figure, Axes = figure.Figure, figure.Axes
@@ -65,7 +66,6 @@ end
 function Figure:show(opts)
   opts = common.check_opts("show", 1, opts, { width = true, height = true, color = true })
   local getenv = os and os.getenv or function() return nil end
-  local native = require("luma.plot.native")
   local sandboxed = luma.config().sandboxed
   if sandboxed or (native.isatty("stdout") and getenv("TERM") ~= "dumb") then
     write(terminal.render(self, opts))
@@ -137,6 +137,8 @@ for name, fn in pairs(require("luma.plot.ml")) do plot[name] = fn end
 -- ----------------------------------------------------------------- help
 
 local doc = luma.doc.set
+local STYLE_SIG = "{color = next, width = 1.5, style = \"-\", label = nil, alpha = 1, "
+  .. "marker = nil, size = 6}"
 local STYLE_DOC = " Style options: color (a name, '#rrggbb', '#rgb' or 'C1'..'C10'; default: the next "
   .. "colour of the palette), width (px), style ('-', '--', ':', '-.'), label (legend entry), "
   .. "alpha, marker ('o', 's', '^', 'v', 'd', 'x', '+'), size (marker diameter, px). NaN or "
@@ -176,7 +178,8 @@ doc(plot.ticks, { name = "luma.plot.ticks",
   signature = "ticks(lo, hi [, {n = 6, scale = \"linear\"}]) -> values, labels",
   doc = "The tick positions an axis from lo to hi gets (about n nice numbers: 1, 2 or 5 times "
     .. "a power of ten, Heckbert 1990; powers of ten on a log scale) and their labels." })
-doc(plot.hist, { name = "luma.plot.hist", signature = "hist(values [, opts]) -> fig, counts, edges",
+doc(plot.hist, { name = "luma.plot.hist",
+  signature = "hist(values [, {bins = 10, range = nil, density = false, color, label}]) -> fig, counts, edges",
   doc = "A new figure with the histogram of values (see Axes:hist)." })
 for _, name in ipairs{ "line", "scatter", "bar", "step", "errorbar", "fill_between", "heatmap",
     "contour", "contourf" } do
@@ -184,6 +187,90 @@ for _, name in ipairs{ "line", "scatter", "bar", "step", "errorbar", "fill_betwe
     doc = "A new one-panel figure with ax:" .. name .. "(...) drawn in it (see "
       .. "help(luma.plot.Axes." .. name .. "))." })
 end
+local FIGOPTS = "ax = nil, width = 640, height = 480, title"
+local ML = {
+  { "decision_regions", "decision_regions(est, X, y [, {resolution = 150, names = nil, "
+      .. FIGOPTS .. "}]) -> fig",
+    "The decision regions of a classifier on two features: its predictions on a resolution x "
+      .. "resolution grid over the data (lightened class colours) behind the training points "
+      .. "by class. An unfitted est is fitted on X, y first. Returns the figure." },
+  { "regression_band", "regression_band(est, X, y [, {k = 2, points = 200, xlabel, ylabel, "
+      .. FIGOPTS .. "}]) -> fig",
+    "A regression fit on one feature with its predictive band: mean +- k std from "
+      .. "est:predict(X, {std = true}) (BayesianLinearRegression, GaussianProcessRegressor) "
+      .. "on a grid, and the data; or from a table {x, mean, std} as the first argument. "
+      .. "Returns the figure." },
+  { "learning_curve", "learning_curve(est, X, y [, {train_sizes, cv, scoring, shuffle, seed, "
+      .. "n_jobs, " .. FIGOPTS .. "}]) -> fig",
+    "Training and cross-validation scores against the training-set size (mean +- 1 std over "
+      .. "folds) by luma.model_selection.learning_curve, or from a table {sizes, train, test} "
+      .. "as the first argument. Returns the figure." },
+  { "validation_curve", "validation_curve(est, X, y [, {param_name, param_range, cv, scoring, "
+      .. "n_jobs, xscale = \"auto\", " .. FIGOPTS .. "}]) -> fig",
+    "Training and cross-validation scores against one hyperparameter (mean +- 1 std), by "
+      .. "luma.model_selection.validation_curve or from {name, values, train, test}; a log "
+      .. "axis when positive values span two decades. Returns the figure." },
+  { "search_heatmap", "search_heatmap(search [, {x = nil, y = nil, metric = "
+      .. "\"mean_<primary>\", cmap = \"viridis\", " .. FIGOPTS .. "}]) -> fig",
+    "A fitted grid search's (or its results') mean test score over two parameters x and y "
+      .. "(the first two by name by default; the best over the other parameters), annotated. "
+      .. "Returns the figure." },
+  { "roc_curve", "roc_curve(y, scores [, {label = \"ROC\", pos_label = nil, color, "
+      .. FIGOPTS .. "}]) -> fig",
+    "The ROC curve with its area (AUC) in the legend and the chance diagonal (Fawcett 2006). "
+      .. "Also roc_curve(est, X, y [, opts]): scores from est's decision_function, else the "
+      .. "last column of predict_proba. Several curves share a panel through ax. Returns the "
+      .. "figure." },
+  { "precision_recall_curve", "precision_recall_curve(y, scores [, {label = \"PR\", "
+      .. "pos_label = nil, color, " .. FIGOPTS .. "}]) -> fig",
+    "The precision-recall staircase with the average precision in the legend; also (est, X, "
+      .. "y [, opts]) as roc_curve. Returns the figure." },
+  { "confusion_matrix", "confusion_matrix(y, predictions [, {labels = nil, normalize = nil, "
+      .. "cmap = \"viridis\", " .. FIGOPTS .. "}]) -> fig",
+    "The confusion matrix as an annotated heatmap, true labels down and predicted across; "
+      .. "normalize \"true\", \"pred\" or \"all\" shows rates. Also (est, X, y [, opts]). "
+      .. "Returns the figure." },
+  { "residuals", "residuals(y, predictions [, {" .. FIGOPTS .. "}]) -> fig",
+    "Residuals y - prediction against the fitted values, with the zero line; also (est, X, y "
+      .. "[, opts]). Returns the figure." },
+  { "feature_importances", "feature_importances(est [, {names = nil, top = 20, " .. FIGOPTS
+      .. "}]) -> fig",
+    "Horizontal bars of est.feature_importances (else its first column of coef), largest "
+      .. "on top; est may also be the values. Returns the figure." },
+  { "elbow", "elbow(ks, values [, {ylabel = \"inertia\", " .. FIGOPTS .. "}]) -> fig",
+    "A clustering criterion against the number of clusters. Also elbow(est, X, {ks, param = "
+      .. "\"n_clusters\"}) (clones fitted for each k; inertia, else -score) and elbow(X, "
+      .. "{ks}) with k-means (needs luma.cluster). Returns the figure." },
+  { "silhouette", "silhouette(X, labels [, {" .. FIGOPTS .. "}]) -> fig, mean",
+    "Each sample's silhouette (Rousseeuw 1987) as a bar, sorted within its cluster, and the "
+      .. "mean as a dashed line; labels may be a clusterer (its labels, else fit_predict). "
+      .. "Returns the figure and the mean silhouette." },
+  { "silhouette_samples", "silhouette_samples(X, labels) -> list",
+    "The silhouette of each row of X: (b - a) / max(a, b) with a the mean distance to its "
+      .. "own cluster and b the least mean distance to another, 0 alone in a cluster. Returns "
+      .. "a Lua list." },
+  { "dendrogram", "dendrogram(Z [, {labels = nil, color = \"C1\", " .. FIGOPTS .. "}]) -> "
+      .. "fig, order",
+    "The merge tree of an (n-1) x 3 or 4 matrix (a, b, height [, count]) with 1-based ids: "
+      .. "leaves 1..n, row i makes cluster n + i; or of a fitted clusterer's linkage_matrix "
+      .. "(or children and distances). Returns the figure and the leaves left to right." },
+  { "embedding", "embedding(Y, labels [, {X = nil, c = nil, " .. FIGOPTS .. "}]) -> fig",
+    "2-D coordinates (the first two columns of Y) coloured by label, or by the values c; Y "
+      .. "may be an estimator (its embedding, else fit_transform(X)). Returns the figure." },
+  { "kde", "kde(values [, bandwidth = Scott's rule]) -> density, bandwidth",
+    "A Gaussian kernel density estimate of the values as a function of x, and its "
+      .. "bandwidth (default sigma n^(-1/5), Scott 1992, sigma with ddof 1)." },
+  { "hist_kde", "hist_kde(values [, {bins = 30, bandwidth = nil, label, color, xlabel, "
+      .. FIGOPTS .. "}]) -> fig",
+    "A density histogram of the values with a Gaussian KDE over it. Returns the figure." },
+  { "traces", "traces(samples [, {names = nil, bins = 30, width = 820}]) -> fig",
+    "MCMC diagnostics: for each column of the n x d samples, the chain against the iteration "
+      .. "and its histogram with a KDE. Returns the figure." },
+}
+for _, m in ipairs(ML) do
+  doc(plot[m[1]], { name = "luma.plot." .. m[1], signature = m[2], doc = m[3] })
+end
+
 plot.Figure, plot.Axes = Figure, Axes
 doc(Figure, { name = "luma.plot.Figure",
   doc = "A figure: a grid of axes and a title. Methods: axes(i, j), svg(), save(path), "
@@ -201,7 +288,7 @@ local METHODS = {
     "Writes the figure as SVG, or as PNG (scale multiplies the pixel size) through "
       .. "rsvg-convert (Debian's librsvg2-bin), by the extension of path. Not available in "
       .. "a sandboxed state (use fig:svg())." },
-  { Figure, "show", "fig:show([{width, height, color}]) -> nil or path",
+  { Figure, "show", "fig:show([{width = columns, height = rows - 4, color = true}]) -> nil or path",
     "Draws the figure in braille on the terminal (see luma.plot.terminal). When standard "
       .. "output is not a terminal or TERM is dumb, writes an SVG file to a temporary path, "
       .. "prints the path and returns it." },
@@ -212,7 +299,7 @@ local METHODS = {
       .. "non-positive data), grid, legend position (\"best\", \"upper right\", \"upper "
       .. "left\", \"lower left\", \"lower right\", \"outside\", or false) and aspect "
       .. "(\"equal\": one unit is as long on both axes)." },
-  { Axes, "line", "ax:line(x, y [, style]) -> ax",
+  { Axes, "line", "ax:line(x, y [, " .. STYLE_SIG .. "]) -> ax",
     "A polyline through the points (line(y) uses x = 1..n)." .. STYLE_DOC },
   { Axes, "scatter", "ax:scatter(x, y [, {size = 6, color, marker = \"o\", label, alpha, c, "
       .. "cmap = \"viridis\", vmin, vmax, colorbar = true, labels, classes, edgecolor}]) -> ax",
@@ -256,8 +343,15 @@ local METHODS = {
     "Text at a data point (coords \"axes\": x and y in [0, 1] across the panel)." },
   { Axes, "arrow", "ax:arrow(x1, y1, x2, y2 [, {color, width, head = 8, label}]) -> ax",
     "An arrow from (x1, y1) to (x2, y2)." },
-  { Axes, "hline", "ax:hline(y [, style]) -> ax", "A horizontal line across the panel." },
-  { Axes, "vline", "ax:vline(x [, style]) -> ax", "A vertical line across the panel." },
+  { Axes, "hline", "ax:hline(y [, " .. STYLE_SIG .. "]) -> ax",
+    "A horizontal line across the panel." .. STYLE_DOC },
+  { Axes, "vline", "ax:vline(x [, " .. STYLE_SIG .. "]) -> ax",
+    "A vertical line across the panel." .. STYLE_DOC },
+  { Axes, "transforms", "ax:transforms() -> fx, fy",
+    "The functions from data x and from data y to SVG pixels (what transform applies)." },
+  { Axes, "figure", "ax:figure() -> Figure", "The figure the axes belong to." },
+  { Figure, "each_axes", "fig:each_axes() -> iterator",
+    "Iterates over the axes that exist, in grid order (row by row)." },
   { Axes, "limits", "ax:limits() -> x0, x1, y0, y1",
     "The axis limits the panel is drawn with: the user's, else the data's widened by 5% "
       .. "(bars and images keep their edges)." },
@@ -267,6 +361,17 @@ local METHODS = {
   { Axes, "transform", "ax:transform(x, y) -> px, py",
     "The pixel of the SVG at which data point (x, y) is drawn." },
 }
+for _, name in ipairs{ "line", "plot", "scatter", "bar", "step", "errorbar", "fill_between",
+    "heatmap", "imshow", "contour", "contourf", "text", "arrow", "hline", "vline", "set" } do
+  local target = name == "plot" and "line" or name == "imshow" and "heatmap" or name
+  METHODS[#METHODS + 1] = { Figure, name, "fig:" .. name .. "(...) -> fig",
+    "Calls ax:" .. target .. "(...) on axes (1, 1) and returns the figure, so a one-panel "
+      .. "figure chains: fig:line(x, y):set{title = \"t\"}:save(\"f.svg\"). See "
+      .. "help(luma.plot.Axes." .. target .. ")." }
+end
+METHODS[#METHODS + 1] = { Figure, "hist", "fig:hist(values [, {bins = 10, range = nil, "
+  .. "density = false}]) -> counts, edges", "Calls ax:hist on axes (1, 1) and returns its "
+  .. "counts and edges." }
 for _, m in ipairs(METHODS) do
   local cls = m[1] == Figure and "Figure" or "Axes"
   doc(m[1][m[2]], { name = "luma.plot." .. cls .. "." .. m[2], signature = m[3], doc = m[4] })

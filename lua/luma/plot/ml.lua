@@ -10,6 +10,7 @@ local luma = require("luma")
 local common = require("luma.plot.common")
 local color = require("luma.plot.color")
 local figure = require("luma.plot.figure")
+local scale = require("luma.plot.scale")
 local estimator = require("luma.estimator")
 
 local fail, vector = common.fail, common.vector
@@ -74,7 +75,7 @@ local function distinct(list)
 end
 
 local function label_text(v)
-  return type(v) == "number" and require("luma.plot.scale").short(v) or tostring(v)
+  return type(v) == "number" and scale.short(v) or tostring(v)
 end
 
 -- ---------------------------------------------------- decision regions
@@ -169,7 +170,7 @@ function ml.regression_band(model, X, y, opts)
   for i = 1, #xs do lower[i], upper[i] = mean[i] - k * std[i], mean[i] + k * std[i] end
   local ax = target("regression_band", opts)
   ax:fill_between(xs, lower, upper, { color = "C1", alpha = 0.25,
-    label = string.format("±%s std", require("luma.plot.scale").short(k)) })
+    label = string.format("±%s std", scale.short(k)) })
   ax:line(xs, mean, { color = "C1", label = "mean" })
   if X ~= nil and y ~= nil then
     ax:scatter(X, y, { color = "black", size = 5, label = "data" })

@@ -19,6 +19,8 @@ local luma = require("luma")
 local common = require("luma.plot.common")
 local color = require("luma.plot.color")
 local contour = require("luma.plot.contour")
+local figure = require("luma.plot.figure")
+local scale = require("luma.plot.scale")
 
 local fmt, concat = string.format, table.concat
 local fail = common.fail
@@ -345,7 +347,7 @@ function draw.image(out, a, fx, fy)
           local x0, x1, y0, y1 = svg.cell_box(a, i, j)
           -- "%d" of a non-integral value falls back to the short form
           local ok, s = pcall(fmt, a.annotate, v)
-          text(out, fx((x0 + x1) / 2), fy((y0 + y1) / 2), ok and s or require("luma.plot.scale").short(v),
+          text(out, fx((x0 + x1) / 2), fy((y0 + y1) / 2), ok and s or scale.short(v),
             { valign = "middle", color = contrast(c) })
         end
       end
@@ -474,8 +476,8 @@ end
 --- legend_box(ax, box, fx, fy) -> x, y, w, h of the legend in pixels
 -- (matplotlib's "best": the corner that hides the fewest data points).
 function svg.legend_box(ax, box, fx, fy)
-  local place = ax:legend_place()
-  local w, h = ax:legend_size()
+  local place = figure.legend_place(ax)
+  local w, h = figure.legend_size(ax)
   local pad = 8
   local corners = {
     ["upper right"] = { box.x + box.w - w - pad, box.y + pad },
@@ -484,7 +486,7 @@ function svg.legend_box(ax, box, fx, fy)
     ["lower right"] = { box.x + box.w - w - pad, box.y + box.h - h - pad },
   }
   if place == "outside" then
-    return box.x + box.w + 10 + ax:colorbar_width(), box.y, w, h
+    return box.x + box.w + 10 + figure.colorbar_width(ax), box.y, w, h
   end
   if place == "best" then
     local pts = points_of(ax, fx, fy)
@@ -508,7 +510,7 @@ local function draw_legend(out, ax, box, fx, fy, font)
   out[#out + 1] = '<g class="legend">'
   out[#out + 1] = fmt('<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="white" '
     .. 'fill-opacity="0.85" stroke="#bbbbbb" rx="3"/>', x, y, w, h)
-  for k, a in ipairs(ax:legend_entries()) do
+  for k, a in ipairs(figure.legend_entries(ax)) do
     local cy = y + 5 + (k - 0.5) * (font + 6)
     local sx = x + 8
     out[#out + 1] = fmt('<g class="entry" data-label="%s">', escape(a.label))
@@ -564,7 +566,8 @@ local function draw_colorbar(out, ax, box, font)
   end
   out[#out + 1] = fmt('<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="none" '
     .. 'stroke="#333333" stroke-width="0.8"/>', x, y, w, h)
-  local values, labels = require("luma.plot.scale").linear_ticks(lo, hi, math.max(2, math.min(9, math.floor(h / 45) + 1)))
+  local values, labels = scale.linear_ticks(lo, hi,
+    math.max(2, math.min(9, math.floor(h / 45) + 1)))
   local tw = 0
   for k, v in ipairs(values) do
     local ty = py(v)
@@ -644,7 +647,7 @@ local function draw_axes(out, ax, id)
       class = "title" })
   end
   if ax.colorbar then draw_colorbar(out, ax, box, font) end
-  if ax:legend_place() then draw_legend(out, ax, box, fx, fy, font) end
+  if figure.legend_place(ax) then draw_legend(out, ax, box, fx, fy, font) end
   out[#out + 1] = "</g>"
 end
 

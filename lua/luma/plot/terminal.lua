@@ -11,6 +11,9 @@
 -- markers are single dots; bars and histograms are solid dot blocks.
 local common = require("luma.plot.common")
 local color = require("luma.plot.color")
+local contour = require("luma.plot.contour")
+local figure = require("luma.plot.figure")
+local native = require("luma.plot.native")
 local scale = require("luma.plot.scale")
 local svg = require("luma.plot.svg")
 
@@ -268,7 +271,6 @@ function draw.contour(cv, a, fx, fy, ix, iy)
       end
     end)
   else
-    local contour = require("luma.plot.contour")
     for k, level in ipairs(a.levels) do
       for _, s in ipairs(contour.lines(a.x, a.y, a.Z, level)) do
         cv:line(fx(s[1]), fy(s[2]), fx(s[3]), fy(s[4]), colors[k])
@@ -319,7 +321,7 @@ local BOX = { tl = "┌", tr = "┐", bl = "└", br = "┘", h = "─", v = "�
 local function draw_axes(screen, ax, x0, y0, w, h)
   local o = ax.opts
   local xlo, xhi, ylo, yhi = ax:limits()
-  local entries = ax:legend_entries()
+  local entries = figure.legend_entries(ax)
   local legend_w = 0
   for _, a in ipairs(entries) do legend_w = math.max(legend_w, (utf8.len(a.label) or #a.label) + 3) end
   local cb_w = ax.colorbar and 10 or 0
@@ -446,9 +448,7 @@ end
 -- the terminal's less 4 rows (the prompt and the command stay visible),
 -- at most 30.
 function terminal.size(opts)
-  local cols, rows
-  local ok, native = pcall(require, "luma.plot.native")
-  if ok then cols, rows = native.terminal_size("stdout") end
+  local cols, rows = native.terminal_size("stdout")
   cols = cols or tonumber(os and os.getenv and os.getenv("COLUMNS")) or 80
   rows = rows or tonumber(os and os.getenv and os.getenv("LINES")) or 24
   local w = opts.width or cols
