@@ -48,18 +48,16 @@ local function kernel_of(name, p)
   return luma.kernels[p.kernel](next(opts) and opts or nil)
 end
 
-local function params(extra)
-  return common.with({
-    { name = "n_neighbors", type = "integer", default = 5, min = 1, doc = "k, the neighbours used" },
-    common.WEIGHTS_PARAM,
-    { name = "kernel", type = "string|table", default = "rbf",
-      doc = "a kernel name (linear, polynomial, rbf, laplacian, sigmoid, cosine) or a "
-        .. "luma.kernels object" },
-    { name = "gamma", type = "number", gt = 0, doc = "kernel gamma (default 1/n_features)" },
-    { name = "degree", type = "integer", min = 1, default = 3, doc = "polynomial degree" },
-    { name = "coef0", type = "number", default = 1, doc = "polynomial and sigmoid offset" },
-  }, extra)
-end
+local PARAMS = {
+  { name = "n_neighbors", type = "integer", default = 5, min = 1, doc = "k, the neighbours used" },
+  common.WEIGHTS_PARAM,
+  { name = "kernel", type = "string|table", default = "rbf",
+    doc = "a kernel name (linear, polynomial, rbf, laplacian, sigmoid, cosine) or a "
+      .. "luma.kernels object" },
+  { name = "gamma", type = "number", gt = 0, doc = "kernel gamma (default 1/n_features)" },
+  { name = "degree", type = "integer", min = 1, default = 3, doc = "polynomial degree" },
+  { name = "coef0", type = "number", default = 1, doc = "polynomial and sigmoid offset" },
+}
 
 local function fit(self, X)
   local name = self.__class.short_name
@@ -76,8 +74,8 @@ local function fit(self, X)
   self.n_samples_fit = X:rows()
 end
 
--- Calls visit(dist, ind, first_row) for each block of queries with the k
--- nearest training points in feature space.
+-- Calls visit(dist, ind) for each block of queries with the k nearest
+-- training points in feature space.
 local function blocks(self, X, k, method, visit)
   local name = self.__class.short_name
   common.check_k(name, method, k, self.n_samples_fit)
@@ -91,7 +89,7 @@ local function blocks(self, X, k, method, visit)
     local scores = K(Xb, self.X_fit) * -2 + row_diag
     local vals, ind = native.select_rows(scores, k)
     local dist = (vals + K:diag(Xb)):maximum(0):sqrt()
-    visit(dist, ind, r0)
+    visit(dist, ind)
   end
 end
 
@@ -115,11 +113,12 @@ local KNEIGHBORS_DOC = { signature = "est:kneighbors(X [, n_neighbors = nil]) ->
 local function kneighbors(self, X, k)
   common.check_queries(self, X, "kneighbors")
   if X == nil then fail("bad argument #1 to 'kneighbors' (X must be a luma.Matrix)") end
+  k = k or self.params.n_neighbors
   local dists, inds = {}, {}
-  blocks(self, X, k or self.params.n_neighbors, "kneighbors", function(dist, ind)
+  blocks(self, X, k, "kneighbors", function(dist, ind)
     dists[#dists + 1], inds[#inds + 1] = dist, ind
   end)
-  if #dists == 0 then return luma.zeros(0, k or self.params.n_neighbors), luma.zeros(0, k or self.params.n_neighbors) end
+  if #dists == 0 then return luma.zeros(0, k), luma.zeros(0, k) end
   return luma.matrix.vstack(dists), luma.matrix.vstack(inds)
 end
 
@@ -138,7 +137,7 @@ kernel_knn.KernelKNeighborsClassifier = estimator.class{
     .. "smallest K(x_i, x_i) - 2 K(x_i, x) (the squared feature-space distance less K(x, x): "
     .. "Schölkopf, The kernel trick for distances, 2001), then the (weighted) vote of KNeighborsClassifier.",
   method_docs = { kneighbors = KNEIGHBORS_DOC },
-  params = params({}),
+  params = PARAMS,
   example = function()
     local X, y = common.example_data()
     return kernel_knn.KernelKNeighborsClassifier{ n_neighbors = 3, gamma = 0.5 }, X, y
@@ -164,7 +163,7 @@ kernel_knn.KernelKNeighborsRegressor = estimator.class{
   doc = "k-nearest-neighbour regression in a kernel's feature space: the (weighted) mean "
     .. "target of the neighbours by the smallest K(x_i, x_i) - 2 K(x_i, x).",
   method_docs = { kneighbors = KNEIGHBORS_DOC },
-  params = params({}),
+  params = PARAMS,
   example = function()
     local X = common.example_data()
     return kernel_knn.KernelKNeighborsRegressor{ n_neighbors = 3, kernel = "laplacian" }, X,
