@@ -55,6 +55,7 @@ static const NativeModule native_modules[] = {
     {"plot.native", luma_open_plot_native},
     {"tree.native", luma_open_tree_native},
     {"mixture.native", luma_open_mixture_native},
+    {"decomposition.native", luma_open_decomposition_native},
     {NULL, NULL}};
 
 /* Public names of modules that live inside a family package: luma.dist
