@@ -123,8 +123,12 @@ describe("matrix argument errors", function()
     assert.has_error(function() luma.zeros(-1, 2) end,
       "bad argument #1 to 'zeros' (rows must be in [0, 1099511627776], got -1)")
     assert.has_error(function() luma.zeros(2 ^ 30, 2 ^ 30) end,
-      "cannot create a 1073741824 x 1073741824 matrix (sizes must be >= 0 and the product "
-      .. "at most 2^40)")
+      "'zeros' cannot create a 1073741824 x 1073741824 luma.Matrix (sizes must be >= 0 and "
+      .. "the product at most 2^40)")
+    -- every creator names itself (each size allowed, their product not)
+    local g = luma.random.Generator(1)
+    assert.error_matches(function() g:uniform(2 ^ 30, 2 ^ 30) end,
+      "'uniform' cannot create a 1073741824 x 1073741824 luma%.Matrix")
   end)
 
   it("checks indices against the shape", function()

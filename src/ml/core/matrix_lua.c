@@ -40,11 +40,19 @@ static const luma_Type matrix_type; /* defined at the end, with its methods */
 
 /* ------------------------------------------------------------ creation */
 
+/* The name of the C function running (for errors raised on its behalf). */
+static const char *running_function(lua_State *L) {
+  lua_Debug ar;
+  if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) && ar.name) return ar.name;
+  return "?";
+}
+
 luma_Mat *luma_matrix_new(lua_State *L, int64_t rows, int64_t cols) {
   int64_t n = luma_mat_checked_size(rows, cols);
   if (n < 0)
-    luaL_error(L, "cannot create a %I x %I matrix (sizes must be >= 0 and the product at "
-               "most 2^40)", (lua_Integer)rows, (lua_Integer)cols);
+    luaL_error(L, "'%s' cannot create a %I x %I luma.Matrix (sizes must be >= 0 and the "
+               "product at most 2^40)", running_function(L), (lua_Integer)rows,
+               (lua_Integer)cols);
   MatrixUD *ud = lua_newuserdatauv(L, STORAGE_OFFSET + (size_t)n * sizeof(double), 1);
   ud->m = luma_mat_dense((double *)((char *)ud + STORAGE_OFFSET), rows, cols);
   ud->kind = MAT_OWNED;
