@@ -850,20 +850,25 @@ static int mpi_size(lua_State *L) {
 
 int luma_open_mpi(lua_State *L) {
   static const luma_Func funcs[] = {
-      {"run", mpi_run, "run(fn, n, digest [, progress])",
+      {"run", mpi_run, "run(fn, n, digest [, progress = nil])",
        "Runs fn(1..n) across the ranks of the MPI job (starting MPI on first use): fn(i) returns "
        "true and bytes, or false and an error message. digest describes the task's inputs and "
-       "must be the same on every rank. On rank 0 returns the bytes by task number, or nil and "
-       "a message (plus the rank and its digest when inputs differ); on workers returns true "
-       "when the map is over. Every rank then calls share."},
-      {"share", mpi_share, "share([bytes])",
-       "Rank 0 passes bytes, the other ranks nothing; every rank returns rank 0's bytes."},
+       "is compared with every rank's; progress(done, n) is called on rank 0. On rank 0 returns "
+       "the bytes by task number, or nil and a message (plus the rank and its digest when "
+       "inputs differ); on the other ranks returns true when the map is over. Every rank then "
+       "calls share."},
+      {"share", mpi_share, "share([bytes = nil])",
+       "Sends rank 0's bytes to every rank after run: rank 0 passes them, the others nothing. "
+       "Returns rank 0's bytes on every rank."},
       {"rank", mpi_rank, "rank()",
-       "This process's rank in the MPI job; 0 when not started by an MPI launcher."},
+       "This process's rank in the MPI job (MPI starts when a launcher started the process). "
+       "Returns an integer, 0 outside an MPI job."},
       {"size", mpi_size, "size()",
-       "The number of ranks in the MPI job; 1 when not started by an MPI launcher."},
+       "The number of ranks in the MPI job (MPI starts when a launcher started the process). "
+       "Returns an integer, 1 outside an MPI job."},
       {"digest", mpi_digest, "digest(s)",
-       "16 hex digits hashing a string or a matrix's shape and elements."},
+       "Hashes a string, or a matrix's shape and elements (64-bit multiply-xorshift). Returns "
+       "16 hex digits."},
       {NULL, NULL, NULL, NULL}};
   lua_newtable(L);
   luma_register_funcs(L, -1, "luma.mpi", funcs);
