@@ -1,5 +1,5 @@
 # Luma build. `make` builds everything into build/; see README.md.
-# Targets: all run test check fuzz bench docs install clean.  `make -j2` is safe.
+# Targets: all run test check fuzz bench docs plots install clean.  `make -j2` is safe.
 
 CC      ?= cc
 BUILD   ?= build
@@ -44,7 +44,7 @@ BIN_OBJS  := $(BUILD)/obj/src/vm/main.o $(BUILD)/obj/src/vm/repl.o
 TOOL_BINS := $(BUILD)/test_embed $(BUILD)/embed_host $(BUILD)/ptydrive $(BUILD)/benchtool \
 	$(BUILD)/api_fuzz $(BUILD)/test_threads
 
-.PHONY: all run test check bench install uninstall clean deps lint fuzz fuzz-build fuzz-bins docs host-libs FORCE
+.PHONY: all run test check bench install uninstall clean deps lint fuzz fuzz-build fuzz-bins docs plots host-libs FORCE
 all: $(BUILD)/luma $(BUILD)/libluma.a $(BUILD)/libluma.so $(BUILD)/luma.so $(BUILD)/luma.pc $(TOOL_BINS)
 
 deps:
@@ -171,6 +171,10 @@ host-libs:
 # build/docs/index.html and one page per module.
 docs: all
 	$(BUILD)/luma scripts/make-docs.lua $(BUILD)/docs
+
+# The notes' figures (scripts/make-plots.lua) into build/plots.
+plots: all
+	$(BUILD)/luma scripts/make-plots.lua $(BUILD)/plots
 
 bench: deps
 	@scripts/setup-deps --bench
