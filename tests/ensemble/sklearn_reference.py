@@ -49,4 +49,36 @@ for loss in ["log_loss", "exponential"]:
     m = GradientBoostingClassifier(loss=loss, n_estimators=20, random_state=0).fit(X, y)
     print("  gbc_%s = { decision = %s, train_score = %s }," % (loss, lua(m.decision_function(X)),
                                                               lua(m.train_score_)))
+
+# Histogram gradient boosting (deterministic without early stopping and
+# below 200,000 rows: no subsample).  NaN injected where (7 i + 3 j) % 11 == 0
+# (0-based row i, column j).
+from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
+
+
+def with_nan(X):
+    X = X.copy()
+    i, j = np.indices(X.shape)
+    X[(7 * i + 3 * j) % 11 == 0] = np.nan
+    return X
+
+
+X, y = load_breast_cancer(return_X_y=True)
+m = HistGradientBoostingClassifier(max_iter=20, early_stopping=False).fit(X, y)
+print("  hgb_bc = { decision = %s, thresholds_1 = %s }," % (lua(m.decision_function(X)),
+                                                          lua(m._bin_mapper.bin_thresholds_[0])))
+Xn = with_nan(X)
+m = HistGradientBoostingClassifier(max_iter=20, early_stopping=False).fit(Xn, y)
+print("  hgb_bc_nan = { decision = %s }," % lua(m.decision_function(Xn)))
+X, y = load_iris(return_X_y=True)
+m = HistGradientBoostingClassifier(max_iter=20, early_stopping=False).fit(X, y)
+print("  hgb_iris = { decision = %s }," % lua(m.decision_function(X)))
+X, y = load_diabetes(return_X_y=True)
+for loss in ["squared_error", "poisson"]:
+    m = HistGradientBoostingRegressor(max_iter=20, early_stopping=False, loss=loss).fit(X, y)
+    print("  hgb_%s = { predict = %s }," % (loss, lua(m.predict(X))))
+m = HistGradientBoostingRegressor(max_iter=20, early_stopping=False, max_leaf_nodes=8,
+                                  max_depth=2, min_samples_leaf=5, l2_regularization=1.0,
+                                  learning_rate=0.3, max_bins=32).fit(with_nan(X), y)
+print("  hgb_options = { predict = %s }," % lua(m.predict(with_nan(X))))
 print("}")

@@ -6,14 +6,17 @@
 --   bagging   BaggingClassifier/Regressor
 --   weight_boosting  AdaBoostClassifier, AdaBoostRegressor
 --   gradient_boosting  GradientBoostingClassifier/Regressor
+--   hist_gradient_boosting  HistGradientBoostingClassifier/Regressor
+--             (C kernels: luma.ensemble.native, src/ml/ensemble)
 --   voting    VotingClassifier/Regressor, StackingClassifier/Regressor
 --   common    helpers of the parts (not public)
--- The trees and their C kernels are luma.tree's (luma.tree.native).
+-- The CART trees and their C kernels are luma.tree's (luma.tree.native).
 local luma = require("luma")
 
 local ensemble = {}
 
-local PARTS = { "forest", "bagging", "weight_boosting", "gradient_boosting", "voting" }
+local PARTS = { "forest", "bagging", "weight_boosting", "gradient_boosting",
+                "hist_gradient_boosting", "voting" }
 local names = {}
 for _, part in ipairs(PARTS) do
   for name, member in pairs(require("luma.ensemble." .. part)) do
