@@ -9,6 +9,7 @@
 --   hist_gradient_boosting  HistGradientBoostingClassifier/Regressor
 --             (C kernels: luma.ensemble.native, src/ml/ensemble)
 --   voting    VotingClassifier/Regressor, StackingClassifier/Regressor
+--   cascade   CascadeClassifier
 --   common    helpers of the parts (not public)
 -- The CART trees and their C kernels are luma.tree's (luma.tree.native).
 local luma = require("luma")
@@ -16,7 +17,7 @@ local luma = require("luma")
 local ensemble = {}
 
 local PARTS = { "forest", "bagging", "weight_boosting", "gradient_boosting",
-                "hist_gradient_boosting", "voting" }
+                "hist_gradient_boosting", "voting", "cascade" }
 local names = {}
 for _, part in ipairs(PARTS) do
   for name, member in pairs(require("luma.ensemble." .. part)) do
