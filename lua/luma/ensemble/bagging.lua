@@ -154,9 +154,9 @@ end
 bagging.BaggingClassifier = estimator.class{
   name = "luma.ensemble.BaggingClassifier",
   kind = "classifier",
-  doc = "Bagging (Breiman 1996; notes 002 §1.9 E13): each member fitted on a bootstrap sample "
+  doc = "Bagging (Breiman 1996): each member fitted on a bootstrap sample "
     .. "of the rows (and a random subset of the features); voting \"soft\" averages the "
-    .. "members' probabilities, \"hard\" their one-hot votes (the notes' rule), \"auto\" is "
+    .. "members' probabilities, \"hard\" the mean of their one-hot votes, \"auto\" is "
     .. "soft when the base estimator has predict_proba. Fitted: estimators, "
     .. "estimators_features, classes, and with oob_score: oob_score, oob_decision_function.",
   params = (function()
@@ -167,7 +167,7 @@ bagging.BaggingClassifier = estimator.class{
     return list
   end)(),
   example = iris_example(function()
-    return bagging.BaggingClassifier{ n_estimators = 4, seed = 1, oob_score = true }
+    return bagging.BaggingClassifier{ n_estimators = 25, seed = 1, oob_score = true }
   end),
   method_docs = {
     voting_kind = { signature = "est:voting_kind() -> string",
@@ -195,7 +195,7 @@ bagging.BaggingClassifier = estimator.class{
 bagging.BaggingRegressor = estimator.class{
   name = "luma.ensemble.BaggingRegressor",
   kind = "regressor",
-  doc = "Bagging of regressors (Breiman 1996; notes 000 §9.2: the average of N predictors "
+  doc = "Bagging of regressors (Breiman 1996: the average of N predictors "
     .. "fitted on bootstrap samples, whose variance falls as 1/N for independent errors). "
     .. "Fitted: estimators, estimators_features, and with oob_score: oob_score (R^2), "
     .. "oob_prediction.",

@@ -110,8 +110,8 @@ end
 cascade.CascadeClassifier = estimator.class{
   name = "luma.ensemble.CascadeClassifier",
   kind = "classifier",
-  doc = "An attentional cascade of boosted stumps (Viola and Jones 2004; notes 002 §1.9 E8) "
-    .. "for rare positives: stage t is the notes' AdaBoost trained on all positives and the "
+  doc = "An attentional cascade of boosted stumps (Viola and Jones 2004) "
+    .. "for rare positives: stage t is discrete AdaBoost trained on all positives and the "
     .. "negatives stages 1..t-1 let through, with rounds added until its threshold keeps "
     .. "detection_rate of the positives while passing at most false_positive_rate of its "
     .. "negatives; stages are added until the product of the false-positive rates reaches "

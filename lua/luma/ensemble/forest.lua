@@ -249,14 +249,14 @@ end
 
 forest.RandomForestClassifier = estimator.class(forest_spec({
   name = "luma.ensemble.RandomForestClassifier",
-  doc = "A random forest of classification trees (Breiman 2001; notes 000 §9.2.2): each tree "
+  doc = "A random forest of classification trees (Breiman 2001): each tree "
     .. "grown on a bootstrap sample with max_features random features scored per split, the "
     .. "class probabilities averaged. Trees are grown in parallel on the native threads "
     .. "(luma.config{threads = n}); the forest depends only on seed. Fitted: estimators (the "
     .. "trees), classes, feature_importances (mean impurity decrease), and with oob_score: "
     .. "oob_score, oob_decision_function.",
   example = iris_example(function()
-    return forest.RandomForestClassifier{ n_estimators = 5, seed = 1, oob_score = true }
+    return forest.RandomForestClassifier{ n_estimators = 25, seed = 1, oob_score = true }
   end),
 }, cart.DecisionTreeClassifier, "classifier", with(CLASS_WEIGHT, { max_features = { default = "sqrt" } }),
   {}, true))

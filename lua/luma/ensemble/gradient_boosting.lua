@@ -520,7 +520,7 @@ gb.GradientBoostingClassifier = estimator.class{
 gb.GradientBoostingRegressor = estimator.class{
   name = "luma.ensemble.GradientBoostingRegressor",
   kind = "regressor",
-  doc = "Gradient boosting of regression trees (Friedman 2001; notes 000 §9.3.3, 003 §1.17): "
+  doc = "Gradient boosting of regression trees (Friedman 2001): "
     .. "losses squared_error (residual fitting), absolute_error (leaf medians), huber (alpha: "
     .. "the quantile of |residuals| beyond which the loss is linear) and quantile (alpha: the "
     .. "quantile predicted). Fitted: estimators (stages of one tree), init_raw, train_score, "

@@ -229,7 +229,7 @@ local STACK_PARAMS = {
 voting.StackingClassifier = estimator.class{
   name = "luma.ensemble.StackingClassifier",
   kind = "classifier",
-  doc = "Stacked generalization (Wolpert 1992; notes 003 §1.17): a final classifier learns "
+  doc = "Stacked generalization (Wolpert 1992): a final classifier learns "
     .. "from the members' cross-validated outputs (probabilities, decision values or labels; "
     .. "for two classes only the second probability). Fitted: estimators (refitted on all "
     .. "the data), names, stack_methods, final_estimator, classes.",
@@ -263,7 +263,7 @@ voting.StackingClassifier = estimator.class{
 voting.StackingRegressor = estimator.class{
   name = "luma.ensemble.StackingRegressor",
   kind = "regressor",
-  doc = "Stacked generalization for regression (Wolpert 1992; notes 003 §1.17): a final "
+  doc = "Stacked generalization for regression (Wolpert 1992): a final "
     .. "regressor (RidgeCV by default) learns from the members' cross-validated predictions. "
     .. "Fitted: estimators (refitted on all the data), names, final_estimator.",
   params = STACK_PARAMS,

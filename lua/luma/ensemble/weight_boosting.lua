@@ -195,7 +195,7 @@ boosting.AdaBoostClassifier = estimator.class{
   name = "luma.ensemble.AdaBoostClassifier",
   kind = "classifier",
   doc = "AdaBoost: members fitted in turn on reweighted data, each weighted by its accuracy. "
-    .. "algorithm \"discrete\" is the notes' binary AdaBoost (alpha = 1/2 ln((1 - eps)/eps), "
+    .. "algorithm \"discrete\" is Freund and Schapire's binary AdaBoost (1997; alpha = 1/2 ln((1 - eps)/eps), "
     .. "D renormalized by Z; fitted Z and training_error_bound, the product of the Z); "
     .. "\"SAMME\" and \"SAMME.R\" are Zhu et al.'s multi-class versions (scikit-learn's "
     .. "formulas). The default member is a stump. Fitted: estimators, estimator_weights, "

@@ -220,7 +220,7 @@ end
 local LEAF_PARAMS = {
   { name = "leaf_model", type = "string", default = "constant", values = { "constant", "linear" },
     doc = "what a leaf predicts: its mean (or median, for absolute_error), or a ridge "
-      .. "regression fitted on its rows (notes 000 §9.1: a linear model in each leaf)" },
+      .. "regression fitted on its rows (a model tree, as Quinlan's M5, 1992)" },
   { name = "leaf_alpha", type = "number", default = 1, min = 0,
     doc = "ridge penalty of the leaf models (leaf_model = \"linear\")" },
 }
@@ -272,7 +272,7 @@ end
 
 luma.doc.set_members(cart, "luma.tree", {
   Stump = { signature = "Stump([params = {}]) -> DecisionTreeClassifier",
-    doc = "A decision stump (notes 002 §1.8 T1): a DecisionTreeClassifier with max_depth = 1, "
+    doc = "A decision stump (Iba and Langley 1992): a DecisionTreeClassifier with max_depth = 1, "
       .. "one split on one feature, the weak learner of boosting (it takes sample weights). "
       .. "params are the classifier's others. Returns the unfitted estimator." },
   StumpRegressor = { signature = "StumpRegressor([params = {}]) -> DecisionTreeRegressor",

@@ -48,8 +48,7 @@ function common.tree_params(kind, overrides)
     { name = "max_leaf_nodes", type = "integer", min = 2,
       doc = "grow best-first (the largest impurity decrease first) up to this many leaves" },
     { name = "min_impurity_decrease", type = "number", default = 0, min = 0,
-      doc = "split only when the weighted impurity decrease is at least this (the notes' gain "
-        .. "threshold)" },
+      doc = "split only when the weighted impurity decrease is at least this" },
     { name = "ccp_alpha", type = "number", default = 0, min = 0,
       doc = "minimal cost-complexity pruning strength (0: no pruning)" },
     { name = "seed", type = "seed", doc = "random feature order and thresholds (integer or generator)" },

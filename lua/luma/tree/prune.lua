@@ -96,8 +96,8 @@ luma.doc.set_members(prune, "luma.tree", {
       { name = "scoring", type = "string|function", doc = "scorer (greater is better); default est:score" },
       { name = "rule", type = "string", default = "1se", doc = "\"1se\": the smallest tree within one standard error of the best score; \"best\": the best score" },
     },
-    doc = "Chooses a tree's ccp_alpha by cross-validation (Breiman et al. 1984, §3.4; notes "
-      .. "000 §9.1.1): the candidates are the geometric midpoints of the pruning path of the "
+    doc = "Chooses a tree's ccp_alpha by cross-validation (Breiman et al. 1984, §3.4): the "
+      .. "candidates are the geometric midpoints of the pruning path of the "
       .. "tree grown on all of X, y; each is cross-validated and, with the one-standard-error "
       .. "rule, the largest alpha whose mean score is within one standard error (fold "
       .. "standard deviation / sqrt(folds)) of the best is kept. Returns {ccp_alphas, "
