@@ -147,10 +147,11 @@ end
 
 M.RBFNetworkRegressor = estimator.class{
   name = "luma.rbf_network.RBFNetworkRegressor", kind = "regressor",
-  doc = "Radial basis function network (notes 003 §1.10; Broomhead & Lowe 1988): h(x) = sum_k "
-    .. "w_k exp(-gamma |x - mu_k|^2) + b. Centres: every training point (exact interpolation, "
-    .. "Phi w = y) or n_centers from k-means on X; weights by least squares, with the ridge "
-    .. "alpha |w|^2 when alpha > 0. Fitted: centers, coef, intercept, gamma.",
+  doc = "Radial basis function network (Broomhead & Lowe 1988; Moody & Darken 1989; Bishop, "
+    .. "Pattern Recognition and Machine Learning, sec. 6.3): h(x) = sum_k w_k exp(-gamma |x - "
+    .. "mu_k|^2) + b. Centres: every training point (exact interpolation, Phi w = y) or "
+    .. "n_centers from k-means on X; weights by least squares, with the ridge alpha |w|^2 when "
+    .. "alpha > 0. Fitted: centers, coef, intercept, gamma.",
   params = PARAMS,
   example = function()
     local X = example_data()
@@ -197,8 +198,9 @@ M.RBFNetworkClassifier = estimator.class{
 }
 
 luma.doc.set(M, { name = "luma.rbf_network",
-  doc = "Radial basis function networks (notes 003 §1.10): RBFNetworkRegressor and "
-    .. "RBFNetworkClassifier; exact interpolation or k-means centres, least-squares or ridge "
-    .. "weights. See docs/GAUSSIAN_PROCESS.md." })
+  doc = "Radial basis function networks (Broomhead & Lowe 1988; Bishop, Pattern Recognition "
+    .. "and Machine Learning, sec. 6.3): RBFNetworkRegressor and RBFNetworkClassifier; exact "
+    .. "interpolation or k-means centres, least-squares or ridge weights. See "
+    .. "docs/GAUSSIAN_PROCESS.md." })
 
 return M

@@ -207,14 +207,25 @@ end
 M.GaussianProcessClassifier = estimator.class{
   name = NAME, kind = "classifier",
   doc = "Gaussian process classification by the Laplace approximation (Rasmussen & Williams "
-    .. "2006, Alg. 3.1/3.2/5.1; notes 000 §7.4): logistic link, binary, one-vs-rest for more "
+    .. "2006, Alg. 3.1/3.2/5.1): logistic link, binary, one-vs-rest for more "
     .. "classes (probabilities normalised to sum to 1). Hyperparameters maximise the "
     .. "approximate log marginal likelihood with L-BFGS-B and seeded restarts, per binary "
     .. "problem. predict_proba averages the sigmoid over the latent Gaussian (approximation "
     .. "\"erf\": Williams & Barber's five error functions, as scikit-learn; \"probit\": "
-    .. "sigmoid(mu / sqrt(1 + pi var / 8)), the notes' form). Fitted: classes, kernels (one per "
+    .. "sigmoid(mu / sqrt(1 + pi var / 8)), MacKay's approximation as in Bishop, Pattern "
+    .. "Recognition and Machine Learning, sec. 4.5.2). Fitted: classes, kernels (one per "
     .. "binary problem), models, log_marginal_likelihood_value (their mean). Matches "
     .. "scikit-learn's GaussianProcessClassifier.",
+  method_docs = {
+    log_marginal_likelihood = {
+      signature = "est:log_marginal_likelihood([theta = fitted [, {gradient = false}]]) -> "
+        .. "number [, grad]",
+      doc = "The Laplace approximation of log p(y | X, theta) (Rasmussen & Williams, eq. 3.32), "
+        .. "theta the logs of the kernel's free hyperparameters; without theta the fitted value "
+        .. "(with more than two classes the mean over the one-vs-rest problems, and theta is "
+        .. "refused). With gradient = true (theta given) also its gradient in theta (Alg. "
+        .. "5.1). Returns a number, and the p x 1 gradient when asked." },
+  },
   params = {
     { name = "kernel", type = "table",
       doc = "a luma.gaussian_process.kernels kernel (default ConstantKernel(1, fixed) * RBF(1, fixed))" },

@@ -644,26 +644,29 @@ end
 -- ---------------------------------------------------------- documentation
 
 local doc = luma.doc.set
-local BOUNDS_DOC = " Bounds: NAME_bounds = {lower, upper} (default {1e-5, 1e5}) or \"fixed\"."
+local BOUNDS_DOC = " Bounds: NAME_bounds = {lower, upper} (default {1e-5, 1e5}) or \"fixed\". "
+  .. "Returns the kernel, callable as k(X [, Y])."
 local CONSTRUCTOR_DOCS = {
-  ConstantKernel = { "ConstantKernel{constant_value = 1, constant_value_bounds}",
+  ConstantKernel = {
+    "ConstantKernel{constant_value = 1, constant_value_bounds = {1e-5, 1e5}} -> kernel",
     "The constant c for every pair; c * k scales a kernel (the signal variance sigma_f^2)." },
-  WhiteKernel = { "WhiteKernel{noise_level = 1, noise_level_bounds}",
+  WhiteKernel = { "WhiteKernel{noise_level = 1, noise_level_bounds = {1e-5, 1e5}} -> kernel",
     "Independent noise: noise_level on the diagonal of k(X) and 0 in k(X, Y); k1 + WhiteKernel "
     .. "fits the noise variance sigma_n^2 (R&W eq. 2.20)." },
-  RBF = { "RBF{length_scale = 1, length_scale_bounds}",
+  RBF = { "RBF{length_scale = 1, length_scale_bounds = {1e-5, 1e5}} -> kernel",
     "exp(-|x - y|^2 / (2 l^2)) (R&W eq. 4.9); a list of length scales, one per feature, "
     .. "gives automatic relevance determination." },
-  Matern = { "Matern{length_scale = 1, length_scale_bounds, nu = 1.5}",
+  Matern = { "Matern{length_scale = 1, length_scale_bounds = {1e-5, 1e5}, nu = 1.5} -> kernel",
     "Matern kernel with nu = 0.5 (exp(-r)), 1.5, 2.5 (R&W eq. 4.17) or math.huge (the RBF); "
     .. "isotropic or one length scale per feature." },
-  RationalQuadratic = { "RationalQuadratic{length_scale = 1, alpha = 1, length_scale_bounds, "
-    .. "alpha_bounds}", "(1 + |x - y|^2 / (2 alpha l^2))^-alpha (R&W eq. 4.19); theta is "
-    .. "(log alpha, log length_scale)." },
-  ExpSineSquared = { "ExpSineSquared{length_scale = 1, periodicity = 1, length_scale_bounds, "
-    .. "periodicity_bounds}", "The periodic kernel exp(-2 sin^2(pi |x - y| / p) / l^2) (R&W "
-    .. "eq. 4.31)." },
-  DotProduct = { "DotProduct{sigma_0 = 1, sigma_0_bounds}",
+  RationalQuadratic = { "RationalQuadratic{length_scale = 1, alpha = 1, length_scale_bounds = "
+    .. "{1e-5, 1e5}, alpha_bounds = {1e-5, 1e5}} -> kernel",
+    "(1 + |x - y|^2 / (2 alpha l^2))^-alpha (R&W eq. 4.19); theta is (log alpha, log "
+    .. "length_scale)." },
+  ExpSineSquared = { "ExpSineSquared{length_scale = 1, periodicity = 1, length_scale_bounds = "
+    .. "{1e-5, 1e5}, periodicity_bounds = {1e-5, 1e5}} -> kernel",
+    "The periodic kernel exp(-2 sin^2(pi |x - y| / p) / l^2) (R&W eq. 4.31)." },
+  DotProduct = { "DotProduct{sigma_0 = 1, sigma_0_bounds = {1e-5, 1e5}} -> kernel",
     "sigma_0^2 + x.y, Bayesian linear regression's kernel (R&W eq. 4.22)." },
 }
 for name, d in pairs(CONSTRUCTOR_DOCS) do
@@ -671,30 +674,35 @@ for name, d in pairs(CONSTRUCTOR_DOCS) do
     doc = d[2] .. BOUNDS_DOC })
 end
 doc(kernels.is_kernel, { name = "luma.gaussian_process.kernels.is_kernel",
-  signature = "is_kernel(v)", doc = "True if v is a Gaussian-process kernel." })
-doc(Kernel, { name = "luma.gaussian_process.Kernel", signature = "k(X [, Y])",
+  signature = "is_kernel(v) -> boolean", doc = "True if v is a Gaussian-process kernel." })
+doc(Kernel, { name = "luma.gaussian_process.Kernel", signature = "k(X [, Y = nil]) -> matrix",
   doc = "A covariance function with hyperparameters: k(X [, Y]) is the Gram matrix; k1 + k2, "
     .. "k1 * k2 and c * k make new kernels. Methods: diag, gradient, theta, bounds, n_dims, "
     .. "clone_with_theta, hyperparameters, params." })
-doc(methods.diag, { name = "luma.gaussian_process.Kernel.diag", signature = "k:diag(X)",
+doc(methods.diag, { name = "luma.gaussian_process.Kernel.diag",
+  signature = "k:diag(X) -> matrix",
   doc = "The n x 1 column k(x_i, x_i), without the Gram matrix." })
 doc(methods.gradient, { name = "luma.gaussian_process.Kernel.gradient",
-  signature = "k:gradient(X)", doc = "K = k(X) and the list of dK/dtheta_i, theta the logs "
-    .. "of the free hyperparameters in theta order." })
-doc(methods.theta, { name = "luma.gaussian_process.Kernel.theta", signature = "k:theta()",
+  signature = "k:gradient(X) -> K, dK", doc = "K = k(X) and the list of dK/dtheta_i, theta "
+    .. "the logs of the free hyperparameters in theta order." })
+doc(methods.theta, { name = "luma.gaussian_process.Kernel.theta",
+  signature = "k:theta() -> matrix",
   doc = "The p x 1 logs of the free (not fixed) hyperparameter values, in order: a sum's or "
     .. "product's k1 then k2, within a kernel alphabetically (scikit-learn's order)." })
-doc(methods.bounds, { name = "luma.gaussian_process.Kernel.bounds", signature = "k:bounds()",
+doc(methods.bounds, { name = "luma.gaussian_process.Kernel.bounds",
+  signature = "k:bounds() -> matrix",
   doc = "The p x 2 logs of the bounds of theta." })
-doc(methods.n_dims, { name = "luma.gaussian_process.Kernel.n_dims", signature = "k:n_dims()",
+doc(methods.n_dims, { name = "luma.gaussian_process.Kernel.n_dims",
+  signature = "k:n_dims() -> integer",
   doc = "The number of free hyperparameters (elements of theta)." })
 doc(methods.clone_with_theta, { name = "luma.gaussian_process.Kernel.clone_with_theta",
-  signature = "k:clone_with_theta(theta)", doc = "A new kernel whose free hyperparameters are "
-    .. "exp(theta); k itself is unchanged." })
+  signature = "k:clone_with_theta(theta) -> kernel", doc = "A new kernel whose free "
+    .. "hyperparameters are exp(theta); k itself is unchanged." })
 doc(methods.hyperparameters, { name = "luma.gaussian_process.Kernel.hyperparameters",
-  signature = "k:hyperparameters()", doc = "The list of {name, value, bounds, fixed} in theta "
-    .. "order, named as scikit-learn does (k1__length_scale, ...)." })
-doc(methods.params, { name = "luma.gaussian_process.Kernel.params", signature = "k:params()",
+  signature = "k:hyperparameters() -> list", doc = "The list of {name, value, bounds, fixed} "
+    .. "in theta order, named as scikit-learn does (k1__length_scale, ...)." })
+doc(methods.params, { name = "luma.gaussian_process.Kernel.params",
+  signature = "k:params() -> table",
   doc = "A base kernel's values and NAME_bounds (and nu) as a new table; k1, k2 for a sum or "
     .. "product." })
 doc(kernels, { name = "luma.gaussian_process.kernels",

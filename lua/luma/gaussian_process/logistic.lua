@@ -118,9 +118,10 @@ end
 
 M.KernelLogisticRegression = estimator.class{
   name = NAME, kind = "classifier",
-  doc = "Kernel logistic regression (notes 000 §7.4): the dual model a = K psi + b, fitted by "
-    .. "Newton's method on C * (summed log-loss) + psi^T P psi / 2 with P = I (penalty = "
-    .. "\"dual\", the notes' prior on psi) or P = K (\"rkhs\": the GP prior, whose fit is "
+  doc = "Kernel logistic regression (Prince, Computer Vision: Models, Learning, and Inference, "
+    .. "sec. 9.4-9.5): the dual model a = K psi + b, fitted by Newton's method on C * (summed "
+    .. "log-loss) + psi^T P psi / 2 with P = I (penalty = \"dual\", Prince's normal prior on "
+    .. "psi) or P = K (\"rkhs\": the GP prior, whose fit is "
     .. "GaussianProcessClassifier's posterior mode). One-vs-rest for more than two classes. "
     .. "Fitted: classes, models ({dual_coef, intercept, n_iter} per binary problem), X_fit.",
   params = {

@@ -230,8 +230,9 @@ end
 
 M.GaussianProcessRegressor = estimator.class{
   name = NAME, kind = "regressor",
-  doc = "Gaussian process regression (Rasmussen & Williams 2006, Alg. 2.1; notes 003 §1.21, "
-    .. "000 §6.5). The kernel's hyperparameters are fitted by maximising the log marginal "
+  doc = "Gaussian process regression (Rasmussen & Williams 2006, Alg. 2.1; Bishop, Pattern "
+    .. "Recognition and Machine Learning, sec. 6.4). The kernel's hyperparameters are fitted by "
+    .. "maximising the log marginal "
     .. "likelihood with L-BFGS-B (luma.optim) from the kernel's values and n_restarts_optimizer "
     .. "seeded log-uniform starts within the bounds; alpha is added to the diagonal (noise "
     .. "variance or jitter). predict(X, {std = true} | {cov = true}) returns the mean and the "
@@ -240,6 +241,26 @@ M.GaussianProcessRegressor = estimator.class{
     .. "[, {gradient = true}]]). Fitted: kernel (with fitted hyperparameters), "
     .. "log_marginal_likelihood_value, dual_coef, L, X_train, y_train, y_mean, y_std. Matches "
     .. "scikit-learn's GaussianProcessRegressor.",
+  method_docs = {
+    predict = { signature = "est:predict(X [, {std = false, cov = false}]) -> mean [, std | cov]",
+      doc = "The posterior mean at the rows of X; with std, also the posterior standard "
+        .. "deviation, with cov the posterior covariance (not both). Returns the "
+        .. "m x t mean, then the m x t standard deviations or the m x m covariance (a list of "
+        .. "t of them for t target columns)." },
+    sample_y = { signature = "est:sample_y(X, n [, {seed = nil, prior = false}]) -> matrix",
+      doc = "Draws n functions from the posterior (prior = true: from the prior of the kernel "
+        .. "as given, also before fit) at the rows of X, through an eigendecomposition of the "
+        .. "covariance; seed is an integer or a generator (default: the default generator). "
+        .. "Returns an m x n matrix (a list of t of them for t target columns)." },
+    log_marginal_likelihood = {
+      signature = "est:log_marginal_likelihood([theta = fitted [, {gradient = false}]]) -> "
+        .. "number [, grad]",
+      doc = "log p(y | X, theta) of the training targets (Rasmussen & Williams, eq. 2.30), "
+        .. "theta the logs of the kernel's free hyperparameters (k:theta()); without theta the "
+        .. "fitted value. With gradient = true (theta given) also its gradient in theta "
+        .. "(eq. 5.9). Returns a number, and the p x 1 gradient when asked; -math.huge when "
+        .. "the kernel matrix is not positive definite at theta." },
+  },
   params = {
     { name = "kernel", type = "table",
       doc = "a luma.gaussian_process.kernels kernel (default ConstantKernel(1, fixed) * RBF(1, fixed))" },

@@ -317,17 +317,19 @@ end
 svc.SVC = estimator.class{
   name = "luma.svm.SVC",
   kind = "classifier",
-  doc = "C-support vector classifier (notes 000 Ch. 8, 003 §1.16, 004 Ch. 12) solved by SMO "
-    .. "with LIBSVM's working-set selection, shrinking and kernel cache; one-vs-one for more "
-    .. "than two classes. C = math.huge is the hard margin (non-separable data are an error); "
-    .. "nu, when set, is the notes' C = 1/(nu N), unlike NuSVC. fit(X, y [, sample_weight]). "
+  doc = "C-support vector classifier (Cortes & Vapnik 1995; Deisenroth, Faisal and Ong, "
+    .. "Mathematics for Machine Learning, ch. 12) solved by SMO with LIBSVM's working-set "
+    .. "selection, shrinking and kernel cache; one-vs-one for more than two classes. C = "
+    .. "math.huge is the hard margin (non-separable data are an error); nu, when set, gives C = "
+    .. "1/(nu N) (Murphy, Machine Learning: A Probabilistic Perspective, sec. 14.5.2), unlike "
+    .. "NuSVC. fit(X, y [, sample_weight]). "
     .. "Fitted: classes, support, support_vectors, n_support, dual_coef, intercept, n_iter, "
     .. "coef (linear kernel), probA, probB.",
   params = common.schema({
     { name = "C", type = "number", default = 1, gt = 0,
       doc = "penalty of the slack (math.huge: hard margin)" },
     { name = "nu", type = "number", gt = 0, max = 1,
-      doc = "the notes' parameterisation: C = 1/(nu N) when set (overrides C)" },
+      doc = "C = 1/(nu N) when set (overrides C; Murphy's parameterisation, not NuSVC's nu)" },
   }, common.kernel_params(), common.solver_params(), classifier_params()),
   example = common.example_classification(function() return svc.SVC{ kernel = "linear" } end),
   fit = function(self, X, y, sample_weight)

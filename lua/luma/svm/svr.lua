@@ -42,10 +42,10 @@ end
 svr.SVR = estimator.class{
   name = "luma.svm.SVR",
   kind = "regressor",
-  doc = "Epsilon-support vector regression (notes 003 §1.16): errors below epsilon cost "
-    .. "nothing, larger ones C times their excess; solved by SMO over both slack sets. "
-    .. "fit(X, y [, sample_weight]). Fitted: support, support_vectors, dual_coef (a - a*), "
-    .. "intercept, n_iter, coef (linear kernel).",
+  doc = "Epsilon-support vector regression (Vapnik 1995; Smola & Schölkopf 2004): errors "
+    .. "below epsilon cost nothing, larger ones C times their excess; solved by SMO over both "
+    .. "slack sets. fit(X, y [, sample_weight]). Fitted: support, support_vectors, dual_coef (a "
+    .. "- a*), intercept, n_iter, coef (linear kernel).",
   params = common.schema({
     { name = "C", type = "number", default = 1, gt = 0, doc = "penalty of the slack" },
     { name = "epsilon", type = "number", default = 0.1, min = 0,

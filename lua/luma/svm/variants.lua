@@ -46,15 +46,16 @@ end
 variants.L2SVC = estimator.class{
   name = "luma.svm.L2SVC",
   kind = "classifier",
-  doc = "The soft-margin SVM with squared slack of notes 002 L10: primal |v|^2 + gamma sum "
-    .. "xi_i^2 (their erratum X9: halves omitted; the dual as written is followed), dual the "
-    .. "hard-margin dual on the Gram matrix K + I/gamma with a >= 0 and no upper bound. Here "
-    .. "gamma = 2C, so 1/2 |w|^2 + C sum xi_i^2 and the diagonal 1/(2C). Solved by SMO; the "
-    .. "intercept from the KKT conditions y_i f(x_i) = 1 - a_i/gamma of the support vectors "
-    .. "(averaged). Binary. Fitted: classes, support, support_vectors, dual_coef, intercept.",
+  doc = "The soft-margin SVM with squared slack, the 2-norm soft margin (Cristianini & "
+    .. "Shawe-Taylor, An Introduction to Support Vector Machines, 2000, ch. 6; the L2-loss SVM "
+    .. "of Hsieh et al. 2008, with a bias): primal 1/2 |w|^2 + C sum xi_i^2, whose dual is the "
+    .. "hard-margin dual on the Gram matrix K + I/(2C) with a >= 0 and no upper bound. Solved "
+    .. "by SMO; the intercept from the KKT conditions y_i f(x_i) = 1 - a_i/(2C) of the support "
+    .. "vectors (averaged). Binary. Fitted: classes, support, support_vectors, dual_coef, "
+    .. "intercept.",
   params = common.schema({
     { name = "C", type = "number", default = 1, gt = 0,
-      doc = "weight of the squared slack (the notes' gamma = 2C)" },
+      doc = "weight of the squared slack: 1/2 |w|^2 + C sum xi_i^2" },
   }, common.kernel_params(), common.solver_params()),
   example = common.example_classification(function() return variants.L2SVC{} end),
   fit = function(self, X, y)
@@ -115,8 +116,9 @@ end
 variants.NoBiasSVC = estimator.class{
   name = "luma.svm.NoBiasSVC",
   kind = "classifier",
-  doc = "The kernel SVM of notes 001 §G: no bias, primal min 1/2 |w|^2 + C sum xi_i with "
-    .. "y_i w.phi(x_i) >= 1 - xi_i, dual max sum a_i - 1/2 sum a_i a_j y_i y_j k(x_i, x_j) "
+  doc = "The kernel SVM without bias (Steinwart, Hush & Scovel, Training SVMs without offset, "
+    .. "JMLR 2011): primal min 1/2 |w|^2 + C sum xi_i with y_i w.phi(x_i) >= 1 - xi_i, dual "
+    .. "max sum a_i - 1/2 sum a_i a_j y_i y_j k(x_i, x_j) "
     .. "over the box 0 <= a_i <= C (no equality constraint), solved by stochastic dual "
     .. "coordinate ascent (Shalev-Shwartz & Zhang 2013); predicts sign(sum a_i y_i k(x_i, x)). "
     .. "Binary. Fitted: classes, support, support_vectors, dual_coef, n_iter (epochs).",
@@ -163,12 +165,12 @@ end
 variants.SubgradientSVC = estimator.class{
   name = "luma.svm.SubgradientSVC",
   kind = "classifier",
-  doc = "The linear soft-margin SVM in its unconstrained primal (notes 004 S9, (12.31)), "
-    .. "1/2 |w|^2 + C sum max(0, 1 - y_i (w.x_i + b)), by full-batch subgradient descent with "
-    .. "the hinge subgradient of (12.54) (0 at the kink) and Pegasos' step 1/(lambda t), "
-    .. "lambda = 1/(C n) (Shalev-Shwartz et al. 2007; the notes give no step size); b is not "
-    .. "regularized (004 S5). Keeps the best iterate. Binary. Fitted: classes, coef, "
-    .. "intercept, objective, n_iter.",
+  doc = "The linear soft-margin SVM in its unconstrained primal (Deisenroth, Faisal and Ong, "
+    .. "Mathematics for Machine Learning, eq. 12.31), 1/2 |w|^2 + C sum max(0, 1 - y_i (w.x_i "
+    .. "+ b)), by full-batch subgradient descent with the hinge subgradient of their eq. 12.54 "
+    .. "(0 at the kink) and Pegasos' step 1/(lambda t), lambda = 1/(C n) (Shalev-Shwartz et "
+    .. "al. 2007); b is not regularized. Keeps the best iterate. Binary. Fitted: classes, "
+    .. "coef, intercept, objective, n_iter.",
   params = {
     { name = "C", type = "number", default = 1, gt = 0, doc = "weight of the hinge loss" },
     { name = "max_iter", type = "integer", default = 1000, min = 1, doc = "subgradient steps" },
@@ -210,11 +212,11 @@ variants.SubgradientSVC = estimator.class{
 variants.KernelNearestPrototype = estimator.class{
   name = "luma.svm.KernelNearestPrototype",
   kind = "classifier",
-  doc = "Kernel learning with prototypes (notes 001 §G, kernel LwP): the class whose mean in "
-    .. "feature space is nearest, d_c(x) = k(x, x) - (2/n_c) sum_{i in c} k(x, x_i) + "
-    .. "(1/n_c^2) sum_{i,j in c} k(x_i, x_j), the last term computed at fit. The notes' binary "
-    .. "rule sign(d_- - d_+) extends to argmin_c d_c. decision_function: d_1 - d_2 for two "
-    .. "classes (positive for the second), else -d. Keeps the training rows.",
+  doc = "Kernel nearest prototype (Schölkopf & Smola, Learning with Kernels, 2002, sec. 1.2): "
+    .. "the class whose mean in feature space is nearest, d_c(x) = k(x, x) - (2/n_c) sum_{i in "
+    .. "c} k(x, x_i) + (1/n_c^2) sum_{i,j in c} k(x_i, x_j), the last term computed at fit. "
+    .. "Their binary rule sign(d_- - d_+) extends to argmin_c d_c. decision_function: d_1 - "
+    .. "d_2 for two classes (positive for the second), else -d. Keeps the training rows.",
   params = common.kernel_params(),
   example = common.example_classification(function() return variants.KernelNearestPrototype{} end),
   fit = function(self, X, y)
@@ -315,15 +317,18 @@ function variants.qp_dual(K, y, C)
 end
 
 local doc = luma.doc.set
-doc(variants.loo_bound, { name = "luma.svm.loo_bound", signature = "loo_bound(model)",
+doc(variants.loo_bound, { name = "luma.svm.loo_bound", signature = "loo_bound(model) -> number",
   doc = "n_SV / N for a kernel SVM fitted on N points: an upper bound on its leave-one-out "
-    .. "error (notes 003 §1.16, E[E_out] <= E[#SV]/(N - 1) in expectation)." })
-doc(variants.qp_primal, { name = "luma.svm.qp_primal", signature = "qp_primal(X, y, C)",
-  doc = "The soft-margin primal as the dense QP of notes 004 (12.55-12.56) over [w; b; xi], "
-    .. "solved by luma.optim.qp; y is +1/-1. Returns {w, b, xi, result}. A check of SMO, not a "
-    .. "fast solver." })
-doc(variants.qp_dual, { name = "luma.svm.qp_dual", signature = "qp_dual(K, y, C)",
-  doc = "The soft-margin dual of notes 004 (12.57) on the Gram matrix K, solved by "
-    .. "luma.optim.qp; y is +1/-1. Returns {alpha, b (from the free multipliers), result}." })
+    .. "error, since removing a point that is not a support vector leaves the solution "
+    .. "unchanged (Vapnik, The Nature of Statistical Learning Theory, 1995, gives the bound in "
+    .. "expectation). Returns a number in [0, 1]." })
+doc(variants.qp_primal, { name = "luma.svm.qp_primal", signature = "qp_primal(X, y, C) -> table",
+  doc = "The soft-margin primal as the dense QP of Deisenroth, Faisal and Ong (Mathematics for "
+    .. "Machine Learning, eqs. 12.55-12.56) over [w; b; xi], solved by luma.optim.qp; y is "
+    .. "+1/-1. Returns {w, b, xi, result}. A check of SMO, not a fast solver." })
+doc(variants.qp_dual, { name = "luma.svm.qp_dual", signature = "qp_dual(K, y, C) -> table",
+  doc = "The soft-margin dual (Deisenroth, Faisal and Ong, Mathematics for Machine Learning, "
+    .. "eq. 12.57) on the Gram matrix K, solved by luma.optim.qp; y is +1/-1. Returns {alpha, "
+    .. "b (from the free multipliers), result}." })
 
 return variants
