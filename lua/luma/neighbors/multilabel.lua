@@ -49,7 +49,23 @@ multilabel.MultiLabelKNeighbors = estimator.class{
     .. "top_k most frequent (present) labels, recommend lists them, score is the mean "
     .. "precision@top_k. The ranking statistic is ML-kNN's neighbour count per label (Zhang & "
     .. "Zhou 2007), used directly, without its Bayesian step.",
+  -- Y is a 0/1 matrix of labels, not one column of classes: the contract
+  -- methods' classifier texts would misdescribe fit, predict and score.
   method_docs = {
+    fit = { signature = "est:fit(X, Y)",
+      doc = "Fits MultiLabelKNeighbors to the rows of X (n x d) and their labels Y (n x L of "
+        .. "0/1, one column per label); refitting starts fresh. Returns the estimator itself." },
+    predict_proba = { signature = "est:predict_proba(X)",
+      doc = "Each label's (weighted) frequency among the k nearest training rows of each row "
+        .. "of X. Returns an m x L matrix of values in [0, 1] (rows need not sum to 1)." },
+    predict = { signature = "est:predict(X)",
+      doc = "Marks each query's top_k most frequent labels among its neighbours (those with a "
+        .. "frequency above 0, the smaller label first on ties). Returns an m x L matrix of "
+        .. "0/1." },
+    score = { signature = "est:score(X, Y)",
+      doc = "The mean precision@top_k over the rows of X: the share of each query's top_k "
+        .. "labels by frequency that its row of Y holds (0 for a row of Y without labels). "
+        .. "Returns a number in [0, 1] (greater is better)." },
     kneighbors = common.METHOD_DOCS.kneighbors,
     recommend = { signature = "est:recommend(X [, k = nil]) -> labels, scores",
       doc = "The k (default top_k) most frequent labels among each query's neighbours, as "

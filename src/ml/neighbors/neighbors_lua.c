@@ -871,20 +871,20 @@ static int nn_select_rows(lua_State *L) {
 /* ------------------------------------------------------------- register */
 
 static const luma_Func index_methods[] = {
-    {"query", ix_query, "index:query(Q, k)",
+    {"query", ix_query, "index:query(Q, k) -> dist, ind, evals",
      "The k nearest indexed points of each row of Q: distances and 1-based indices (m x k "
      "each, sorted by distance, the smaller index first on ties) and the number of distance "
      "evaluations per query (m x 1). Q = nil queries the indexed points themselves, each "
      "without itself."},
-    {"query_radius", ix_query_radius, "index:query_radius(Q, r)",
+    {"query_radius", ix_query_radius, "index:query_radius(Q, r) -> dist, ind, counts, evals",
      "Every indexed point within distance r (> 0, inclusive) of each row of Q: distances and "
      "1-based indices as columns holding the queries' neighbours one query after another "
      "(each sorted), the count per query (m x 1) and the distance evaluations per query. "
      "Q = nil queries the indexed points themselves, each without itself."},
-    {"info", ix_info, "index:info()",
+    {"info", ix_info, "index:info() -> table",
      "A table describing the index: algorithm, metric, n, d, and nodes, depth, leaf_size, "
      "split, buoys where they apply, and its size in bytes."},
-    {"state", ix_state, "index:state()",
+    {"state", ix_state, "index:state() -> table",
      "The index as a table of plain values and matrices (what luma.save writes); "
      "luma.neighbors.native.restore turns it back into an index without rebuilding."},
     {NULL, NULL, NULL, NULL}};
