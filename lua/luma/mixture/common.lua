@@ -8,6 +8,7 @@ local common = {}
 common.fail = dcommon.fail
 common.number_text = dcommon.number_text
 common.check_fitted = dcommon.check_fitted
+common.check_nonnegative = dcommon.check_nonnegative
 common.EPS = dcommon.EPS
 common.LOG_2PI = math.log(2 * math.pi)
 

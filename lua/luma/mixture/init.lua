@@ -3,6 +3,8 @@
 -- One part per concern, merged here into the table users get as
 -- luma.mixture:
 --   gaussian  GaussianMixture
+--   discrete  BernoulliMixture, MultinomialMixture
+--   student   StudentTMixture
 --   em        the EM driver every mixture runs through (not public)
 --   kmeans    the minimal k-means of the initializations (not public)
 --   common    checks and helpers shared by the parts (not public)
@@ -11,7 +13,7 @@ local luma = require("luma")
 local mixture = {}
 local names = {}
 
-for _, part in ipairs{ "gaussian" } do
+for _, part in ipairs{ "gaussian", "discrete", "student" } do
   for name, member in pairs(require("luma.mixture." .. part)) do
     if type(member) == "table" and member.methods then
       mixture[name] = member
