@@ -56,13 +56,12 @@ local function log_resp_of(X, means, pchol, ctype, log_w)
   local norm = wlp:logsumexp(2)
   return wlp - norm, norm
 end
-M.log_resp_of = log_resp_of -- for BayesianGaussianMixture
 
 -- The error of a covariance that is not positive definite (004 G15).
 local function singular(self, which)
   fail("%s.fit: %s is singular or not positive definite (a component collapsed on fewer "
     .. "distinct points than dimensions); set reg_covar > 0 (it is %s) or use fewer components",
-    NAME, which, common.number_text(self.params.reg_covar))
+    self.__class.short_name, which, common.number_text(self.params.reg_covar))
 end
 
 -- precisions_cholesky from covariances: M = L^-T for Sigma = L L^T.
@@ -279,6 +278,12 @@ local function sample(self, n, rng)
   end
   return luma.matrix.vstack(blocks), luma.matrix.vstack(labels)
 end
+
+-- The Gaussian pieces BayesianGaussianMixture shares.
+M.log_resp_of = log_resp_of
+M.estimate = estimate
+M.precision_cholesky = precision_cholesky
+M.precisions_of = precisions_of
 
 M.GaussianMixture = estimator.class{
   name = "luma.mixture.GaussianMixture",

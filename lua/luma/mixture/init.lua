@@ -5,6 +5,7 @@
 --   gaussian  GaussianMixture
 --   discrete  BernoulliMixture, MultinomialMixture
 --   student   StudentTMixture
+--   bayesian  BayesianGaussianMixture
 --   em        the EM driver every mixture runs through (not public)
 --   kmeans    the minimal k-means of the initializations (not public)
 --   common    checks and helpers shared by the parts (not public)
@@ -13,7 +14,7 @@ local luma = require("luma")
 local mixture = {}
 local names = {}
 
-for _, part in ipairs{ "gaussian", "discrete", "student" } do
+for _, part in ipairs{ "gaussian", "discrete", "student", "bayesian" } do
   for name, member in pairs(require("luma.mixture." .. part)) do
     if type(member) == "table" and member.methods then
       mixture[name] = member
