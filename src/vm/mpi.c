@@ -153,24 +153,30 @@ static const char BEAT_BYTE = 0;
 
 static double now(void) { return luma_monotonic_seconds(); }
 
-/* Waiting for a message: first a few immediate retries (a message that
+/* Waiting for a message: a few immediate retries, then naps of growing
+ * length.  *w counts the retries up from a negative start, then holds the
+ * next nap in microseconds; callers reset it when a message arrives.
+ * A worker waiting for its next task retries many times (a message that
  * has just arrived often needs one more probe, which moves it into MPI's
- * queues, and on a busy machine any sleep may cost a whole time slice),
- * then naps of growing length, up to 0.5 ms, so that a reply is never
- * late by more than that.  *w counts from NAP_START; callers reset it when
- * a message arrives. */
-#define SPINS 64
-#define NAP_START (-SPINS)
-static void nap(int *w) {
+ * queues, and on a busy machine any sleep may cost a whole time slice)
+ * and naps from 10 us to 0.5 ms, so that a task is never late by more
+ * than that.  Other waits, rank 0's above all, start at 0.2 ms and go up
+ * to 1 ms without retries: every wake-up is CPU taken from the workers,
+ * and workers hold tasks ahead, so rank 0 may answer a little late. */
+#define WORKER_START (-64)
+static void nap_for(int *w, int first, int most) {
   if (*w < 0) {
     (*w)++;
     return;
   }
-  int us = *w < 10 ? 10 : *w;
+  int us = *w < first ? first : *w;
   struct timespec ts = {0, (long)us * 1000};
   nanosleep(&ts, NULL);
-  *w = us < 500 ? 2 * us : 500;
+  *w = 2 * us < most ? 2 * us : most;
 }
+
+static void nap_worker(int *w) { nap_for(w, 10, 500); }
+static void nap(int *w) { nap_for(w, 200, 1000); }
 
 /* Marks the job broken: rank r is gone, `what` says how ("exited with
  * status 7 during task 3"). */
@@ -325,7 +331,7 @@ static int launched(void) {
  * results of tasks abandoned after a failure).  0 when it came, -1 when
  * the peer fell silent for the timeout. */
 static int await_bye(int from) {
-  int us = NAP_START;
+  int us = 0;
   world.heard[from] = now();
   for (;;) {
     Msg m;
@@ -333,7 +339,7 @@ static int await_bye(int from) {
     if (got < 0) return -1;
     if (got > 0) {
       if (m.tag == TAG_BYE) return 0;
-      us = NAP_START;
+      us = 0;
       continue;
     }
     if (now() - world.heard[from] > world.timeout) return -1;
@@ -378,7 +384,7 @@ static void at_exit(int status, void *arg) {
     stop_beats();
     send_msg(0, TAG_EXIT, task, status, NULL, 0);
     double until = now() + 2;
-    int us = NAP_START;
+    int us = 0;
     while (now() < until) {
       Msg m;
       if (poll_msg(0, MPI_ANY_TAG, &m) != 0 && (m.tag == TAG_TASK || m.tag == TAG_SHARE)) break;
@@ -393,14 +399,15 @@ static void at_exit(int status, void *arg) {
 static void world_start(lua_State *L) {
   if (world.state == 1) return;
   if (world.state == 2) luaL_error(L, "luma.parallel: MPI is already shut down in this process");
-  int flag = 0;
-  MPI_Initialized(&flag);
-  if (flag) luaL_error(L, "luma.parallel: MPI was started by someone else in this process");
   /* The waits here probe and nap; Open MPI's own habit when cores are
    * oversubscribed, a sched_yield in every probe that finds nothing,
    * would hand the core to another process at each probe (unless the
-   * user asked for it). */
+   * user asked for it).  Set before any MPI call: the first one reads
+   * the environment. */
   setenv("OMPI_MCA_mpi_yield_when_idle", "0", 0);
+  int flag = 0;
+  MPI_Initialized(&flag);
+  if (flag) luaL_error(L, "luma.parallel: MPI was started by someone else in this process");
   int provided = 0;
   if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
     luaL_error(L, "luma.parallel: MPI_Init_thread failed");
@@ -430,6 +437,11 @@ static void world_start(lua_State *L) {
   world.state = 1;
   on_exit(at_exit, NULL);
   if (world.size > 1 && provided >= MPI_THREAD_MULTIPLE) start_beats();
+  /* Ranks are the parallelism (one per core), so each runs with one
+   * thread for native loops and BLAS, unless LUMA_NUM_THREADS says
+   * otherwise: idle OpenBLAS threads spin for a while after each call,
+   * and on rank 0 or between maps they took cores from working ranks. */
+  if (world.size > 1 && getenv("LUMA_NUM_THREADS") == NULL) luma_threads_configure(L, 1);
 }
 
 /* ---------------------------------------------------------------- guard */
@@ -571,7 +583,7 @@ static int coordinate(lua_State *L, long long n, const char *digest, size_t dlen
   Coord c = {.n = n, .next = 1, .open = world.size - 1};
   c.peers = lua_newuserdatauv(L, sizeof(Peer) * (size_t)world.size, 0);
   memset(c.peers, 0, sizeof(Peer) * (size_t)world.size);
-  int mismatch = 0, us = NAP_START;
+  int mismatch = 0, us = 0;
   c.start = now();
   for (int r = 1; r < world.size; r++) world.heard[r] = c.start;
   while (c.open > 0) {
@@ -588,7 +600,7 @@ static int coordinate(lua_State *L, long long n, const char *digest, size_t dlen
       nap(&us);
       continue;
     }
-    us = NAP_START;
+    us = 0;
     int r = m.from;
     if (r < 1 || c.peers[r].over) continue;
     Peer *p = &c.peers[r];
@@ -657,7 +669,7 @@ static int coordinate(lua_State *L, long long n, const char *digest, size_t dlen
 /* Waits for a message with `tag` from rank 0, watching its heartbeats:
  * an error when it falls silent or shuts down. */
 static void await_root(lua_State *L, int tag, Msg *m) {
-  int us = NAP_START;
+  int us = WORKER_START;
   world.heard[0] = now();
   for (;;) {
     int got = poll_msg(0, MPI_ANY_TAG, m);
@@ -668,7 +680,7 @@ static void await_root(lua_State *L, int tag, Msg *m) {
         lose(0, "shut MPI down (its script ended) while this rank waited for it");
         luaL_error(L, "luma.parallel: %s", world.lost);
       }
-      us = NAP_START;
+      us = WORKER_START;
       continue;
     }
     double silent = now() - world.heard[0];
@@ -676,7 +688,7 @@ static void await_root(lua_State *L, int tag, Msg *m) {
       lose_silent(0, silent, 0);
       luaL_error(L, "luma.parallel: %s", world.lost);
     }
-    nap(&us);
+    nap_worker(&us);
   }
 }
 
@@ -786,7 +798,7 @@ static int mpi_share(lua_State *L) {
     MPI_Isend(p, (int)(HEAD_BYTES + len), MPI_BYTE, r, TAG_SHARE, world.comm, &req[r]);
     world.heard[r] = start;
   }
-  int us = NAP_START;
+  int us = 0;
   for (;;) {
     int done = 0;
     MPI_Testall(world.size, req, &done, MPI_STATUSES_IGNORE);
@@ -795,7 +807,7 @@ static int mpi_share(lua_State *L) {
      * saying it is ready for the next map */
     Msg m;
     if (poll_msg(MPI_ANY_SOURCE, TAG_BEAT, &m) > 0) {
-      us = NAP_START;
+      us = 0;
       continue;
     }
     double t = now();
