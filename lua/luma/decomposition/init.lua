@@ -5,9 +5,12 @@
 -- table users get as luma.decomposition:
 --   pca     PCA, IncrementalPCA
 --   nmf     NMF
+--   separable  SeparableNMF (anchor words)
 --   latent  ProbabilisticPCA, FactorAnalysis
 --   svd     TruncatedSVD
 --   kernel_pca  KernelPCA
+--   ica     FastICA
+--   factor_model  LatentFactorModel
 --   common  checks, svd_flip and the randomized SVD shared by the parts
 --           (and by luma.mixture and luma.manifold; not public)
 local luma = require("luma")
@@ -15,7 +18,7 @@ local luma = require("luma")
 local decomposition = {}
 local names = {}
 
-for _, part in ipairs{ "pca", "nmf", "latent", "svd", "kernel_pca" } do
+for _, part in ipairs{ "pca", "nmf", "latent", "svd", "kernel_pca", "ica", "separable", "factor_model" } do
   for name, member in pairs(require("luma.decomposition." .. part)) do
     if type(member) == "table" and member.methods then
       decomposition[name] = member
