@@ -377,18 +377,14 @@ static void at_exit(int status, void *arg) {
   world.state = 2;
   long long task = atomic_load(&world.task);
   if (world.rank > 0 && task > 0) {
-    /* Exiting in the middle of a task: tell rank 0 (which then fails the
-     * map naming this rank and task) and give it a moment to say so
-     * before the launcher, seeing this process end without
-     * MPI_Finalize, ends the job. */
+    /* Exiting in the middle of a task: tell rank 0, which then fails the
+     * map naming this rank and task, and give it two seconds to say so
+     * (its own exit usually ends the job sooner) before the launcher,
+     * seeing this process end without MPI_Finalize, ends the job. */
     stop_beats();
     send_msg(0, TAG_EXIT, task, status, NULL, 0);
-    double until = now() + 2;
-    int us = 0;
-    while (now() < until) {
-      Msg m;
-      if (poll_msg(0, MPI_ANY_TAG, &m) != 0 && (m.tag == TAG_TASK || m.tag == TAG_SHARE)) break;
-      nap(&us);
+    struct timespec ts = {2, 0};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
     }
     return;
   }
@@ -643,7 +639,6 @@ static int coordinate(lua_State *L, long long n, const char *digest, size_t dlen
       snprintf(what, sizeof what, "exited with status %lld during task %lld", m.b, m.a);
       p->held = 0;
       lose(r, what);
-      send_msg(r, TAG_TASK, 0, 0, NULL, 0); /* its exit handler waits for an answer */
       stop_all(&c, world.lost);
       break;
     case TAG_BYE:
