@@ -5,13 +5,15 @@
 -- luma.manifold:
 --   mds   MDS (classical and SMACOF)
 --   tsne  TSNE (exact and Barnes-Hut; symmetric SNE as an option)
+--   graph Isomap, LocallyLinearEmbedding (through the neighbour graph)
+--   common  the nearest-neighbour search they share (not public)
 -- and luma.manifold.native, t-SNE's kernels (src/ml/manifold/tsne_lua.c).
 local luma = require("luma")
 
 local manifold = {}
 local names = {}
 
-for _, part in ipairs{ "mds", "tsne" } do
+for _, part in ipairs{ "mds", "tsne", "graph" } do
   for name, member in pairs(require("luma.manifold." .. part)) do
     if type(member) == "table" and member.methods then
       manifold[name] = member

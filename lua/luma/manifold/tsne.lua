@@ -15,11 +15,12 @@
 -- method "exact" forms the dense P and the O(n^2) gradient; "barnes_hut"
 -- keeps P on the 3 perplexity + 1 nearest neighbours and approximates
 -- the repulsion with a quadtree (van der Maaten 2014).  Neighbours come
--- from luma.pairwise distances, a block of rows at a time.
+-- from luma.manifold.common (brute force by blocks of rows).
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local dcommon = require("luma.decomposition.common")
 local native = require("luma.manifold.native")
+local mcommon = require("luma.manifold.common")
 
 local fail = dcommon.fail
 
@@ -47,33 +48,12 @@ local function joint_dense(p, X)
   return P
 end
 
--- The k nearest neighbours of every row, a block of rows at a time (at
--- most about 8 million distances in memory).
-local function neighbours(p, X, k)
-  local n = X:rows()
-  local block = math.max(1, math.min(n, 8000000 // n))
-  local idx, dist = luma.zeros(n, k), luma.zeros(n, k)
-  for r = 1, n, block do
-    local r2 = math.min(n, r + block - 1)
-    local D2
-    if p.metric == "precomputed" then
-      D2 = X:sub(r, r2, nil, nil):pow(2)
-    else
-      D2 = luma.pairwise.distances(X:sub(r, r2, nil, nil), X, "sqeuclidean")
-    end
-    local bi, bd = native.select(D2, r, k)
-    idx:sub(r, r2, nil, nil):assign(bi)
-    dist:sub(r, r2, nil, nil):assign(bd)
-  end
-  return idx, dist
-end
-
 -- Sparse joint probabilities on the neighbour graph
 -- (_joint_probabilities_nn): {indptr, cols, vals}.
 local function joint_sparse(p, X)
   local n = X:rows()
   local k = math.min(n - 1, math.floor(3 * p.perplexity + 1))
-  local idx, dist = neighbours(p, X, k)
+  local idx, dist = mcommon.neighbours(X, k, nil, p.metric == "precomputed")
   local C = native.conditional(dist, p.perplexity, { exclude_self = false })
   local indptr, cols, vals = native.joint(idx, C)
   return { indptr = indptr, cols = cols, vals = vals }

@@ -85,6 +85,7 @@ luma_LoopStatus luma_tsne_conditional(luma_Threads *t, const luma_Mat *d2, doubl
 typedef struct SelJob {
   const luma_Mat *d2;
   int64_t row0, k;
+  int exclude_self;
   int64_t *idx;
   double *dist;
 } SelJob;
@@ -124,7 +125,7 @@ static void select_chunk(void *ctx, int64_t chunk, int64_t i0, int64_t i1) {
     int64_t *hi = job->idx + i * k;
     int64_t size = 0;
     for (int64_t j = 0; j < n; j++) {
-      if (j == job->row0 + i) continue;
+      if (job->exclude_self && j == job->row0 + i) continue;
       const double v = LUMA_AT(job->d2, i, j);
       if (size < k) {
         hd[size] = v;
@@ -145,9 +146,9 @@ static void select_chunk(void *ctx, int64_t chunk, int64_t i0, int64_t i1) {
   }
 }
 
-luma_LoopStatus luma_tsne_select(luma_Threads *t, const luma_Mat *d2, int64_t row0, int64_t k,
-                                 int64_t *idx, double *dist) {
-  SelJob job = {d2, row0, k, idx, dist};
+luma_LoopStatus luma_tsne_select(luma_Threads *t, const luma_Mat *d2, int64_t row0,
+                                 int exclude_self, int64_t k, int64_t *idx, double *dist) {
+  SelJob job = {d2, row0, k, exclude_self, idx, dist};
   const int64_t n = d2->cols;
   luma_Loop loop = {d2->rows, grain_for(n * 2), (uint64_t)(n * 2), 0, select_chunk, &job};
   return luma_parallel_for(t, &loop);

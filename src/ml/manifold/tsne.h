@@ -29,11 +29,12 @@ luma_LoopStatus luma_tsne_conditional(luma_Threads *t, const luma_Mat *d2, doubl
                                       int exclude_self, luma_Mat *p);
 
 /* The k smallest entries of each row of d2 (b x n, the squared distances
- * of rows row0 .. row0 + b - 1 to all n points), leaving out the point
- * itself (column row0 + i): ascending, ties by index.  idx gets 0-based
- * columns, dist the distances (both b x k, row-major). */
-luma_LoopStatus luma_tsne_select(luma_Threads *t, const luma_Mat *d2, int64_t row0, int64_t k,
-                                 int64_t *idx, double *dist);
+ * of rows row0 .. row0 + b - 1 to all n points), with exclude_self
+ * leaving out the point itself (column row0 + i): ascending, ties by
+ * index.  idx gets 0-based columns, dist the distances (both b x k,
+ * row-major). */
+luma_LoopStatus luma_tsne_select(luma_Threads *t, const luma_Mat *d2, int64_t row0,
+                                 int exclude_self, int64_t k, int64_t *idx, double *dist);
 
 /* The joint P = (C + C^T) / sum of the conditional C given on the
  * neighbour graph (n rows of k neighbours nbr, values cond, row-major),

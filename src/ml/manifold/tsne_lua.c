@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "core/matrix_lua.h"
+#include "manifold/graph.h"
 #include "manifold/tsne.h"
 
 static void *scratch(lua_State *L, int64_t count, size_t size) {
@@ -49,13 +50,15 @@ static int m_conditional(lua_State *L) {
   return 1;
 }
 
-/* select(D2, row0, k) -> idx, dist */
+/* select(D2, row0, k) -> idx, dist (row0 = 0: no point to leave out) */
 static int m_select(lua_State *L) {
   lua_settop(L, 3);
   luma_Mat *d2 = luma_matrix_check(L, 1);
-  const lua_Integer row0 = luma_check_int_range(L, 2, "row0", 1, d2->cols > 0 ? d2->cols : 1);
-  const lua_Integer k = luma_check_int_range(L, 3, "k", 1, d2->cols > 1 ? d2->cols - 1 : 1);
-  if (row0 - 1 + d2->rows > d2->cols)
+  const lua_Integer row0 = luma_check_int_range(L, 2, "row0", 0, d2->cols > 0 ? d2->cols : 1);
+  const int exclude = row0 > 0;
+  const lua_Integer k = luma_check_int_range(L, 3, "k", 1,
+                                             d2->cols > exclude ? d2->cols - exclude : 1);
+  if (exclude && row0 - 1 + d2->rows > d2->cols)
     luma_arg_error(L, 1, "rows %I..%I of D2 are not points of its %I columns", row0,
                    row0 - 1 + (lua_Integer)d2->rows, (lua_Integer)d2->cols);
   int64_t *idx = scratch(L, d2->rows * k, sizeof(int64_t));
@@ -63,7 +66,7 @@ static int m_select(lua_State *L) {
   const int dist_idx = lua_gettop(L);
   luma_Mat *out = luma_matrix_new(L, d2->rows, k);
   luma_Threads *t = luma_threads_of(L);
-  luma_threads_finish(L, t, luma_tsne_select(t, d2, row0 - 1, k, idx, dist->data));
+  luma_threads_finish(L, t, luma_tsne_select(t, d2, row0 - 1, exclude, k, idx, dist->data));
   for (int64_t e = 0; e < d2->rows * k; e++) out->data[e] = (double)(idx[e] + 1);
   lua_pushvalue(L, dist_idx);
   return 2;
@@ -177,6 +180,29 @@ static int m_grad_bh(lua_State *L) {
   return 2;
 }
 
+/* shortest_paths(nbr, len) -> D */
+static int m_shortest_paths(lua_State *L) {
+  lua_settop(L, 2);
+  luma_Mat *nbr = luma_matrix_check(L, 1);
+  luma_Mat *len = luma_matrix_check(L, 2);
+  const int64_t n = nbr->rows, k = nbr->cols;
+  if (len->rows != n || len->cols != k)
+    luma_arg_error(L, 2, "len must be %I x %I like nbr", (lua_Integer)n, (lua_Integer)k);
+  int64_t *nb = indices(L, 1, nbr, n, 1);
+  double *lv = scratch(L, n * k, sizeof(double));
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t a = 0; a < k; a++) {
+      const double v = LUMA_AT(len, i, a);
+      if (!(v >= 0) || !isfinite(v)) luma_arg_error(L, 2, "len must be finite and >= 0");
+      lv[i * k + a] = v;
+    }
+  int64_t *work = scratch(L, luma_graph_paths_work(n, k), sizeof(int64_t));
+  luma_Mat *out = luma_matrix_new(L, n, n);
+  luma_Threads *t = luma_threads_of(L);
+  luma_threads_finish(L, t, luma_graph_paths(t, n, k, nb, lv, out, work));
+  return 1;
+}
+
 int luma_open_manifold_native(lua_State *L) {
   static const luma_Func funcs[] = {
       {"conditional", m_conditional, "conditional(D2, perplexity [, {exclude_self = true}]) -> P",
@@ -186,8 +212,14 @@ int luma_open_manifold_native(lua_State *L) {
        "exclude_self leaves out the diagonal of a square D2. Returns a matrix shaped as D2."},
       {"select", m_select, "select(D2, row0, k) -> idx, dist",
        "The k nearest points of each row of D2 (b x n squared distances of points row0 .. "
-       "row0 + b - 1 to all n), the point itself left out, ascending (ties by index). "
-       "Returns their 1-based indices and distances, two b x k matrices."},
+       "row0 + b - 1 to all n, the point itself left out; row0 = 0: rows of other points, "
+       "nothing left out), ascending (ties by index). Returns their 1-based indices and "
+       "distances, two b x k matrices."},
+      {"shortest_paths", m_shortest_paths, "shortest_paths(nbr, len) -> D",
+       "All-pairs shortest path lengths on the undirected neighbour graph with an edge of "
+       "length len[i][a] between point i and nbr[i][a] (both n x k, nbr 1-based): Dijkstra "
+       "from every point, points as a parallel loop. Returns the n x n matrix (inf where "
+       "there is no path)."},
       {"joint", m_joint, "joint(nbr, cond) -> indptr, cols, vals",
        "The symmetric joint probabilities (C + C^T) / sum of conditional probabilities cond "
        "on the neighbour graph nbr (n x k, 1-based), as compressed rows: indptr ((n + 1) x "
