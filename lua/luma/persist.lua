@@ -19,8 +19,15 @@ local persist = {}
 
 local TYPE, VERSION = "__luma_type", "__luma_version"
 
--- name -> {version, save = fn(obj) -> table, load = fn(table, version) -> obj, test = fn}
-local registry = {}
+-- name -> {version, save = fn(obj) -> table, load = fn(table, version) -> obj, test = fn}.
+-- It lives on the luma table, so every instance of this module (test
+-- runners that insulate files load it more than once) knows the types
+-- any instance was told about: luma.save and luma.persist agree.
+local registry = rawget(luma, "__persist_types")
+if registry == nil then
+  registry = {}
+  rawset(luma, "__persist_types", registry)
+end
 
 local function fail(level, fmt, ...)
   error(string.format(fmt, ...), level + 1)

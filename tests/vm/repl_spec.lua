@@ -44,10 +44,10 @@ describe("REPL on a terminal", function()
     assert.equal(0, code)
   end)
 
-  it("completes luma.ma<TAB> to luma.matrix and methods after ':'", function()
+  it("completes luma.matr<TAB> to luma.matrix and methods after ':'", function()
     local _, err, code = drive({
       "expect > ",
-      "send luma.ma\\t", "expect trix",
+      "send luma.matr\\t", "expect ix",
       "send \\x15A = luma.zeros(2, 3)\\r", "expect > ",
       "send A:sha\\t", "expect pe",
       "send ()\\r", "expect [1] 2\\r\\n[2] 3",

@@ -632,14 +632,8 @@ local function from_plain(t)
   if BASE[t.kind].nu then opts.nu = t.nu end
   return make_base(t.kind, opts, 2)
 end
--- The handler goes to the luma.persist that luma.save finds (require) and
--- to the one cached as the field luma.persist: they differ only in hosts
--- that unload modules between scripts (test runners that insulate files).
-local handler = { test = is_kernel, save = to_plain, load = from_plain }
-require("luma.persist").register("luma.gaussian_process.Kernel", handler)
-if luma.persist ~= require("luma.persist") then
-  luma.persist.register("luma.gaussian_process.Kernel", handler)
-end
+require("luma.persist").register("luma.gaussian_process.Kernel",
+  { test = is_kernel, save = to_plain, load = from_plain })
 
 -- ---------------------------------------------------------- documentation
 
