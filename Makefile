@@ -104,7 +104,14 @@ $(BUILD)/ptydrive: tests/c/ptydrive.c
 $(BUILD)/benchtool: scripts/bench/benchtool.c
 	$(CC) $(CFLAGS_BASE) -o $@ $< -lutil
 
-$(BUILD)/luma.pc: scripts/luma.pc.in src/vm/luma.h $(BUILD)/gen/mpi.flags
+# luma.pc records PREFIX, so it is rebuilt whenever PREFIX differs from the
+# last build's (`make` then `make install PREFIX=/opt/luma` installs a .pc
+# that says /opt/luma).
+$(BUILD)/gen/prefix: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' > $@
+
+$(BUILD)/luma.pc: scripts/luma.pc.in src/vm/luma.h $(BUILD)/gen/mpi.flags $(BUILD)/gen/prefix
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 		-e 's|^Libs.private: .*|& $(MPI_LIBS)|' $< > $@
 

@@ -96,13 +96,15 @@ static BoardRef *new_board(lua_State *L, int n_jobs) {
 
 /* The worker's life: take tasks until none are left, send each result,
  * exit without returning into the parent's Lua frames. */
-static void run_worker(lua_State *L, int fn_idx, Board *board, int k, int n_tasks, int fd) {
+static void run_worker(lua_State *L, int fn_idx, Board *board, int k, int n_tasks, int fd,
+                       int threads) {
   /* The inherited heap is all old: generational minor collections leave
    * its pages alone instead of marking (and so copying) each of them;
    * grid-search folds ran 10% faster. */
   lua_gc(L, LUA_GCGEN, 0, 0);
-  /* Workers share the cores: one thread each for native loops. */
-  luma_threads_set_count(luma_threads_of(L), 1);
+  /* Workers share the cores: one thread each for native loops unless the
+   * caller asked for more. */
+  luma_threads_set_count(luma_threads_of(L), threads);
   luma_state_drop_time_limit(L);
   for (;;) {
     long long i = atomic_fetch_add(&board->next, 1);
@@ -247,6 +249,9 @@ static int pool_run(lua_State *L) {
   int n_jobs = (int)luma_check_int_range(L, 3, "n_jobs", 1, 256);
   int has_progress = !lua_isnoneornil(L, 4);
   if (has_progress) luaL_checktype(L, 4, LUA_TFUNCTION);
+  int threads = lua_isnoneornil(L, 5) ? 1
+                                      : (int)luma_check_int_range(L, 5, "threads", 1,
+                                                                  LUMA_MAX_THREADS);
   if (n_jobs > n_tasks) n_jobs = n_tasks > 0 ? n_tasks : 1;
   lua_settop(L, 4);
   lua_createtable(L, n_tasks, 0); /* 5: results */
@@ -279,7 +284,7 @@ static int pool_run(lua_State *L) {
     if (pid == 0) {
       close(fds[0]);
       for (int j = 0; j < k; j++) close(workers[j].fd);
-      run_worker(L, 1, board, k, n_tasks, fds[1]);
+      run_worker(L, 1, board, k, n_tasks, fds[1], threads);
     }
     close(fds[1]);
     workers[k].pid = pid;
@@ -328,9 +333,12 @@ static int pool_isatty(lua_State *L) {
 
 int luma_open_pool(lua_State *L) {
   static const luma_Func funcs[] = {
-      {"run", pool_run, "run(fn, n_tasks, n_jobs [, progress = nil]) -> table of strings",
+      {"run", pool_run,
+       "run(fn, n_tasks, n_jobs [, progress = nil [, threads = 1]]) -> table of strings",
        "Runs fn(1..n_tasks) in n_jobs forked workers; fn must return a string. Returns the "
-       "strings by task number. progress(done, total) is called in this process."},
+       "strings by task number. progress(done, total) is called in this process; threads "
+       "is each worker's thread count for native loops (BLAS runs single-threaded in "
+       "workers)."},
       {"stderr_is_terminal", pool_isatty, "stderr_is_terminal() -> boolean",
        "True when standard error is a terminal (progress bars are drawn only then)."},
       {NULL, NULL, NULL, NULL}};

@@ -103,3 +103,21 @@ describe("n_jobs in model selection #smoke", function()
     assert.equal(a.estimators[2].value, b.estimators[2].value)
   end)
 end)
+
+describe("threads in fork workers", function()
+  it("are one per worker unless threads_per_job asks for more", function()
+    local cores = luma.config().cores
+    local counts = luma.parallel.map(function() return luma.config().threads end, { 1, 2 },
+      { n_jobs = 2 })
+    assert.same({ 1, 1 }, counts)
+    counts = luma.parallel.map(function() return luma.config().threads end, { 1, 2 },
+      { n_jobs = 2, threads_per_job = 2 })
+    assert.same({ math.min(2, cores), math.min(2, cores) }, counts)
+  end)
+
+  it("refuses a thread count that is not a positive integer", function()
+    assert.error_matches(function()
+      luma.parallel.map(function() end, { 1 }, { n_jobs = 2, threads_per_job = 0 })
+    end, "map: threads_per_job must be an integer >= 1, got 0")
+  end)
+end)

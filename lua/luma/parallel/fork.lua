@@ -14,7 +14,7 @@ function fork.run(run, n, ctx)
   local encoded = pool.run(function(i)
     local ok, s = common.outcome(run, i)
     return (ok and "+" or "-") .. s
-  end, n, ctx.n_jobs, ctx.progress)
+  end, n, ctx.n_jobs, ctx.progress, ctx.threads_per_job)
   local results = {}
   for i = 1, n do
     local s = encoded[i]

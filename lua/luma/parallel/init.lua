@@ -88,6 +88,10 @@ function parallel.map(fn, tasks, opts)
   opts = opts or {}
   local n = #tasks
   local backend, n_jobs = choose(opts, n, 2)
+  local threads = opts.threads_per_job or 1
+  if math.type(threads) ~= "integer" or threads < 1 then
+    fail(2, "map: threads_per_job must be an integer >= 1, got %s", describe(threads))
+  end
   if n == 0 then return {} end
   local default = luma.random.default()
   local streams = default:split(n)
@@ -97,7 +101,7 @@ function parallel.map(fn, tasks, opts)
     return fn(tasks[i], i)
   end
   local ok, results = pcall(BACKENDS[backend].run, run, n, { n_jobs = n_jobs,
-    progress = progress_bar(opts.progress), fn = fn, tasks = tasks })
+    progress = progress_bar(opts.progress), fn = fn, tasks = tasks, threads_per_job = threads })
   default:set_state(after)
   if not ok then error(results, 0) end
   return results
@@ -113,14 +117,17 @@ luma.doc.set(parallel, { name = "luma.parallel",
     .. "order; results do not depend on the backend. rank() and size() describe the MPI "
     .. "job. See docs/PARALLEL.md." })
 luma.doc.set(parallel.map, { name = "luma.parallel.map",
-  signature = "map(fn, tasks [, {n_jobs = 1, backend = nil, progress = true}])",
+  signature = "map(fn, tasks [, {n_jobs = 1, backend = nil, progress = true, "
+    .. "threads_per_job = 1}])",
   doc = "Calls fn(task, i) for each task and returns the results in task order, each task "
     .. "with its own random stream (stream i of a split of the default generator), so "
     .. "results do not depend on where tasks run. backend: \"serial\" (this process), "
     .. "\"fork\" (n_jobs forked workers) or \"mpi\" (the ranks of `mpirun -np N luma "
     .. "script.lua`: rank 0 hands out tasks, ranks 1..N-1 run them, every rank returns "
     .. "the same table); default: serial for n_jobs = 1, fork for more. n_jobs: forked "
-    .. "workers (default 1), or \"mpi\" for backend = \"mpi\". progress: a bar on a "
+    .. "workers (default 1), or \"mpi\" for backend = \"mpi\". threads_per_job: each "
+    .. "forked worker's thread count for native loops (default 1, so n_jobs workers do not "
+    .. "oversubscribe the cores). progress: a bar on a "
     .. "terminal (false: none). Results of fork and mpi tasks travel as luma.save bytes; "
     .. "a failing task raises its error (with mpi, naming the task and the rank), a lost "
     .. "worker or rank is an error, never a hang. Returns a list." })
