@@ -54,8 +54,10 @@ static const NativeModule native_modules[] = {
     {"neighbors.native", luma_open_neighbors_native},
     {"plot.native", luma_open_plot_native},
     {"tree.native", luma_open_tree_native},
+    {"ensemble.native", luma_open_ensemble_native},
     {"mixture.native", luma_open_mixture_native},
     {"decomposition.native", luma_open_decomposition_native},
+    {"manifold.native", luma_open_manifold_native},
     {NULL, NULL}};
 
 /* Public names of modules that live inside a family package: luma.dist
