@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ensemble/hist.h"
+#include "tree/sort.h"
 
 /* scikit-learn adds this to hessian sums before dividing. */
 #define HESS_EPS 1e-15
@@ -15,42 +16,18 @@
 
 /* ------------------------------------------------------------- binning */
 
-/* Sorts doubles (no NaN) by an LSD radix sort of their bit patterns made
- * order-preserving (negative values: all bits flipped; others: the sign
- * bit set), 11 bits per pass, skipping passes where every key shares the
- * digit.  keys and tmp hold n integers each. */
-static void sort_doubles(double *v, int64_t n, uint64_t *keys, uint64_t *tmp) {
-  for (int64_t i = 0; i < n; i++) {
-    uint64_t u;
-    memcpy(&u, &v[i], sizeof u);
-    keys[i] = (u >> 63) ? ~u : u | ((uint64_t)1 << 63);
-  }
-  int64_t count[1 << 11];
-  for (int shift = 0; shift < 64; shift += 11) {
-    memset(count, 0, sizeof count);
-    for (int64_t i = 0; i < n; i++) count[(keys[i] >> shift) & 2047]++;
-    if (count[(keys[0] >> shift) & 2047] == n) continue;
-    int64_t run = 0;
-    for (int b = 0; b < 2048; b++) {
-      int64_t c = count[b];
-      count[b] = run;
-      run += c;
-    }
-    for (int64_t i = 0; i < n; i++) tmp[count[(keys[i] >> shift) & 2047]++] = keys[i];
-    uint64_t *t = keys;
-    keys = tmp;
-    tmp = t;
-  }
-  for (int64_t i = 0; i < n; i++) {
-    uint64_t u = keys[i];
-    u = (u >> 63) ? u & ~((uint64_t)1 << 63) : ~u;
-    memcpy(&v[i], &u, sizeof u);
-  }
+size_t luma_hgb_thresholds_work_bytes(int64_t n) {
+  return luma_argsort_work_bytes(n) + (size_t)(n > 0 ? n : 1) * (sizeof(int32_t) + sizeof(double));
 }
 
-int luma_hgb_thresholds(double *v, int64_t n, int max_bins, double *out, uint64_t *work) {
+int luma_hgb_thresholds(double *v, int64_t n, int max_bins, double *out, void *work) {
   if (n == 0) return 0;
-  sort_doubles(v, n, work, work + n);
+  /* sort v through the radix argsort the trees use */
+  double *sorted = (double *)((char *)work + luma_argsort_work_bytes(n));
+  int32_t *order = (int32_t *)(sorted + n);
+  luma_argsort_doubles(v, n, order, work);
+  for (int64_t i = 0; i < n; i++) sorted[i] = v[order[i]];
+  memcpy(v, sorted, (size_t)n * sizeof(double));
   int64_t distinct = 1;
   for (int64_t i = 1; i < n; i++) distinct += v[i] > v[i - 1];
   int count = 0;

@@ -42,12 +42,13 @@ typedef struct luma_HgbBinned {
 } luma_HgbBinned;
 
 /* The bin thresholds of one feature from its non-missing values (sorted
- * in place; work holds 2n integers): midpoints between consecutive
- * distinct values when there are at most max_bins of them, else the
- * max_bins - 1 midpoint percentiles 100 i / max_bins (numpy's "midpoint"
- * method), as scikit-learn.  Returns how many thresholds were written to
- * out. */
-int luma_hgb_thresholds(double *values, int64_t n, int max_bins, double *out, uint64_t *work);
+ * in place; work holds luma_hgb_thresholds_work_bytes(n) bytes):
+ * midpoints between consecutive distinct values when there are at most
+ * max_bins of them, else the max_bins - 1 midpoint percentiles
+ * 100 i / max_bins (numpy's "midpoint" method), as scikit-learn.  Returns
+ * how many thresholds were written to out. */
+size_t luma_hgb_thresholds_work_bytes(int64_t n);
+int luma_hgb_thresholds(double *values, int64_t n, int max_bins, double *out, void *work);
 
 /* Maps x (n x d) to bins with the thresholds already in b (binary search;
  * NaN to the missing bin), feature by feature in parallel. */

@@ -79,7 +79,7 @@ static int h_bin(lua_State *L) {
     lua_pop(L, 1);
   }
   double *values = scratch(L, (size_t)m * sizeof(double));
-  uint64_t *sort_work = scratch(L, 2 * (size_t)m * sizeof(uint64_t));
+  void *sort_work = scratch(L, luma_hgb_thresholds_work_bytes(m));
   luma_Mat *thr = luma_matrix_new(L, d, LUMA_HGB_VALUE_BINS);
   luma_Mat *counts = luma_matrix_new(L, d, 1);
   for (int64_t j = 0; j < d; j++) {

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "stats/random.h"
+#include "tree/sort.h"
 #include "tree/tree.h"
 
 #define EPS DBL_EPSILON
@@ -80,6 +81,8 @@ typedef struct Grower {
   double *sorted_y; /* the node's targets in ascending order */
   Pair *ypairs;
 } Grower;
+
+static size_t round16(size_t b) { return (b + 15) & ~(size_t)15; }
 
 /* ------------------------------------------------------------ sorting */
 
@@ -202,18 +205,19 @@ static Key *sort_keys(Key *a, Key *tmp, int64_t n, uint32_t lo, uint32_t range) 
   return a;
 }
 
-size_t luma_tree_ranks_work_bytes(int64_t n) { return (size_t)(n > 0 ? n : 1) * sizeof(Pair); }
+size_t luma_tree_ranks_work_bytes(int64_t n) {
+  return luma_argsort_work_bytes(n) + round16((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
+}
 
 void luma_tree_ranks(const double *xc, int64_t n, int64_t d, uint32_t *ranks, void *work) {
-  Pair *a = work;
+  int32_t *order = (int32_t *)((char *)work + luma_argsort_work_bytes(n));
   for (int64_t j = 0; j < d; j++) {
     const double *col = xc + j * n;
-    for (int64_t i = 0; i < n; i++) a[i] = (Pair){col[i], (int32_t)i, 0};
-    sort_pairs(a, n);
+    luma_argsort_doubles(col, n, order, work);
     uint32_t r = 0;
     for (int64_t i = 0; i < n; i++) {
-      if (i > 0 && a[i].v > a[i - 1].v) r++;
-      ranks[j * n + a[i].s] = r;
+      if (i > 0 && col[order[i]] > col[order[i - 1]]) r++;
+      ranks[j * n + order[i]] = r;
     }
   }
 }
@@ -821,8 +825,6 @@ int64_t luma_tree_capacity(const luma_TreeParams *p, int64_t n) {
     leaves = (int64_t)1 << p->max_depth;
   return 2 * leaves - 1;
 }
-
-static size_t round16(size_t b) { return (b + 15) & ~(size_t)15; }
 
 size_t luma_tree_work_bytes(const luma_TreeParams *p, int64_t n, int64_t d) {
   size_t un = (size_t)(n > 0 ? n : 1), width = (size_t)luma_tree_width(p);
