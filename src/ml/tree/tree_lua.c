@@ -378,8 +378,6 @@ static int t_build(lua_State *L) {
   lua_settop(L, 4);
   lua_pushnil(L);
   lua_insert(L, 4); /* the seeds' slot of build_forest */
-  luma_Mat *x = luma_matrix_check(L, 1);
-  (void)x;
   luaL_checktype(L, 3, LUA_TTABLE);
   uint64_t seed = (uint64_t)luma_opt_integer(L, 3, "seed", 0);
   grow_trees(L, &seed, 1);
