@@ -313,7 +313,7 @@ static int p_write(lua_State *L) {
   for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
     lua_settop(L, 2);
     name = lua_pushfstring(L, "%s.tmp.%d.%d.%d", path, (int)getpid(),
-                           (int)(luma_monotonic_seconds() * 1e6) & 0xffffff, attempt);
+                           (int)((uint64_t)(luma_monotonic_seconds() * 1e6) & 0xffffff), attempt);
     fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0666);
     if (fd < 0 && errno != EEXIST) break;
   }
