@@ -100,9 +100,10 @@ end
 -- proportional to U's first k (for svd_flip) and whether s is the whole
 -- spectrum (min(n, d) values) rather than a truncation.
 
--- SVD of the centred data (notes 004 P9, 001 §I).
-local function solve_full(Xc)
-  local U, s, Vt = common.svd(Xc)
+-- SVD of the centred data (notes 004 P9, 001 §I), X - 1 mean formed
+-- inside common.svd.
+local function solve_full(X, mean)
+  local U, s, Vt = common.svd(X, mean)
   return s, Vt, function(k) return U:sub(nil, nil, 1, k) end, true
 end
 
@@ -210,14 +211,16 @@ local function pca_fit(self, X)
   local total -- total variance (trace of the covariance)
   if solver == "randomized" then
     local k = p.n_components or m
-    U, s, Vt = common.randomized_svd(X, k, { mean = mean, n_oversamples = p.n_oversamples,
-      n_iter = common.power_iterations(p.iterated_power, k, n, d), normalizer = p.power_iteration_normalizer == "none" and "none" or "qr",
-      rng = estimator.rng(p.seed) })
-    total = common.total_variance(X, mean, p.ddof)
+    local ss
+    U, s, Vt, ss = common.randomized_svd(X, k, { mean = mean, n_oversamples = p.n_oversamples,
+      n_iter = common.power_iterations(p.iterated_power, k, n, d), total = true,
+      normalizer = p.power_iteration_normalizer == "none" and "none" or "qr", rng = estimator.rng(p.seed) })
+    total = ss / divisor
+  elseif solver == "full" then
+    s, Vt, deciders, whole = solve_full(X, mean)
   else
     local Xc = X - mean
-    if solver == "full" then s, Vt, deciders, whole = solve_full(Xc)
-    elseif solver == "covariance_eigh" then s, Vt, deciders, whole = solve_eigh(Xc)
+    if solver == "covariance_eigh" then s, Vt, deciders, whole = solve_eigh(Xc)
     elseif solver == "gram" then s, Vt, deciders, whole = solve_gram(Xc)
     else
       s, Vt, deciders, whole = solve_power(Xc, p.n_components or m, p, estimator.rng(p.seed))
@@ -227,7 +230,7 @@ local function pca_fit(self, X)
   local variances = s:pow(2) / divisor
   if whole then total = variances:sum() end
   local k = whole and choose_k(p, s, variances, n, d) or s:rows()
-  if deciders then common.svd_flip(nil, Vt:sub(1, k, nil, nil), true, deciders(k):copy()) end
+  if deciders then common.svd_flip(nil, Vt:sub(1, k, nil, nil), true, deciders(k)) end
   self.n_components = k
   self.n_samples = n
   self.mean = mean

@@ -1,11 +1,13 @@
 /*
- * nmf_lua.c - Lua binding of the decomposition kernels
- * (luma.decomposition.native): the coordinate-descent sweep of NMF.
+ * decomposition_lua.c - Lua binding of the decomposition kernels
+ * (luma.decomposition.native): the coordinate-descent sweep of NMF and
+ * the sign rule of svd_flip.
  */
 #include <math.h>
 
 #include "core/matrix_lua.h"
 #include "decomposition/nmf.h"
+#include "decomposition/signs.h"
 
 /* cd_sweep(W, HHt, XHt [, order]) -> violation */
 static int d_cd_sweep(lua_State *L) {
@@ -44,6 +46,32 @@ static int d_cd_sweep(lua_State *L) {
   return 1;
 }
 
+/* max_abs_signs(M) -> signs */
+static int d_max_abs_signs(lua_State *L) {
+  luma_Mat *m = luma_matrix_check(L, 1);
+  luma_Mat *out = luma_matrix_new(L, m->rows, 1);
+  luma_max_abs_signs(m, out->data);
+  return 1;
+}
+
+/* centred_transpose(X [, mean]) -> (X - mean)^T */
+static int d_centred_transpose(lua_State *L) {
+  lua_settop(L, 2);
+  luma_Mat *x = luma_matrix_check(L, 1);
+  const double *mean = NULL;
+  if (!lua_isnoneornil(L, 2)) {
+    luma_Mat *m = luma_matrix_check(L, 2);
+    if (m->rows * m->cols != x->cols)
+      luma_arg_error(L, 2, "mean must have %I elements (one per column of X)", (lua_Integer)x->cols);
+    double *copy = lua_newuserdatauv(L, (size_t)(x->cols > 0 ? x->cols : 1) * sizeof(double), 0);
+    for (int64_t j = 0; j < x->cols; j++) copy[j] = m->rows == 1 ? LUMA_AT(m, 0, j) : LUMA_AT(m, j, 0);
+    mean = copy;
+  }
+  luma_Mat *out = luma_matrix_new(L, x->cols, x->rows);
+  luma_centred_transpose(x, mean, out->data);
+  return 1;
+}
+
 int luma_open_decomposition_native(lua_State *L) {
   static const luma_Func funcs[] = {
       {"cd_sweep", d_cd_sweep, "cd_sweep(W, HHt, XHt [, order = 1..k]) -> number",
@@ -51,10 +79,18 @@ int luma_open_decomposition_native(lua_State *L) {
        "W[i][t] <- max(0, W[i][t] - ((W HHt)[i][t] - XHt[i][t]) / HHt[t][t]) (scikit-learn's "
        "_update_cdnmf_fast), rows as a parallel loop. Returns the sum of the absolute "
        "projected gradients (the violation)."},
+      {"max_abs_signs", d_max_abs_signs, "max_abs_signs(M) -> signs",
+       "For each row of M, the sign (+1 or -1; +1 for a zero row) of its entry largest in "
+       "magnitude (the first on ties): scikit-learn's svd_flip rule. Returns a rows x 1 "
+       "matrix."},
+      {"centred_transpose", d_centred_transpose, "centred_transpose(X [, mean = nil]) -> matrix",
+       "(X - 1 mean)^T as a new contiguous matrix (mean a row or column of X's width, nil: "
+       "no centring), transposed by cache tiles. Returns a cols x rows matrix."},
       {NULL, NULL, NULL, NULL}};
   lua_newtable(L);
   luma_register_funcs(L, -1, "luma.decomposition.native", funcs);
   luma_doc_set(L, -1, "luma.decomposition.native", NULL,
-               "The native kernels of luma.decomposition: the coordinate-descent sweep of NMF.");
+               "The native kernels of luma.decomposition: the coordinate-descent sweep of NMF "
+               "and svd_flip's sign rule.");
   return 1;
 }

@@ -18,19 +18,26 @@ typedef struct Job {
 static void sweep_chunk(void *ctx, int64_t chunk, int64_t i0, int64_t i1) {
   const Job *job = ctx;
   const int64_t k = job->w->cols;
+  const int64_t wcs = job->w->cs, hrs = job->hht->rs, hcs = job->hht->cs;
   double violation = 0;
   for (int64_t i = i0; i < i1; i++) {
+    double *wi = &LUMA_AT(job->w, i, 0);
     for (int64_t s = 0; s < k; s++) {
       const int64_t t = job->order[s];
+      const double *ht = job->hht->data + t * hrs;
       double grad = -LUMA_AT(job->xht, i, t);
-      for (int64_t r = 0; r < k; r++) grad += LUMA_AT(job->hht, t, r) * LUMA_AT(job->w, i, r);
-      const double wit = LUMA_AT(job->w, i, t);
+      if (wcs == 1 && hcs == 1) {
+        for (int64_t r = 0; r < k; r++) grad += ht[r] * wi[r];
+      } else {
+        for (int64_t r = 0; r < k; r++) grad += ht[r * hcs] * wi[r * wcs];
+      }
+      const double wit = wi[t * wcs];
       const double pg = wit == 0 ? (grad < 0 ? grad : 0) : grad;
       violation += fabs(pg);
-      const double hess = LUMA_AT(job->hht, t, t);
+      const double hess = ht[t * hcs];
       if (hess != 0) {
         const double v = wit - grad / hess;
-        LUMA_AT(job->w, i, t) = v > 0 ? v : 0;
+        wi[t * wcs] = v > 0 ? v : 0;
       }
     }
   }
