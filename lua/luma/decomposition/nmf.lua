@@ -52,7 +52,7 @@ end
 local function beta_divergence(X, W, H, beta)
   local WH = W * H
   if beta == 2 then
-    local R = X - WH
+    local R = X:subtract(WH, WH) -- in place: one n x d temporary, not two
     return luma.matrix.dot(R, R) / 2
   end
   local keep = X:gt(EPSILON)

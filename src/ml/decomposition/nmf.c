@@ -15,16 +15,23 @@ typedef struct Job {
   double *partial; /* one violation sum per chunk */
 } Job;
 
+/* The columns are the outer loop and the chunk's rows the inner one, as
+ * in scikit-learn: consecutive updates then touch different rows and
+ * overlap in the pipeline, where row-by-row the next column's gradient
+ * waits on this column's division (measured: twice as fast).  Each row
+ * still sees its columns in order, so the arithmetic is the same. */
 static void sweep_chunk(void *ctx, int64_t chunk, int64_t i0, int64_t i1) {
   const Job *job = ctx;
   const int64_t k = job->w->cols;
-  const int64_t wcs = job->w->cs, hrs = job->hht->rs, hcs = job->hht->cs;
+  const int64_t wrs = job->w->rs, wcs = job->w->cs, hrs = job->hht->rs, hcs = job->hht->cs;
+  double *w = job->w->data;
   double violation = 0;
-  for (int64_t i = i0; i < i1; i++) {
-    double *wi = &LUMA_AT(job->w, i, 0);
-    for (int64_t s = 0; s < k; s++) {
-      const int64_t t = job->order[s];
-      const double *ht = job->hht->data + t * hrs;
+  for (int64_t s = 0; s < k; s++) {
+    const int64_t t = job->order[s];
+    const double *ht = job->hht->data + t * hrs;
+    const double hess = ht[t * hcs];
+    for (int64_t i = i0; i < i1; i++) {
+      double *wi = w + i * wrs;
       double grad = -LUMA_AT(job->xht, i, t);
       if (wcs == 1 && hcs == 1) {
         for (int64_t r = 0; r < k; r++) grad += ht[r] * wi[r];
@@ -34,7 +41,6 @@ static void sweep_chunk(void *ctx, int64_t chunk, int64_t i0, int64_t i1) {
       const double wit = wi[t * wcs];
       const double pg = wit == 0 ? (grad < 0 ? grad : 0) : grad;
       violation += fabs(pg);
-      const double hess = ht[t * hcs];
       if (hess != 0) {
         const double v = wit - grad / hess;
         wi[t * wcs] = v > 0 ? v : 0;
