@@ -15,14 +15,7 @@ local support = require("support")
 local errors_with = support.errors_with
 local ICA = luma.decomposition.FastICA
 
-local function rows(flat, ncol)
-  local out = {}
-  for i = 1, #flat // ncol do
-    out[i] = {}
-    for j = 1, ncol do out[i][j] = flat[(i - 1) * ncol + j] end
-  end
-  return out
-end
+local rows = support.rows
 
 local REF = {
 parallel_logcosh = {n_iter = 27, components = {0.013611851157655315, 0.028638110245436752,

@@ -11,14 +11,7 @@ local support = require("support")
 local errors_with = support.errors_with
 local IPCA, PCA = luma.decomposition.IncrementalPCA, luma.decomposition.PCA
 
-local function rows(flat, ncol)
-  local out = {}
-  for i = 1, #flat // ncol do
-    out[i] = {}
-    for j = 1, ncol do out[i][j] = flat[(i - 1) * ncol + j] end
-  end
-  return out
-end
+local rows = support.rows
 
 local REF = {
 components = {0.16828581388343797, -0.21366864010019695, 0.0015111375076777224,

@@ -19,14 +19,7 @@ local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings
 local PPCA, FA = luma.decomposition.ProbabilisticPCA, luma.decomposition.FactorAnalysis
 
-local function rows(flat, ncol)
-  local out = {}
-  for i = 1, #flat // ncol do
-    out[i] = {}
-    for j = 1, ncol do out[i][j] = flat[(i - 1) * ncol + j] end
-  end
-  return out
-end
+local rows = support.rows
 
 local REF = {
 fa = { loglike = -15.080249758146444, n_iter = 2074, score = -15.080249758171067,

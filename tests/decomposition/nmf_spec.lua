@@ -17,14 +17,7 @@ local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings
 local NMF = luma.decomposition.NMF
 
-local function rows(flat, ncol)
-  local out = {}
-  for i = 1, #flat // ncol do
-    out[i] = {}
-    for j = 1, ncol do out[i][j] = flat[(i - 1) * ncol + j] end
-  end
-  return out
-end
+local rows = support.rows
 
 local REF = {
 nndsvd_W = {0.8810826380574365, 0.2560371731688616, 0.0, 0.0, 1.3149360341264074, 0.0, 0.0, 0.0,

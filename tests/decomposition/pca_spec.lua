@@ -18,14 +18,7 @@ local support = require("support")
 local errors_with = support.errors_with
 local PCA = luma.decomposition.PCA
 
-local function rows(flat, ncol)
-  local out = {}
-  for i = 1, #flat // ncol do
-    out[i] = {}
-    for j = 1, ncol do out[i][j] = flat[(i - 1) * ncol + j] end
-  end
-  return out
-end
+local rows = support.rows
 
 local function column(t) return rows(t, 1) end
 

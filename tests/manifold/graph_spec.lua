@@ -16,14 +16,7 @@ local errors_with = support.errors_with
 local Isomap, LLE = luma.manifold.Isomap, luma.manifold.LocallyLinearEmbedding
 local native = require("luma.manifold.native")
 
-local function rows(flat, ncol)
-  local out = {}
-  for i = 1, #flat // ncol do
-    out[i] = {}
-    for j = 1, ncol do out[i][j] = flat[(i - 1) * ncol + j] end
-  end
-  return out
-end
+local rows = support.rows
 
 local REF = {
 isomap = {embedding = {18.107223181937368, 7.284884313846258, -6.506524210022436,

@@ -22,14 +22,7 @@ local errors_with = support.errors_with
 local MDS, TSNE = luma.manifold.MDS, luma.manifold.TSNE
 local native = require("luma.manifold.native")
 
-local function rows(flat, ncol)
-  local out = {}
-  for i = 1, #flat // ncol do
-    out[i] = {}
-    for j = 1, ncol do out[i][j] = flat[(i - 1) * ncol + j] end
-  end
-  return out
-end
+local rows = support.rows
 
 local REF = {
 P_exact = {0.0, 3.3727208694497126e-05, 1.4131267863336478e-05, 1.2031995581107704e-06,

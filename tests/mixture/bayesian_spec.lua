@@ -17,14 +17,7 @@ local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings
 local BGM = luma.mixture.BayesianGaussianMixture
 
-local function rows(flat, ncol)
-  local out = {}
-  for i = 1, #flat // ncol do
-    out[i] = {}
-    for j = 1, ncol do out[i][j] = flat[(i - 1) * ncol + j] end
-  end
-  return out
-end
+local rows = support.rows
 
 local REF = {
 dp_full = { n_iter = 51, lower_bound = 301.17556999683205, converged = true,

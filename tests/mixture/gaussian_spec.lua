@@ -20,14 +20,7 @@ local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings
 local GM = luma.mixture.GaussianMixture
 
-local function rows(flat, ncol)
-  local out = {}
-  for i = 1, #flat // ncol do
-    out[i] = {}
-    for j = 1, ncol do out[i][j] = flat[(i - 1) * ncol + j] end
-  end
-  return out
-end
+local rows = support.rows
 
 local SKLEARN = {
 full = { n_iter = 34, lower_bound = -1.2012365173307493,

@@ -68,6 +68,17 @@ function support.compile_host(source, dir)
   return exe
 end
 
+--- rows(flat, ncol) -> a table of row tables: reference values printed flat
+--- (row-major, as NumPy's ravel gives them) cut into rows of ncol.
+function support.rows(flat, ncol)
+  local out = {}
+  for i = 1, #flat // ncol do
+    out[i] = {}
+    for j = 1, ncol do out[i][j] = flat[(i - 1) * ncol + j] end
+  end
+  return out
+end
+
 --- Asserts that fn raises an error whose message matches the Lua pattern.
 function support.errors_with(pattern, fn)
   local ok, err = pcall(fn)
