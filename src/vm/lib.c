@@ -58,6 +58,11 @@ static const NativeModule native_modules[] = {
     {"mixture.native", luma_open_mixture_native},
     {"decomposition.native", luma_open_decomposition_native},
     {"manifold.native", luma_open_manifold_native},
+    {"cluster.native", luma_open_cluster_native},
+    {"markov.native", luma_open_markov_native},
+    {"hmm.native", luma_open_hmm_native},
+    {"lds.native", luma_open_lds_native},
+    {"tsa.native", luma_open_tsa_native},
     {NULL, NULL}};
 
 /* Public names of modules that live inside a family package: luma.dist

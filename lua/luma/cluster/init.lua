@@ -1,0 +1,32 @@
+--- luma.cluster: clustering (docs/CLUSTER.md).
+--
+-- One part per concern, merged here into the table users get as
+-- luma.cluster (every public member of a part: classes and functions):
+--   kmeans        KMeans, MiniBatchKMeans, KMedians, KMedoids
+--   kernel        KernelKMeans
+--   graph         similarity graphs and graph Laplacians
+--   spectral      SpectralClustering, spectral_embedding
+--   hierarchical  AgglomerativeClustering, linkage, fcluster, minimum_spanning_tree
+--   density       DBSCAN, MeanShift
+--   community     modularity, Louvain, the spectral min-cut
+--   selection     elbow and silhouette tables over k
+local luma = require("luma")
+
+local cluster = {}
+local names = {}
+
+for _, part in ipairs{ "kmeans", "kernel", "graph", "spectral", "hierarchical", "density",
+                       "community", "selection" } do
+  for name, member in pairs(require("luma.cluster." .. part)) do
+    assert(cluster[name] == nil, "luma.cluster: two parts define " .. name)
+    cluster[name] = member
+    names[#names + 1] = name
+  end
+end
+table.sort(names)
+
+luma.doc.set(cluster, { name = "luma.cluster",
+  doc = "Clustering (scikit-learn's sklearn.cluster and more): "
+    .. table.concat(names, ", ") .. ". Labels are 1-based." })
+
+return cluster

@@ -1,0 +1,2 @@
+--- luma.cluster.kmeans (to be filled): its public members, merged into luma.cluster.
+return {}

@@ -1,0 +1,2 @@
+--- luma.cluster.selection (to be filled): its public members, merged into luma.cluster.
+return {}
