@@ -162,7 +162,9 @@ static double now(void) { return luma_monotonic_seconds(); }
  * and naps from 10 us to 0.5 ms, so that a task is never late by more
  * than that.  Other waits, rank 0's above all, start at 0.2 ms and go up
  * to 1 ms without retries: every wake-up is CPU taken from the workers,
- * and workers hold tasks ahead, so rank 0 may answer a little late. */
+ * and workers hold tasks ahead, so rank 0 may answer a little late;
+ * once every task is handed out, rank 0 naps 50 to 100 us, since the
+ * last results decide when the map ends. */
 #define WORKER_START (-64)
 static void nap_for(int *w, int first, int most) {
   if (*w < 0) {
@@ -177,6 +179,7 @@ static void nap_for(int *w, int first, int most) {
 
 static void nap_worker(int *w) { nap_for(w, 10, 500); }
 static void nap(int *w) { nap_for(w, 200, 1000); }
+static void nap_tail(int *w) { nap_for(w, 50, 100); }
 
 /* Marks the job broken: rank r is gone, `what` says how ("exited with
  * status 7 during task 3"). */
@@ -510,12 +513,16 @@ static const char *call_task(lua_State *L, long long i, size_t *len, int *failed
 }
 
 /* Tasks a worker may hold at once: the one it runs and the next ones,
- * already sent, so that it does not wait for rank 0 between short tasks
- * (grid-search fits of a millisecond would otherwise idle a good part of
- * the time, more so when rank 0 has to wait for a core).  Only for short
- * tasks, and no more than half a fair share of those left (guided
- * self-scheduling): a task held by a busy worker could wait while another
- * worker idles, so the holdings shrink as the tasks run out. */
+ * already sent, so that it does not wait for rank 0 between short tasks.
+ * Rank 0 shares two cores with the workers, so its answer to a result
+ * can come 2-4 ms late (it naps, then waits for a core): grid-search fits
+ * of a millisecond idled the workers a quarter of the time when they held
+ * a single task near the end of the map.  So a worker holds two tasks from
+ * the start (when there are plenty), and, once tasks are known to be
+ * short, no fewer than three and up to half a fair share of those left
+ * (guided self-scheduling), which keeps the imbalance at the end to a few
+ * short tasks.  Long tasks are held one at a time: a task queued behind a
+ * long one could wait while another worker idles. */
 #define QUEUE 16
 #define SHORT_TASK 0.05 /* seconds */
 
@@ -541,9 +548,12 @@ static void dispatch(Coord *c, int r) {
   Peer *p = &c->peers[r];
   if (p->over) return;
   long long workers = world.size - 1, left = c->n - c->next + 1, hold = 1;
-  if (c->delivered > 0 && (now() - c->start) * (double)workers / (double)c->delivered < SHORT_TASK)
+  if (c->delivered == 0) {
+    if (left >= 4 * workers) hold = 2;
+  } else if ((now() - c->start) * (double)workers / (double)c->delivered < SHORT_TASK) {
     hold = left / (2 * workers) < QUEUE ? left / (2 * workers) : QUEUE;
-  if (hold < 1) hold = 1;
+    if (hold < 3) hold = 3;
+  }
   while (c->why[0] == '\0' && c->next <= c->n && p->held < hold && !world.gone[r]) {
     p->queue[p->held++] = c->next;
     send_msg(r, TAG_TASK, c->next++, 0, NULL, 0);
@@ -593,7 +603,10 @@ static int coordinate(lua_State *L, long long n, const char *digest, size_t dlen
         lose_silent(r, t - world.heard[r], c.peers[r].held ? c.peers[r].queue[0] : 0);
         stop_all(&c, world.lost);
       }
-      nap(&us);
+      /* with every task handed out, the workers wait for share as soon
+       * as the last results are in: answer quickly */
+      if (c.next > c.n) nap_tail(&us);
+      else nap(&us);
       continue;
     }
     us = 0;
