@@ -91,6 +91,10 @@ end
 
 local from_plain
 
+-- Types registered by a module of Luma's own that may not be loaded yet
+-- when a file holding them is read: type name -> module.
+local LAZY_TYPES = { ["luma.Table"] = "luma.Table", ["luma.Categorical"] = "luma.Table" }
+
 -- The class of a saved estimator: already defined, or one of Luma's own
 -- modules that defines it (loaded only from the embedded modules).
 local function find_class(name)
@@ -127,6 +131,10 @@ from_plain = function(v)
   if name ~= nil then
     if type(name) ~= "string" then fail(3, "luma.load: a type tag is not a string") end
     local handler = registry[name]
+    if handler == nil and LAZY_TYPES[name] then
+      require(LAZY_TYPES[name]) -- registers the type
+      handler = registry[name]
+    end
     if handler then
       if (v[VERSION] or 1) > handler.version then
         fail(3, "luma.load: %s was saved by a newer version (%d > %d)", name, v[VERSION],
@@ -215,8 +223,8 @@ luma.doc.set_members(persist, "luma.persist", {
       .. "boolean, save = fn(obj) -> plain table, load = fn(table, version) -> obj}, name the "
       .. "type's name in saved files. Estimator classes need no registration." },
   save = { signature = "save(obj, path) -> nothing",
-    doc = "Writes obj (a matrix, estimator, pipeline, search result, generator or a table "
-      .. "of those) to path atomically: a crash mid-save leaves the previous file intact. "
+    doc = "Writes obj (a matrix, luma.Table, estimator, pipeline, search result, generator "
+      .. "or a table of those) to path atomically: a crash mid-save leaves the previous file intact. "
       .. "luma.save is the same." },
   load = { signature = "load(path) -> value",
     doc = "Reads what save wrote; corrupted or hostile files are errors, and no code in "
