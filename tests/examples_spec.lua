@@ -7,7 +7,7 @@ describe("examples", function()
     local out, err, code = support.luma_run({ "scripts/examples/custom_estimator.lua" })
     assert.equal("", err)
     assert.equal(0, code)
-    assert.truthy(out:find("rank_score  mean_score", 1, true))
+    assert.truthy(out:find("rank_test_score  mean_test_score", 1, true))
     local acc = tonumber(out:match("cross%-validated accuracy ([%d.]+)"))
     assert.is_true(acc > 0.85) -- two blobs 2.8 standard deviations apart
     assert.truthy(out:find("[[10  20]]", 1, true))

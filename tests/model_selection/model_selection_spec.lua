@@ -171,7 +171,7 @@ describe("splitter errors", function()
     assert.has_error(function() ms.train_test_split(luma.zeros(4, 1), M{1, 2}) end,
       "bad argument #2 to 'train_test_split' (X has 4 rows but y has 2)")
     assert.has_error(function() ms.train_test_split(luma.zeros(4, 1), nil, { tests = 1 }) end,
-      "train_test_split: unknown option 'tests' (valid: test_size, train_size, shuffle, stratify, seed)")
+      "train_test_split: unknown option 'tests' (valid: seed, shuffle, stratify, test_size, train_size)")
   end)
 
   it("warn when a class is smaller than the number of folds", function()

@@ -49,10 +49,10 @@ describe("cross-validation #smoke", function()
     local r = ms.cross_validate(Ridge{ alpha = 0.5 }, X, y, { cv = ms.KFold{ n_splits = 3 },
       return_train_score = true, return_estimator = true })
     local expected = manual_scores(0.5, folds)
+    assert.matrix_near(M(expected), r.test_score, 1e-12)
     for k = 1, 3 do
-      assert.is_true(math.abs(r.test_score[k] - expected[k]) < 1e-12)
-      assert.is_true(r.train_score[k] >= r.test_score[k] - 0.5)
-      assert.is_true(r.fit_time[k] >= 0 and r.score_time[k] >= 0)
+      assert.is_true(r.train_score:get(k, 1) >= r.test_score:get(k, 1) - 0.5)
+      assert.is_true(r.fit_time:get(k, 1) >= 0 and r.score_time:get(k, 1) >= 0)
       assert.is_true(r.estimators[k]:is_fitted())
     end
     local scores = ms.cross_val_score(Ridge{ alpha = 0.5 }, X, y, { cv = 3 })
@@ -63,9 +63,9 @@ describe("cross-validation #smoke", function()
     local neg_mae = function(est, Xt, yt) return -(est:predict(Xt) - yt):abs():mean() end
     local r = ms.cross_validate(Ridge{}, X, y, { cv = 3, scoring = { mae = neg_mae,
       r2 = function(est, Xt, yt) return est:score(Xt, yt) end } })
-    assert.equal(3, #r.test_mae)
-    assert.is_true(r.test_mae[1] < 0)
-    assert.equal(3, #r.test_r2)
+    assert.equal(3, r.test_mae:rows())
+    assert.is_true(r.test_mae:get(1, 1) < 0)
+    assert.equal(3, r.test_r2:rows())
   end)
 
   it("predicts every sample from the model that did not see it", function()
@@ -88,17 +88,17 @@ describe("searches #smoke", function()
     local folds = ms.check_cv(3, X)
     for c, alpha in ipairs({ 0.01, 1, 1000 }) do
       local s = manual_scores(alpha, folds)
-      assert.is_true(math.abs(results[c].mean_score - (s[1] + s[2] + s[3]) / 3) < 1e-12)
+      assert.is_true(math.abs(results[c].mean_test_score - (s[1] + s[2] + s[3]) / 3) < 1e-12)
       assert.equal(alpha, results[c].params.alpha)
       assert.is_true(math.abs(results[c].split2_test_score - s[2]) < 1e-12)
     end
-    assert.equal(3, results[3].rank_score) -- a huge penalty fits worst
-    assert.equal(1, results[search.best_index].rank_score)
+    assert.equal(3, results[3].rank_test_score) -- a huge penalty fits worst
+    assert.equal(1, results[search.best_index].rank_test_score)
     assert.is_true(search.best_params.alpha < 1000)
     local best = Ridge{ alpha = search.best_params.alpha }:fit(X, y)
     assert.matrix_near(best:predict(X), search:predict(X), 1e-12)
     local text = tostring(results)
-    assert.truthy(text:find("rank_score", 1, true))
+    assert.truthy(text:find("rank_test_score", 1, true))
     assert.truthy(text:find("alpha=1000", 1, true))
   end)
 
@@ -112,7 +112,7 @@ describe("searches #smoke", function()
     search:fit(X, y)
     _G.warn = saved
     assert.equal(1, search.best_index)
-    assert.is_true(search.results[2].mean_score ~= search.results[2].mean_score) -- NaN
+    assert.is_true(search.results[2].mean_test_score ~= search.results[2].mean_test_score) -- NaN
     assert.equal(3, #warned)
     assert.has_error(function()
       ms.GridSearch{ estimator = Ridge{ fail_above = 10 }, param_grid = { alpha = { 100 } },
@@ -177,12 +177,13 @@ end)
 describe("scoring by name", function()
   it("uses luma.metrics scorers, several at once, and refits by one of them", function()
     local r = ms.cross_validate(Ridge{}, X, y, { cv = 3, scoring = { "r2", "neg_mean_absolute_error" } })
-    assert.equal(3, #r.test_r2)
-    assert.is_true(r.test_neg_mean_absolute_error[1] < 0)
+    assert.equal(3, r.test_r2:rows())
+    assert.is_true(r.test_neg_mean_absolute_error:get(1, 1) < 0)
     local search = ms.GridSearch{ estimator = Ridge{}, param_grid = { alpha = { 0.01, 1000 } }, cv = 3,
       scoring = { "r2", "neg_mean_squared_error" }, refit = "neg_mean_squared_error" }:fit(X, y)
     assert.equal(0.01, search.best_params.alpha)
-    assert.is_true(search.results[1].mean_neg_mean_squared_error > search.results[2].mean_neg_mean_squared_error)
+    assert.is_true(search.results[1].mean_test_neg_mean_squared_error
+      > search.results[2].mean_test_neg_mean_squared_error)
     assert.has_error(function() ms.cross_val_score(Ridge{}, X, y, { scoring = "f2" }) end)
   end)
 end)

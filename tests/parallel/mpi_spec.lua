@@ -136,7 +136,7 @@ describe("backend options", function()
     assert.has_error(function() squares{ backend = "fork", n_jobs = "mpi" } end,
       "map: n_jobs = \"mpi\" and backend = \"fork\" disagree")
     assert.has_error(function() squares{ n_jobs = "all" } end,
-      "map: n_jobs must be an integer >= 1 or \"mpi\", got \"all\"")
+      "map: n_jobs must be a nonzero integer or \"mpi\", got \"all\"")
     local search = luma.model_selection.GridSearch{ estimator = luma.linear.Ridge{},
       param_grid = { alpha = { 1 } }, backend = "mpi" }
     assert.equal("mpi", search.params.backend)

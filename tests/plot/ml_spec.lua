@@ -127,10 +127,10 @@ describe("luma.plot ML plots", function()
 
   it("search_heatmap: the mean score over two parameters", function()
     local results = { primary = "score",
-      { params = { alpha = 1, beta = "a" }, mean_score = 0.5 },
-      { params = { alpha = 2, beta = "a" }, mean_score = 0.25 },
-      { params = { alpha = 1, beta = "b" }, mean_score = 0.75 },
-      { params = { alpha = 2, beta = "b" }, mean_score = 1 } }
+      { params = { alpha = 1, beta = "a" }, mean_test_score = 0.5 },
+      { params = { alpha = 2, beta = "a" }, mean_test_score = 0.25 },
+      { params = { alpha = 1, beta = "b" }, mean_test_score = 0.75 },
+      { params = { alpha = 2, beta = "b" }, mean_test_score = 1 } }
     local doc = parse(plot.search_heatmap(results))
     local texts = {}
     for _, t in ipairs(xml.by_name(xml.by_class(doc, "annotations")[1], "text")) do texts[#texts + 1] = t.text end

@@ -206,7 +206,7 @@ describe("help formatting", function()
       .. "%-> results\n", text)
     assert.matches("\nParameters:\n", text)
     assert.matches("\n  return_train_score +default false +also score the training folds", text)
-    assert.matches("Returns {test_<scorer>", text, 1, true)
+    assert.matches("Returns a table of columns (one row per fold)", text, 1, true)
   end)
 
   it("lists an estimator class's methods with their signatures", function()

@@ -139,8 +139,8 @@ local PARAMS = {
     doc = "draw features with replacement" },
   { name = "oob_score", type = "boolean", default = false,
     doc = "estimate the score on the out-of-bag rows" },
-  { name = "n_jobs", type = "integer", default = 1, min = 1,
-    doc = "forked worker processes fitting members (luma.parallel)" },
+  { name = "n_jobs", type = "integer", default = 1,
+    doc = "forked worker processes fitting members (luma.parallel; -1: one per core)" },
   { name = "seed", type = "seed", doc = "the draws of every member (integer or generator)" },
 }
 

@@ -29,6 +29,38 @@ function common.check_opts(fname, opts, valid, level)
   return opts or {}
 end
 
+--- options(fname, argn, opts, positional, valid, level) -> opts (or {}):
+-- the options argument #argn of fname, checked by check_opts.  Common
+-- positional forms are accepted: positional(value) turns a value that is
+-- not an options table into one (cross_val_score(m, X, y, 5) -> {cv = 5})
+-- or returns nil, and anything else is a "bad argument" error.  The info
+-- table luma.datasets.load returns third gets its own explanation, since
+-- f(m, luma.datasets.load(name)) puts it in the options slot.
+function common.options(fname, argn, opts, positional, valid, level)
+  if opts == nil then return {} end
+  if type(opts) ~= "table" or getmetatable(opts) ~= nil then
+    local converted = positional and positional(opts)
+    if converted == nil then
+      fail(level + 1, "bad argument #%d to '%s' (options table expected, got %s)", argn, fname,
+        luma.ismatrix(opts) and "a matrix" or type(opts))
+    end
+    opts = converted
+  elseif opts.feature_names ~= nil and opts.description ~= nil then
+    fail(level + 1, "bad argument #%d to '%s' (options table expected, got the info table of "
+      .. "luma.datasets.load: keep X, y and pass the options separately)", argn, fname)
+  end
+  return common.check_opts(fname, opts, valid, level + 1)
+end
+
+--- cv_positional(value) -> {cv = value} for a fold count or a splitter
+-- given where options go (the positional form of cv), else nil.
+function common.cv_positional(value)
+  if math.type(value) == "integer" or (type(value) == "table" and type(value.split) == "function")
+  then
+    return { cv = value }
+  end
+end
+
 --- check_xy(fname, X, y): X a matrix and y nil or a matrix with as many
 -- rows, reported as arguments #2 and #3 of fname (called from fname).
 function common.check_xy(fname, X, y)
@@ -63,7 +95,9 @@ function common.resolve_scorer(scoring, level)
 end
 
 -- Scorers by name: scoring may also be a list of names (or a table of
--- name = scorer) for several at once.
+-- name = scorer) for several at once.  One scorer is named "score",
+-- whichever it is, as in scikit-learn's result keys (test_score,
+-- mean_test_score); several keep their names (test_accuracy, ...).
 function common.resolve_scorers(scoring, level)
   if type(scoring) == "table" and not getmetatable(scoring) then
     local out, names = {}, {}
@@ -80,8 +114,7 @@ function common.resolve_scorers(scoring, level)
     table.sort(names)
     return out, names
   end
-  local fn, name = common.resolve_scorer(scoring, level + 1)
-  return { [name] = fn }, { name }
+  return { score = common.resolve_scorer(scoring, level + 1) }, { "score" }
 end
 
 -- Fits a clone on one split and scores it; a failing fit gives

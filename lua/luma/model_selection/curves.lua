@@ -6,7 +6,7 @@
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.model_selection.common")
-local fail, check_opts, check_xy = common.fail, common.check_opts, common.check_xy
+local fail, check_xy = common.fail, common.check_xy
 local is_classifier, resolve_scorers = common.is_classifier, common.resolve_scorers
 local fit_and_score = common.fit_and_score
 local check_cv = require("luma.model_selection.splitters").check_cv
@@ -37,8 +37,9 @@ end
 -- column per fold).
 function curves.validation_curve(est, X, y, opts)
   check_xy("validation_curve", X, y)
-  opts = check_opts("validation_curve", opts, { param_name = true, param_range = true,
-    cv = true, scoring = true, groups = true, n_jobs = true, backend = true }, 2)
+  opts = common.options("validation_curve", 4, opts, nil, { param_name = true,
+    param_range = true, cv = true, scoring = true, groups = true, n_jobs = true,
+    backend = true }, 2)
   if type(opts.param_name) ~= "string" or type(opts.param_range) ~= "table" then
     fail(2, "validation_curve needs param_name (a string) and param_range (a list)")
   end
@@ -59,8 +60,9 @@ end
 -- training fold or counts (default 0.1, 0.325, 0.55, 0.775, 1).
 function curves.learning_curve(est, X, y, opts)
   check_xy("learning_curve", X, y)
-  opts = check_opts("learning_curve", opts, { train_sizes = true, cv = true, scoring = true,
-    shuffle = true, seed = true, groups = true, n_jobs = true, backend = true }, 2)
+  opts = common.options("learning_curve", 4, opts, common.cv_positional, { train_sizes = true,
+    cv = true, scoring = true, shuffle = true, seed = true, groups = true, n_jobs = true,
+    backend = true }, 2)
   local scorers, names = resolve_scorers(opts.scoring, 2)
   local splits = check_cv(opts.cv, X, y, is_classifier(est), opts.groups)
   local max_train = math.huge

@@ -18,6 +18,9 @@ for _, part in ipairs({ "splitters", "validation", "search", "curves" }) do
   for name, value in pairs(require("luma.model_selection." .. part)) do ms[name] = value end
 end
 
+-- scikit-learn's names of the searches, for code moved from Python
+ms.GridSearchCV, ms.RandomizedSearchCV = ms.GridSearch, ms.RandomSearch
+
 -- Help records of the functions.  They are kept here rather than beside
 -- each function so that the parts hold only code; the splitter classes
 -- and the searches document themselves from their parameter schemas.
@@ -26,13 +29,15 @@ local CV = { name = "cv", default = 5, doc = "an integer k (StratifiedKFold for 
 local SCORING = { name = "scoring", default = "est:score", doc = "a scorer name, a "
   .. "scorer(est, X, y), or (cross_validate) a list or table of them" }
 local GROUPS = { name = "groups", doc = "group labels (n x 1) for group splitters" }
-local N_JOBS = { name = "n_jobs", default = 1, doc = "forked workers (luma.parallel.map)" }
+local N_JOBS = { name = "n_jobs", default = 1, doc = "forked workers (luma.parallel.map; -1: "
+  .. "one per core, -2: all but one, ...; serial in a sandboxed state, with a warning)" }
 local BACKEND = { name = "backend", default = "by n_jobs", doc = "a luma.parallel backend "
   .. "name (\"serial\", \"fork\", \"mpi\")" }
 luma.doc.set_members(ms, "luma.model_selection", {
   train_test_split = { signature = "train_test_split(X, y [, opts]) -> X_train, X_test, "
       .. "y_train, y_test",
-    doc = "Splits the rows of X (and y, which may be nil) into a random train and test part.",
+    doc = "Splits the rows of X (and y, which may be nil) into a random train and test part. "
+      .. "opts may be the test size alone: train_test_split(X, y, 0.2).",
     params = {
       { name = "test_size", default = 0.25, doc = "a fraction of the rows or a count" },
       { name = "train_size", default = "the rest", doc = "a fraction or a count" },
@@ -46,8 +51,10 @@ luma.doc.set_members(ms, "luma.model_selection", {
   cross_validate = { signature = "cross_validate(est, X, y [, opts]) -> results",
     doc = "Fits a clone of est on each training fold and scores it on the held-out fold "
       .. "(Hastie, Tibshirani and Friedman, The Elements of Statistical Learning, sec. "
-      .. "7.10). Returns {test_<scorer> = per-fold scores, train_<scorer> (with "
-      .. "return_train_score), fit_time, score_time, estimators (with return_estimator)}.",
+      .. "7.10). Returns a table of columns (one row per fold) that prints as a summary: "
+      .. "test_score (test_<name> for each of several scorers), train_score (with "
+      .. "return_train_score), fit_time, score_time, and estimators (with return_estimator). "
+      .. "opts may be a fold count or a splitter alone: cross_validate(est, X, y, 5).",
     params = { CV, SCORING, GROUPS,
       { name = "return_train_score", default = false, doc = "also score the training folds" },
       { name = "return_estimator", default = false, doc = "keep each fold's fitted model" },
@@ -94,7 +101,8 @@ luma.doc.set(ms, { name = "luma.model_selection",
   doc = "Splitters (KFold, StratifiedKFold, RepeatedKFold, RepeatedStratifiedKFold, "
     .. "LeaveOneOut, LeavePOut, ShuffleSplit, StratifiedShuffleSplit, GroupKFold, "
     .. "TimeSeriesSplit, PredefinedSplit), train_test_split, check_cv, cross_validate, "
-    .. "cross_val_score, cross_val_predict, GridSearch, RandomSearch (with uniform, "
+    .. "cross_val_score, cross_val_predict, GridSearch, RandomSearch (aliases GridSearchCV "
+    .. "and RandomizedSearchCV, scikit-learn's names; with uniform, "
     .. "log_uniform, randint), validation_curve and learning_curve." })
 
 return ms

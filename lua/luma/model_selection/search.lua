@@ -8,16 +8,17 @@ local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.model_selection.common")
 local fail, is_classifier = common.fail, common.is_classifier
-local resolve_scorer, resolve_scorers = common.resolve_scorer, common.resolve_scorers
+local resolve_scorers = common.resolve_scorers
 local fit_and_score = common.fit_and_score
 local check_cv = require("luma.model_selection.splitters").check_cv
 
 local search = {}
 
---- The results of a search: one row per candidate with params, mean_<s>,
--- std_<s>, rank_<s> and split<k>_<s> for each scorer s (test scores;
--- train_<s>... with return_train_score), mean_fit_time and
--- mean_score_time.  Prints as an aligned table.
+--- The results of a search: one row per candidate with params,
+-- mean_test_<s>, std_test_<s>, rank_test_<s> and split<k>_test_<s> for
+-- each scorer s ("score" when there is one; mean_train_<s>, ... with
+-- return_train_score), mean_fit_time and mean_score_time: scikit-learn's
+-- cv_results_ keys, split numbers from 1.  Prints as an aligned table.
 local Results = { __name = "luma.model_selection.Results" }
 Results.__index = Results
 search.Results = Results
@@ -39,13 +40,13 @@ local function format_value(v)
 end
 
 function Results.__tostring(self)
-  local cols = { "rank_" .. self.primary, "mean_" .. self.primary, "std_" .. self.primary,
-                 "mean_fit_time", "params" }
+  local cols = { "rank_test_" .. self.primary, "mean_test_" .. self.primary,
+                 "std_test_" .. self.primary, "mean_fit_time", "params" }
   local rows = { cols }
   local order = {}
   for i = 1, #self do order[i] = i end
   table.sort(order, function(a, b)
-    local ra, rb = self[a]["rank_" .. self.primary], self[b]["rank_" .. self.primary]
+    local ra, rb = self[a]["rank_test_" .. self.primary], self[b]["rank_test_" .. self.primary]
     if ra ~= rb then return ra < rb end
     return a < b
   end)
@@ -129,12 +130,29 @@ local function mean_std(values)
   return mean, math.sqrt(ss / n)
 end
 
+-- The rows of a search's results as columns, scikit-learn's cv_results_:
+-- each numeric key an n x 1 matrix over the candidates, params a list.
+local function columns(results)
+  local out = { params = {} }
+  for c, row in ipairs(results) do
+    out.params[c] = row.params
+    for key, value in pairs(row) do
+      if type(value) == "number" then
+        out[key] = out[key] or luma.zeros(#results, 1)
+        out[key]:set(c, 1, value)
+      end
+    end
+  end
+  return out
+end
+
 -- Evaluates candidate parameter sets by cross-validation and refits.
 local function run_search(self, X, y, candidates)
   local p = self.params
   local est = p.estimator
   local scorers, names = resolve_scorers(p.scoring, 3)
   local primary = type(p.refit) == "string" and p.refit or names[1]
+  if primary == p.scoring and names[1] == "score" then primary = "score" end -- one scorer
   if scorers[primary] == nil then
     fail(3, "%s: refit = '%s' is not one of the scorers (%s)", tostring(self), primary,
       table.concat(names, ", "))
@@ -171,7 +189,7 @@ local function run_search(self, X, y, candidates)
       end
     end
     for _, name in ipairs(names) do
-      row["mean_" .. name], row["std_" .. name] = mean_std(per[name].test)
+      row["mean_test_" .. name], row["std_test_" .. name] = mean_std(per[name].test)
       if p.return_train_score then
         row["mean_train_" .. name], row["std_train_" .. name] = mean_std(per[name].train)
       end
@@ -182,11 +200,12 @@ local function run_search(self, X, y, candidates)
   end
   for _, name in ipairs(names) do
     local means = {}
-    for c = 1, #results do means[c] = results[c]["mean_" .. name] end
+    for c = 1, #results do means[c] = results[c]["mean_test_" .. name] end
     local r = ranks(means)
-    for c = 1, #results do results[c]["rank_" .. name] = r[c] end
+    for c = 1, #results do results[c]["rank_test_" .. name] = r[c] end
   end
   self.results = results
+  self.cv_results = columns(results)
   local best
   if type(p.refit) == "function" then
     best = p.refit(results)
@@ -196,12 +215,12 @@ local function run_search(self, X, y, candidates)
     end
   else
     for c = 1, #results do
-      if results[c]["rank_" .. primary] == 1 then best = c break end
+      if results[c]["rank_test_" .. primary] == 1 then best = c break end
     end
   end
   self.best_index = best
   self.best_params = results[best].params
-  self.best_score = results[best]["mean_" .. primary]
+  self.best_score = results[best]["mean_test_" .. primary]
   if self.best_score ~= self.best_score then
     fail(3, "%s: every candidate failed to fit", tostring(self))
   end
@@ -227,13 +246,19 @@ local SEARCH_PARAMS = {
     .. "failing fit (\"raise\" re-raises its error)" },
   { name = "return_train_score", type = "boolean", default = false,
     doc = "also score the training folds" },
-  { name = "n_jobs", type = "integer|string", default = 1, min = 1,
-    doc = "forked worker processes, or \"mpi\" (short for backend = \"mpi\")" },
+  { name = "n_jobs", type = "integer|string", default = 1,
+    doc = "forked worker processes (-1: one per core, -2: all but one, ...), or \"mpi\" "
+      .. "(short for backend = \"mpi\"); serial in a sandboxed state, with a warning" },
   { name = "backend", type = "string", values = { "serial", "fork", "mpi" },
     doc = "where the fits run (luma.parallel.map): \"serial\", \"fork\" (n_jobs workers) or "
       .. "\"mpi\" (the ranks of mpirun; docs/PARALLEL.md); default: serial for n_jobs = 1, "
       .. "fork for more" },
 }
+
+local FITTED = "Fitted: results (one row per candidate: params, mean_test_score, "
+  .. "std_test_score, rank_test_score, split1_test_score, ..., mean_fit_time; prints as a "
+  .. "table), cv_results (the same as columns, scikit-learn's cv_results_), best_index, "
+  .. "best_params, best_score, best_estimator. Also named " -- completed by each class
 
 local function search_delegate(method)
   return function(self, X, ...)
@@ -266,9 +291,8 @@ local function search_class(name, extra_params, candidates, doc, example)
     decision_function = search_delegate("decision_function"),
     transform = search_delegate("transform"),
     score = function(self, X, y)
-      local fn = resolve_scorer(self.params.scoring and self.results.primary ~= "score"
-        and self.results.primary or nil, 2)
-      return fn(self.best_estimator, X, y)
+      return resolve_scorers(self.params.scoring, 2)[self.results.primary](self.best_estimator,
+        X, y)
     end,
   }
 end
@@ -279,7 +303,8 @@ search.GridSearch = search_class("GridSearch", {
 }, function(self, level)
   if self.params.param_grid == nil then fail(level + 1, "GridSearch: param_grid is required") end
   return expand_grid(self.params.param_grid, level + 1)
-end, "Exhaustive search over a parameter grid by cross-validation; refits the best.",
+end, "Exhaustive search over a parameter grid by cross-validation; refits the best. "
+  .. FITTED .. "GridSearchCV.",
 function(base)
   local X = luma.random.Generator(1):normal(12, 2)
   return search.GridSearch{ estimator = base, param_grid = { alpha = { 0.1, 1 } }, cv = 3 }, X,
@@ -351,7 +376,9 @@ search.RandomSearch = search_class("RandomSearch", {
     out[c] = params
   end
   return out
-end, "Random search over parameter distributions by cross-validation; refits the best.",
+end, "Random search over parameter distributions by cross-validation (Bergstra and Bengio, "
+  .. "JMLR 13, 2012); refits the best. " .. FITTED
+  .. "RandomizedSearchCV.",
 function(base)
   local X = luma.random.Generator(2):normal(12, 2)
   return search.RandomSearch{ estimator = base, n_iter = 2, seed = 1, cv = 3,

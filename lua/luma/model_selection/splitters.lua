@@ -9,7 +9,8 @@
 -- same folds (1-based).
 local luma = require("luma")
 local estimator = require("luma.estimator")
-local fail = require("luma.model_selection.common").fail
+local common = require("luma.model_selection.common")
+local fail = common.fail
 
 local splitters = {}
 
@@ -547,24 +548,27 @@ splitters.PredefinedSplit = splitter("PredefinedSplit", {
 
 -- ------------------------------------------------------- train_test_split
 
+-- The positional form of test_size: train_test_split(X, y, 0.2).
+local function test_size_positional(value)
+  if type(value) == "number" then return { test_size = value } end
+end
+
 --- train_test_split(X, y [, {test_size = 0.25, train_size, shuffle = true,
 -- stratify = labels, seed}]) -> X_train, X_test, y_train, y_test.
+-- The options may be a test size alone: (X, y, 0.2), or (X, 0.2) without y.
 function splitters.train_test_split(X, y, opts)
   if not luma.ismatrix(X) then
     fail(2, "bad argument #1 to 'train_test_split' (X must be a luma.Matrix, got %s)", type(X))
   end
+  if opts == nil and (type(y) == "number" or (type(y) == "table" and getmetatable(y) == nil))
+  then
+    y, opts = nil, y
+  end
   if y ~= nil and not luma.ismatrix(y) then
     fail(2, "bad argument #2 to 'train_test_split' (y must be a luma.Matrix, got %s)", type(y))
   end
-  opts = opts or {}
-  local valid = { test_size = true, train_size = true, shuffle = true, stratify = true,
-                  seed = true }
-  for k in pairs(opts) do
-    if not valid[k] then
-      fail(2, "train_test_split: unknown option '%s' (valid: test_size, train_size, shuffle, "
-        .. "stratify, seed)", tostring(k))
-    end
-  end
+  opts = common.options("train_test_split", 3, opts, test_size_positional, { test_size = true,
+    train_size = true, shuffle = true, stratify = true, seed = true }, 2)
   local n = X:rows()
   if y and y:rows() ~= n then
     fail(2, "bad argument #2 to 'train_test_split' (X has %d rows but y has %d)", n, y:rows())

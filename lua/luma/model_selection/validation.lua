@@ -6,7 +6,8 @@
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.model_selection.common")
-local fail, check_opts, check_xy = common.fail, common.check_opts, common.check_xy
+local fail, check_xy, options = common.fail, common.check_xy, common.options
+local cv_positional = common.cv_positional
 local is_classifier, resolve_scorers = common.is_classifier, common.resolve_scorers
 local fit_and_score = common.fit_and_score
 local check_cv = require("luma.model_selection.splitters").check_cv
@@ -17,16 +18,39 @@ local CV_OPTIONS = { cv = true, scoring = true, return_train_score = true,
                      return_estimator = true, groups = true, error_score = true, n_jobs = true,
                      backend = true }
 
---- cross_validate(est, X, y [, opts]) -> results: test_<name>, train_<name>
--- (with return_train_score), fit_time, score_time (each a list over the
--- folds) and estimators (with return_estimator).  Folds run where n_jobs
--- and backend say (luma.parallel.map).
-function validation.cross_validate(est, X, y, opts)
-  if not estimator.is_estimator(est) then
-    fail(2, "bad argument #1 to 'cross_validate' (an estimator expected, got %s)", type(est))
+--- What cross_validate returns: a table of columns that prints as one
+-- line per column (mean, standard deviation and the fold values).
+local CVResults = { __name = "luma.model_selection.CVResults" }
+CVResults.__index = CVResults
+validation.CVResults = CVResults
+
+function CVResults.__tostring(self)
+  local keys = {}
+  for key, value in pairs(self) do
+    if luma.ismatrix(value) then keys[#keys + 1] = key end
   end
-  check_xy("cross_validate", X, y)
-  opts = check_opts("cross_validate", opts, CV_OPTIONS, 2)
+  table.sort(keys)
+  local width = 0
+  for _, key in ipairs(keys) do width = math.max(width, #key) end
+  local lines = {}
+  for _, key in ipairs(keys) do
+    local column, folds = self[key], {}
+    for i = 1, column:rows() do folds[i] = string.format("%.4g", column:get(i, 1)) end
+    lines[#lines + 1] = string.format("%-" .. width .. "s  mean %.4g  std %.4g  folds %s", key,
+      column:mean(), column:std(), table.concat(folds, " "))
+  end
+  if self.estimators then lines[#lines + 1] = string.format("estimators (%d)", #self.estimators) end
+  return table.concat(lines, "\n")
+end
+
+-- cross_validate's body, for cross_validate and cross_val_score (fname
+-- names the caller in errors, raised at `level`).
+local function cross_validate(fname, est, X, y, opts, level)
+  if not estimator.is_estimator(est) then
+    fail(level + 1, "bad argument #1 to '%s' (an estimator expected, got %s)", fname, type(est))
+  end
+  check_xy(fname, X, y)
+  opts = options(fname, 4, opts, cv_positional, CV_OPTIONS, level + 1)
   local scorers, names = resolve_scorers(opts.scoring, 2)
   local splits = check_cv(opts.cv, X, y, is_classifier(est), opts.groups)
   local out = { fit_time = {}, score_time = {} }
@@ -51,25 +75,36 @@ function validation.cross_validate(est, X, y, opts)
     end
     if opts.return_estimator then out.estimators[k] = r.model end
   end
-  return out
+  for key, values in pairs(out) do
+    if key ~= "estimators" then out[key] = luma.matrix(values) end
+  end
+  return setmetatable(out, CVResults)
+end
+
+--- cross_validate(est, X, y [, opts]) -> results: test_<name>, train_<name>
+-- (with return_train_score), fit_time, score_time (each a column over
+-- the folds; <name> is "score" for one scorer) and estimators (with
+-- return_estimator).  Folds run where n_jobs and backend say
+-- (luma.parallel.map).
+function validation.cross_validate(est, X, y, opts)
+  return cross_validate("cross_validate", est, X, y, opts, 2)
 end
 
 --- cross_val_score(est, X, y [, opts]) -> scores (a column, one per fold).
 function validation.cross_val_score(est, X, y, opts)
-  opts = opts or {}
-  if type(opts.scoring) == "table" and not getmetatable(opts.scoring) then
+  local r = cross_validate("cross_val_score", est, X, y, opts, 2)
+  if r.test_score == nil then
     fail(2, "cross_val_score takes one scorer; use cross_validate for several")
   end
-  local r = validation.cross_validate(est, X, y, opts)
-  local _, names = resolve_scorers(opts.scoring, 2)
-  return luma.matrix(r["test_" .. names[1]])
+  return r.test_score
 end
 
 --- cross_val_predict(est, X, y [, {cv, method = "predict", groups}]) ->
 -- each sample's prediction from the model that did not see it.
 function validation.cross_val_predict(est, X, y, opts)
   check_xy("cross_val_predict", X, y)
-  opts = check_opts("cross_val_predict", opts, { cv = true, method = true, groups = true }, 2)
+  opts = options("cross_val_predict", 4, opts, cv_positional,
+    { cv = true, method = true, groups = true }, 2)
   local method = opts.method or "predict"
   if type(est[method]) ~= "function" then
     fail(2, "cross_val_predict: %s has no method '%s'", tostring(est), method)

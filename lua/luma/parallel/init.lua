@@ -67,8 +67,22 @@ local function choose(opts, n, level)
     return "mpi", 1
   end
   n_jobs = n_jobs or 1
-  if math.type(n_jobs) ~= "integer" or n_jobs < 1 then
-    fail(level + 1, "map: n_jobs must be an integer >= 1 or \"mpi\", got %s", describe(n_jobs))
+  if math.type(n_jobs) ~= "integer" or n_jobs == 0 then
+    fail(level + 1, "map: n_jobs must be a nonzero integer or \"mpi\", got %s",
+      describe(n_jobs))
+  end
+  local config = luma.config()
+  if n_jobs < 0 then -- scikit-learn's convention: -1 all cores, -2 all but one, ...
+    n_jobs = math.max(1, config.cores + 1 + n_jobs)
+  end
+  if n_jobs > 1 and config.sandboxed and backend ~= "mpi" then
+    -- a sandboxed state cannot fork: the same results, serially
+    if not parallel.warned_sandbox then
+      parallel.warned_sandbox = true
+      warn(string.format("luma.parallel: n_jobs = %d runs serially in a sandboxed state",
+        n_jobs))
+    end
+    return "serial", 1
   end
   if backend == nil then return (n_jobs == 1 or n == 1) and "serial" or "fork", n_jobs end
   if backend ~= "fork" and n_jobs ~= 1 then
@@ -125,7 +139,9 @@ luma.doc.set(parallel.map, { name = "luma.parallel.map",
     .. "\"fork\" (n_jobs forked workers) or \"mpi\" (the ranks of `mpirun -np N luma "
     .. "script.lua`: rank 0 hands out tasks, ranks 1..N-1 run them, every rank returns "
     .. "the same table); default: serial for n_jobs = 1, fork for more. n_jobs: forked "
-    .. "workers (default 1), or \"mpi\" for backend = \"mpi\". threads_per_job: each "
+    .. "workers (default 1; -1 one per core, -2 all but one, ...; a sandboxed state, which "
+    .. "cannot fork, runs serially with one warning), or \"mpi\" for backend = \"mpi\". "
+    .. "threads_per_job: each "
     .. "forked worker's thread count for native loops (default 1, so n_jobs workers do not "
     .. "oversubscribe the cores). progress: a bar on a "
     .. "terminal (false: none). Results of fork and mpi tasks travel as luma.save bytes; "

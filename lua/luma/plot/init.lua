@@ -211,7 +211,7 @@ local ML = {
       .. "luma.model_selection.validation_curve or from {name, values, train, test}; a log "
       .. "axis when positive values span two decades. Returns the figure." },
   { "search_heatmap", "search_heatmap(search [, {x = nil, y = nil, metric = "
-      .. "\"mean_<primary>\", cmap = \"viridis\", " .. FIGOPTS .. "}]) -> fig",
+      .. "\"mean_test_<primary>\", cmap = \"viridis\", " .. FIGOPTS .. "}]) -> fig",
     "A fitted grid search's (or its results') mean test score over two parameters x and y "
       .. "(the first two by name by default; the best over the other parameters), annotated. "
       .. "Returns the figure." },

@@ -265,7 +265,7 @@ function ml.search_heatmap(search, opts)
   if type(results) ~= "table" or type(results[1]) ~= "table" or not results[1].params then
     fail(2, "bad argument #1 to 'search_heatmap' (a fitted search or its results expected)")
   end
-  local metric = opts.metric or ("mean_" .. (results.primary or "score"))
+  local metric = opts.metric or ("mean_test_" .. (results.primary or "score"))
   if results[1][metric] == nil then
     fail(2, "bad argument #2 to 'search_heatmap' (results have no '%s')", metric)
   end
