@@ -425,15 +425,22 @@ local KEYWORDS = {
   "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
 }
 
+-- Whether completing partial may show key k: k starts with partial, and
+-- internal fields (an estimator's __class, __fitted, ...) show only once
+-- the user types the underscores.
+local function offers(k, partial)
+  return k:sub(1, #partial) == partial and (k:sub(1, 2) ~= "__" or partial:sub(1, 2) == "__")
+end
+
 -- Adds the string keys of t, and of tables reachable through __index, that
--- start with partial.
+-- complete partial.
 local function collect_keys(t, partial, out, seen)
   seen = seen or {}
   if seen[t] then return end
   seen[t] = true
   if type(t) == "table" then
     for k in pairs(t) do
-      if is_identifier(k) and k:sub(1, #partial) == partial then out[k] = true end
+      if is_identifier(k) and offers(k, partial) then out[k] = true end
     end
   end
   local mt = getmetatable(t)
@@ -443,7 +450,7 @@ local function collect_keys(t, partial, out, seen)
   local lazy = rawget(mt, "__lazy")
   if type(lazy) == "table" then
     for _, k in ipairs(lazy) do
-      if k:sub(1, #partial) == partial then out[k] = true end
+      if offers(k, partial) then out[k] = true end
     end
   end
 end

@@ -238,3 +238,20 @@ describe("help formatting", function()
     assert.is_true(longest > 120)
   end)
 end)
+
+describe("completion", function()
+  it("hides internal fields until the underscores are typed", function()
+    local model = luma.linear.Ridge{}:fit(luma.eye(3), luma.ones(3, 1))
+    _G.completion_model = model
+    local shown = repl.complete("completion_model.")
+    _G.completion_model = nil
+    local set = {}
+    for _, name in ipairs(shown) do set[name] = true end
+    assert.is_true(set["completion_model.coef"] and set["completion_model.fit"])
+    for name in pairs(set) do assert.is_nil(name:match("%.__")) end
+    _G.completion_model = model
+    local internal = repl.complete("completion_model.__f")
+    _G.completion_model = nil
+    assert.same({ "completion_model.__fitted" }, internal)
+  end)
+end)
