@@ -55,6 +55,23 @@ function base.check_input(self, method, X)
   end
 end
 
+--- base.check_rows(self, X, need): the k-means initializations need a
+-- row per cluster.
+function base.check_rows(self, X, need)
+  if X:rows() < need then
+    fail("bad argument #1 to 'fit' (%s initializes %d clusters by k-means: it needs at least "
+      .. "%d observations, X has %d)", self.__class.short_name, need, need, X:rows())
+  end
+end
+
+--- base.number_text(v): integers without ".0", others as %.17g, nan.
+function base.number_text(v)
+  local i = math.tointeger(v)
+  if i then return tostring(i) end
+  if v ~= v then return "nan" end
+  return string.format("%.17g", v)
+end
+
 --- base.lengths(method, X, lengths) -> lengths matrix (or nil), a table of
 -- the first row of each sequence: lengths as in hmmlearn, positive
 -- integers summing to the rows of X (nil: one sequence).
@@ -73,7 +90,7 @@ function base.lengths(method, X, lengths)
     local v = m:get(s, 1)
     if not (v >= 1) or v ~= math.floor(v) then
       fail("bad argument #2 to '%s' (lengths[%d] = %s: a sequence needs at least one "
-        .. "observation)", method, s, tostring(v))
+        .. "observation)", method, s, base.number_text(v))
     end
     firsts[s] = math.tointeger(total + 1)
     total = total + v
@@ -134,10 +151,6 @@ function base.fit(self, model, X, lengths)
   local k = p.n_components
   local lens, firsts = base.lengths("fit", X, lengths)
   model.check_X(self, "fit", X, true)
-  if X:rows() < k then
-    fail("bad argument #1 to 'fit' (%s with n_components = %d needs at least %d observations, "
-      .. "X has %d)", self.__class.short_name, k, k, X:rows())
-  end
   local rng = estimator.rng(p.seed)
   initial_chain(self, k)
   model.initialize(self, X, rng)

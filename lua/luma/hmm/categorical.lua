@@ -30,7 +30,7 @@ function model.check_X(self, method, X, fitting)
     local v = X:get(t, 1)
     if not (v == math.floor(v) and v >= 1 and v < math.huge and (not F or v <= F)) then
       fail("bad argument #1 to '%s' (%s: X[%d] = %s is not a symbol of the alphabet 1..%s)",
-        method, self.__class.short_name, t, tostring(v), F and tostring(F) or "n")
+        method, self.__class.short_name, t, base.number_text(v), F and tostring(F) or "n")
     end
   end
 end
@@ -38,8 +38,10 @@ end
 function model.initialize(self, X, rng)
   local p = self.params
   local k = p.n_components
-  local F = p.n_features or math.tointeger(X:max())
+  local E0 = luma.ismatrix(p.emissionprob_init) and p.emissionprob_init
+  local F = p.n_features or (E0 and E0:cols()) or math.tointeger(X:max())
   self.n_features = F
+  model.check_X(self, "fit", X) -- against the alphabet now known
   if p.emissionprob_init then
     local E = p.emissionprob_init
     if not luma.ismatrix(E) or E:rows() ~= k or E:cols() ~= F then

@@ -121,6 +121,7 @@ function gauss.initialize(self, X, rng)
   if p.means_init then
     self.means = mcommon.matrix_param(self.__class.short_name, "means_init", p.means_init, k, d)
   else
+    base.check_rows(self, X, k)
     local _, centres = kmeans.fit(X, k, rng)
     self.means = centres
   end
@@ -217,6 +218,7 @@ function gmm.initialize(self, X, rng)
     end
   else
     -- k-means into k states, then each state's points into n_mix
+    base.check_rows(self, X, k)
     local labels = kmeans.fit(X, k, rng)
     for c = 1, k do
       local rows = X:select(labels:eq(c), 1)
