@@ -132,3 +132,43 @@ int main(int argc, char **argv) {
     assert.equal(1, warnings)
   end)
 end)
+
+describe("verbose and warnings", function()
+  local Xc, yc = luma.datasets.load("iris")
+
+  it("names the fold and candidate in a fit's warnings", function()
+    local warnings = support.capture_warnings(function()
+      ms.GridSearch{ estimator = luma.linear.LogisticRegression{ max_iter = 1 },
+        param_grid = { C = { 0.5, 2 } }, cv = 3, verbose = 0 }:fit(Xc, yc)
+    end)
+    -- one iteration never converges: one warning per fit, 2 candidates x 3 folds,
+    -- and one from the refit on all the rows, which is no fold's
+    assert.equal(7, #warnings)
+    assert.truthy(warnings[7]:find("^luma%.linear: LogisticRegression"))
+    assert.truthy(warnings[1]:find("^%[fold 1/3, candidate 1/2 %(C=0%.5%)%] luma%.linear: "
+      .. "LogisticRegression"))
+    assert.truthy(warnings[6]:find("^%[fold 3/3, candidate 2/2 %(C=2%)%] "))
+    local cv_warnings = support.capture_warnings(function()
+      ms.cross_validate(luma.linear.LogisticRegression{ max_iter = 1 }, Xc, yc, 3)
+    end)
+    assert.truthy(cv_warnings[2]:find("^%[fold 2/3%] luma%.linear: "))
+  end)
+
+  it("prints one line per fit at verbose = 2", function()
+    local lines, saved = {}, _G.print
+    _G.print = function(line) lines[#lines + 1] = line end
+    local ok, err = pcall(function()
+      ms.cross_validate(Ridge{}, X, y, { cv = 3, verbose = 2 })
+      ms.validation_curve(Ridge{}, X, y, { param_name = "alpha", param_range = { 1, 10 },
+        cv = 2, verbose = 2 })
+    end)
+    _G.print = saved
+    assert(ok, err)
+    assert.equal(3 + 4, #lines)
+    assert.truthy(lines[2]:find("^%[CV%] fold 2/3: score=%-?[%d.]+ %(fit [%d.e-]+ s%)$"))
+    assert.truthy(lines[4]:find("^%[CV%] fold 1/2, alpha=1: score="))
+    support.errors_with("cross_validate: verbose must be 0, 1 or 2, got 3", function()
+      ms.cross_validate(Ridge{}, X, y, { verbose = 3 })
+    end)
+  end)
+end)

@@ -117,9 +117,60 @@ function common.resolve_scorers(scoring, level)
   return { score = common.resolve_scorer(scoring, level + 1) }, { "score" }
 end
 
+--- format_value(v) -> text: a number (4 significant digits), a
+-- parameter set ("alpha=0.1, l1_ratio=0.5", keys sorted) or tostring(v).
+function common.format_value(v)
+  if type(v) == "number" then
+    if math.type(v) == "integer" then return tostring(v) end
+    return string.format("%.4g", v)
+  end
+  if type(v) == "table" and not getmetatable(v) then
+    local keys = {}
+    for k in pairs(v) do keys[#keys + 1] = k end
+    table.sort(keys)
+    local parts = {}
+    for _, k in ipairs(keys) do parts[#parts + 1] = k .. "=" .. common.format_value(v[k]) end
+    return table.concat(parts, ", ")
+  end
+  return tostring(v)
+end
+
+--- verbosity(v, fname, level) -> 0, 1 or 2: the verbose option of the
+-- cross-validation loops (default 1).  0 is silent, 1 draws a progress
+-- bar on standard error when it is a terminal, 2 prints one line per fit.
+function common.verbosity(v, fname, level)
+  if v == nil then return 1 end
+  if v ~= 0 and v ~= 1 and v ~= 2 then
+    fail(level + 1, "%s: verbose must be 0, 1 or 2, got %s", fname, tostring(v))
+  end
+  return math.tointeger(v)
+end
+
+--- map_options(opts, verbose) -> the luma.parallel.map options of a
+-- cross-validation loop: its n_jobs and backend, and the progress bar at
+-- verbose = 1 only.
+function common.map_options(opts, verbose)
+  return { n_jobs = opts.n_jobs, backend = opts.backend, progress = verbose == 1 }
+end
+
+-- Runs fn() with every warning prefixed by where it comes from ("[fold
+-- 2/5, candidate 3/20 (C=0.1)] "), so that a convergence warning in a
+-- search names the fit that gave it.  The global warn is put back however
+-- fn ends.
+local function with_warning_context(context, fn)
+  local saved = rawget(_G, "warn")
+  if context == nil or saved == nil then return fn() end
+  _G.warn = function(first, ...)
+    if select("#", ...) == 0 and tostring(first):sub(1, 1) == "@" then return saved(first) end
+    return saved(context .. tostring(first), ...)
+  end
+  local _ <close> = setmetatable({}, { __close = function() _G.warn = saved end })
+  return fn()
+end
+
 -- Fits a clone on one split and scores it; a failing fit gives
 -- error_score (or raises when error_score is "raise").
-function common.fit_and_score(est, X, y, train, test, scorers, names, opts)
+local function fit_and_score_quietly(est, X, y, train, test, scorers, names, opts)
   local model = est:clone()
   if opts.params then model:set_params(opts.params) end
   local Xtr, ytr = X:take(train), y and y:take(train)
@@ -146,6 +197,27 @@ function common.fit_and_score(est, X, y, train, test, scorers, names, opts)
   end
   result.score_time = luma.now() - t0
   result.model = model
+  return result
+end
+
+-- Fits a clone on one split and scores it; a failing fit gives
+-- error_score (or raises when error_score is "raise").  opts.where names
+-- the fit ("fold 2/5, candidate 3/20 (C=0.1)"): warnings during the fit
+-- and the scoring carry it, and with opts.verbose = 2 one line reports
+-- the scores.
+function common.fit_and_score(est, X, y, train, test, scorers, names, opts)
+  local where = opts.where
+  local result = with_warning_context(where and "[" .. where .. "] ", function()
+    return fit_and_score_quietly(est, X, y, train, test, scorers, names, opts)
+  end)
+  if opts.verbose == 2 and where then
+    local parts = {}
+    for _, name in ipairs(names) do
+      parts[#parts + 1] = string.format("%s=%.4g", name, result.test[name])
+    end
+    print(string.format("[CV] %s: %s (fit %.3g s)", where, table.concat(parts, ", "),
+      result.fit_time))
+  end
   return result
 end
 

@@ -16,14 +16,19 @@ local curves = {}
 -- Runs fit(point, split) for every point of a curve and every split as
 -- one map task each; returns the train and test scores (rows per point,
 -- columns per split).
-local function score_grid(n_points, splits, opts, fit)
+-- fit(point, split, where) gets where = "fold k/K, <what point i is>"
+-- (describe(i)) for fit_and_score.
+local function score_grid(fname, n_points, splits, opts, describe, fit)
+  local verbose = common.verbosity(opts.verbose, fname, 3)
   local tasks = {}
   for i = 1, n_points do
     for k = 1, #splits do tasks[#tasks + 1] = { i, k } end
   end
   local runs = require("luma.parallel").map(function(task)
-    return fit(task[1], splits[task[2]])
-  end, tasks, { n_jobs = opts.n_jobs, backend = opts.backend })
+    local i, k = task[1], task[2]
+    return fit(i, splits[k], verbose,
+      string.format("fold %d/%d, %s", k, #splits, describe(i)))
+  end, tasks, common.map_options(opts, verbose))
   local train, test = luma.zeros(n_points, #splits), luma.zeros(n_points, #splits)
   for t, task in ipairs(tasks) do
     train:set(task[1], task[2], runs[t][1])
@@ -39,7 +44,7 @@ function curves.validation_curve(est, X, y, opts)
   check_xy("validation_curve", X, y)
   opts = common.options("validation_curve", 4, opts, nil, { param_name = true,
     param_range = true, cv = true, scoring = true, groups = true, n_jobs = true,
-    backend = true }, 2)
+    backend = true, verbose = true }, 2)
   if type(opts.param_name) ~= "string" or type(opts.param_range) ~= "table" then
     fail(2, "validation_curve needs param_name (a string) and param_range (a list)")
   end
@@ -47,9 +52,12 @@ function curves.validation_curve(est, X, y, opts)
   if #names ~= 1 then fail(2, "validation_curve takes one scorer") end
   local splits = check_cv(opts.cv, X, y, is_classifier(est), opts.groups)
   local name, range = opts.param_name, opts.param_range
-  return score_grid(#range, splits, opts, function(i, split)
+  return score_grid("validation_curve", #range, splits, opts, function(i)
+    return common.format_value({ [name] = range[i] })
+  end, function(i, split, verbose, where)
     local r = fit_and_score(est, X, y, split[1], split[2], scorers, names,
-      { params = { [name] = range[i] }, train_score = true, error_score = "raise" })
+      { params = { [name] = range[i] }, train_score = true, error_score = "raise",
+        verbose = verbose, where = where })
     return { r.train[names[1]], r.test[names[1]] }
   end)
 end
@@ -62,7 +70,7 @@ function curves.learning_curve(est, X, y, opts)
   check_xy("learning_curve", X, y)
   opts = common.options("learning_curve", 4, opts, common.cv_positional, { train_sizes = true,
     cv = true, scoring = true, shuffle = true, seed = true, groups = true, n_jobs = true,
-    backend = true }, 2)
+    backend = true, verbose = true }, 2)
   local scorers, names = resolve_scorers(opts.scoring, 2)
   local splits = check_cv(opts.cv, X, y, is_classifier(est), opts.groups)
   local max_train = math.huge
@@ -85,9 +93,11 @@ function curves.learning_curve(est, X, y, opts)
     if rng then order = order:take(rng:permutation(order:rows())) end
     ordered[k] = { order, split[2] }
   end
-  local train, test = score_grid(#sizes, ordered, opts, function(i, split)
+  local train, test = score_grid("learning_curve", #sizes, ordered, opts, function(i)
+    return string.format("train size %d", sizes[i])
+  end, function(i, split, verbose, where)
     local r = fit_and_score(est, X, y, split[1]:sub(1, sizes[i]), split[2], scorers, names,
-      { train_score = true, error_score = "raise" })
+      { train_score = true, error_score = "raise", verbose = verbose, where = where })
     return { r.train[names[1]], r.test[names[1]] }
   end)
   return luma.matrix(sizes), train, test

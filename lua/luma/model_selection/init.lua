@@ -31,6 +31,9 @@ local SCORING = { name = "scoring", default = "est:score", doc = "a scorer name,
 local GROUPS = { name = "groups", doc = "group labels (n x 1) for group splitters" }
 local N_JOBS = { name = "n_jobs", default = 1, doc = "forked workers (luma.parallel.map; -1: "
   .. "one per core, -2: all but one, ...; serial in a sandboxed state, with a warning)" }
+local VERBOSE = { name = "verbose", default = 1, doc = "0 silent; 1 a progress bar on standard "
+  .. "error when it is a terminal; 2 one line per fit ([CV] fold k/K: scores, fit time). "
+  .. "Warnings during a fit name its fold (and candidate)" }
 local BACKEND = { name = "backend", default = "by n_jobs", doc = "a luma.parallel backend "
   .. "name (\"serial\", \"fork\", \"mpi\")" }
 luma.doc.set_members(ms, "luma.model_selection", {
@@ -60,13 +63,13 @@ luma.doc.set_members(ms, "luma.model_selection", {
       { name = "return_estimator", default = false, doc = "keep each fold's fitted model" },
       { name = "error_score", default = 0 / 0, doc = "the score of a fold whose fit fails "
         .. "(with a warning); \"raise\" re-raises" },
-      N_JOBS, BACKEND } },
+      N_JOBS, BACKEND, VERBOSE } },
   cross_val_score = { signature = "cross_val_score(est, X, y [, opts]) -> scores",
     doc = "cross_validate with one scorer. Returns the test scores, a column with one row "
       .. "per fold.",
     params = { CV, { name = "scoring", default = "est:score", doc = "one scorer name or "
       .. "scorer" }, GROUPS, { name = "error_score", default = 0 / 0, doc = "as in "
-      .. "cross_validate" }, N_JOBS, BACKEND } },
+      .. "cross_validate" }, N_JOBS, BACKEND, VERBOSE } },
   cross_val_predict = { signature = "cross_val_predict(est, X, y [, opts]) -> matrix",
     doc = "Each sample's prediction from the model fitted on the folds that left it out. "
       .. "Returns a matrix with one row per row of X.",
@@ -78,7 +81,7 @@ luma.doc.set_members(ms, "luma.model_selection", {
       .. "matrices, one row per value and one column per fold.",
     params = { { name = "param_name", doc = "the parameter to vary (required)" },
       { name = "param_range", doc = "the list of its values (required)" },
-      CV, SCORING, GROUPS, N_JOBS, BACKEND } },
+      CV, SCORING, GROUPS, N_JOBS, BACKEND, VERBOSE } },
   learning_curve = { signature = "learning_curve(est, X, y [, opts]) -> sizes, "
       .. "train_scores, test_scores",
     doc = "Cross-validated scores against the training-set size. Returns the sizes (a "
@@ -87,7 +90,7 @@ luma.doc.set_members(ms, "luma.model_selection", {
         doc = "fractions of the smallest training fold, or counts" },
       CV, SCORING, GROUPS,
       { name = "shuffle", default = false, doc = "shuffle before taking the first rows" },
-      { name = "seed", doc = "an integer or a Generator, for shuffle" }, N_JOBS, BACKEND } },
+      { name = "seed", doc = "an integer or a Generator, for shuffle" }, N_JOBS, BACKEND, VERBOSE } },
   uniform = { signature = "uniform(lo, hi) -> sampler",
     doc = "A RandomSearch distribution: numbers uniform on [lo, hi)." },
   log_uniform = { signature = "log_uniform(lo, hi) -> sampler",

@@ -23,21 +23,7 @@ local Results = { __name = "luma.model_selection.Results" }
 Results.__index = Results
 search.Results = Results
 
-local function format_value(v)
-  if type(v) == "number" then
-    if math.type(v) == "integer" then return tostring(v) end
-    return string.format("%.4g", v)
-  end
-  if type(v) == "table" and not getmetatable(v) then
-    local keys = {}
-    for k in pairs(v) do keys[#keys + 1] = k end
-    table.sort(keys)
-    local parts = {}
-    for _, k in ipairs(keys) do parts[#parts + 1] = k .. "=" .. format_value(v[k]) end
-    return table.concat(parts, ", ")
-  end
-  return tostring(v)
-end
+local format_value = common.format_value
 
 function Results.__tostring(self)
   local cols = { "rank_test_" .. self.primary, "mean_test_" .. self.primary,
@@ -165,12 +151,14 @@ local function run_search(self, X, y, candidates)
     for k = 1, #splits do tasks[#tasks + 1] = { c, k } end
   end
   local runs = require("luma.parallel").map(function(task)
-    local r = fit_and_score(est, X, y, splits[task[2]][1], splits[task[2]][2], scorers, names,
-      { params = candidates[task[1]], train_score = p.return_train_score,
-        error_score = error_score })
+    local c, k = task[1], task[2]
+    local r = fit_and_score(est, X, y, splits[k][1], splits[k][2], scorers, names,
+      { params = candidates[c], train_score = p.return_train_score, error_score = error_score,
+        verbose = p.verbose, where = string.format("fold %d/%d, candidate %d/%d (%s)", k,
+          #splits, c, #candidates, format_value(candidates[c])) })
     r.model = nil
     return r
-  end, tasks, { n_jobs = p.n_jobs, backend = p.backend })
+  end, tasks, common.map_options(p, p.verbose))
   for c, params in ipairs(candidates) do
     local row = { params = params }
     local per = {}
@@ -249,6 +237,9 @@ local SEARCH_PARAMS = {
   { name = "n_jobs", type = "integer|string", default = 1,
     doc = "forked worker processes (-1: one per core, -2: all but one, ...), or \"mpi\" "
       .. "(short for backend = \"mpi\"); serial in a sandboxed state, with a warning" },
+  { name = "verbose", type = "integer", default = 1, values = { 0, 1, 2 },
+    doc = "0 silent; 1 a progress bar on standard error when it is a terminal; 2 one line "
+      .. "per fit (fold, candidate, scores, fit time)" },
   { name = "backend", type = "string", values = { "serial", "fork", "mpi" },
     doc = "where the fits run (luma.parallel.map): \"serial\", \"fork\" (n_jobs workers) or "
       .. "\"mpi\" (the ranks of mpirun; docs/PARALLEL.md); default: serial for n_jobs = 1, "

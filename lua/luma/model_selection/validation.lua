@@ -16,7 +16,7 @@ local validation = {}
 
 local CV_OPTIONS = { cv = true, scoring = true, return_train_score = true,
                      return_estimator = true, groups = true, error_score = true, n_jobs = true,
-                     backend = true }
+                     backend = true, verbose = true }
 
 --- What cross_validate returns: a table of columns that prints as one
 -- line per column (mean, standard deviation and the fold values).
@@ -61,12 +61,14 @@ local function cross_validate(fname, est, X, y, opts, level)
   if opts.return_estimator then out.estimators = {} end
   local error_score = opts.error_score
   if error_score == nil then error_score = 0 / 0 end
-  local results = require("luma.parallel").map(function(split)
+  local verbose = common.verbosity(opts.verbose, fname, level + 1)
+  local results = require("luma.parallel").map(function(split, k)
     local r = fit_and_score(est, X, y, split[1], split[2], scorers, names,
-      { train_score = opts.return_train_score, error_score = error_score })
+      { train_score = opts.return_train_score, error_score = error_score, verbose = verbose,
+        where = string.format("fold %d/%d", k, #splits) })
     if not opts.return_estimator then r.model = nil end
     return r
-  end, splits, { n_jobs = opts.n_jobs, backend = opts.backend })
+  end, splits, common.map_options(opts, verbose))
   for k, r in ipairs(results) do
     out.fit_time[k], out.score_time[k] = r.fit_time, r.score_time
     for _, name in ipairs(names) do
