@@ -1,0 +1,22 @@
+/*
+ * tsa.h - time-series recursions (no Lua): the ARMA filter that
+ * simulation and residuals run through, and the sample autocovariances.
+ */
+#ifndef LUMA_ML_TSA_H
+#define LUMA_ML_TSA_H
+
+#include <stdint.h>
+
+/* x_t = sum_{i=1}^{p} ar[i-1] x_{t-i} + e_t + sum_{j=1}^{q} ma[j-1] e_{t-j}
+ * for t = 0..n-1, with x and e zero before the start (scipy's lfilter
+ * with b = [1, ma], a = [1, -ar]).  e and x are n contiguous doubles and
+ * must not overlap. */
+void luma_tsa_arma_filter(const double *ar, int64_t p, const double *ma, int64_t q,
+                          const double *e, double *x, int64_t n);
+
+/* out[h] = (1/n) sum_{t=0}^{n-1-h} (x_t - mean)(x_{t+h} - mean) for h =
+ * 0..nlags (nlags < n), or divided by n - h when adjusted. */
+void luma_tsa_acovf(const double *x, int64_t n, double mean, int64_t nlags, int adjusted,
+                    double *out);
+
+#endif
