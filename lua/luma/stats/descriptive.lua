@@ -139,9 +139,14 @@ end
 
 luma.doc.set_members(descriptive, "luma.stats", {
   mean = { signature = "mean(X) -> 1 x d matrix",
-    doc = "The mean of each column of X (samples in rows)." },
+    doc = "The mean of each column of X. Like every luma.stats function, it takes samples "
+      .. "in rows and variables in columns and returns one value per column (scipy.stats "
+      .. "with axis = 0): stats.mean(X) is X:mean(1), while the method X:mean() without dim "
+      .. "is the mean of all elements (NumPy's ndarray.mean)." },
   var = { signature = "var(X [, ddof = 0]) -> 1 x d matrix",
-    doc = "The variance of each column, dividing by n - ddof (0: the population variance)." },
+    doc = "The variance of each column, dividing by n - ddof: by default n, the maximum-"
+      .. "likelihood (population) variance, as NumPy's var and X:var(1); ddof = 1 gives the "
+      .. "unbiased sample variance." },
   std = { signature = "std(X [, ddof = 0]) -> 1 x d matrix",
     doc = "The standard deviation of each column, the square root of var." },
   quantile = { signature = "quantile(X, q) -> k x d matrix",
@@ -157,7 +162,9 @@ luma.doc.set_members(descriptive, "luma.stats", {
     doc = "The sample kurtosis m4 / m2^2 of each column, minus 3 (excess kurtosis) when "
       .. "fisher; bias = false corrects for the sample size (scipy.stats.kurtosis)." },
   cov = { signature = "cov(X [, ddof = 1]) -> d x d matrix",
-    doc = "The covariance matrix of the columns, dividing by n - ddof." },
+    doc = "The covariance matrix of the columns, dividing by n - ddof: by default n - 1, the "
+      .. "unbiased sample covariance, as NumPy's cov (whose default differs from var's in "
+      .. "the same way); ddof = 0 matches var's default, so diag(cov(X, 0)) = var(X)." },
   corr = { signature = "corr(X) -> d x d matrix",
     doc = "The Pearson correlation matrix of the columns (nan for a constant column)." },
   mode = { signature = "mode(X) -> values, counts",

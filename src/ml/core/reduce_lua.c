@@ -281,7 +281,8 @@ static const luma_Func reduce_methods[] = {
     {"prod", r_prod, "A:prod([dim = nil [, out = nil]]) -> number | matrix",
      "Product of the elements, all or along dim."},
     {"mean", r_mean, "A:mean([dim = nil [, out = nil]]) -> number | matrix",
-     "Arithmetic mean, all or along dim (NaN if empty)."},
+     "Arithmetic mean, of all elements (NumPy's ndarray.mean) or along dim: 1 gives one per "
+     "column, as luma.stats.mean, 2 one per row (NaN if empty)."},
     {"var", r_var, "A:var([dim = nil [, ddof = 0 [, out = nil]]]) -> number | matrix",
      "Variance: sum of squared deviations / (n - ddof); ddof 0 (population) by default."},
     {"std", r_std, "A:std([dim = nil [, ddof = 0 [, out = nil]]]) -> number | matrix",
