@@ -538,6 +538,41 @@ function metrics.davies_bouldin_score(X, labels)
   return total / k
 end
 
+-- Graph cuts of a labelling (von Luxburg, A tutorial on spectral
+-- clustering, 2007, sec. 5; Shi and Malik 2000): W(A_i, ~A_i), |A_i| and
+-- vol(A_i) = sum of the degrees d_j = sum_l w_jl over A_i, per cluster.
+local function cut_terms(fname, W, labels)
+  column(fname, "W", W)
+  if W:rows() ~= W:cols() then fail(3, "luma.metrics.%s: W must be square, got %d x %d", fname, W:rows(), W:cols()) end
+  labels = column(fname, "labels", labels):flatten()
+  if labels:rows() ~= W:rows() then fail(3, "luma.metrics.%s: W has %d rows but labels has %d", fname, W:rows(), labels:rows()) end
+  local ls = labels:unique()
+  local H = labels:eq(ls:t()) -- n x k indicators
+  local M = H:t() * W * H
+  local vol = M:sum(2)
+  return vol - M:diag(), H:sum(1):t(), vol
+end
+
+--- graph_cut(W, labels): the weight of the edges between clusters,
+-- (1/2) sum_i W(A_i, ~A_i).
+function metrics.graph_cut(W, labels)
+  local out = cut_terms("graph_cut", W, labels)
+  return out:sum() / 2
+end
+
+--- ratio_cut(W, labels): sum_i W(A_i, ~A_i) / |A_i|.
+function metrics.ratio_cut(W, labels)
+  local out, size = cut_terms("ratio_cut", W, labels)
+  return out:div(size):sum()
+end
+
+--- normalized_cut(W, labels): sum_i W(A_i, ~A_i) / vol(A_i).
+function metrics.normalized_cut(W, labels)
+  local out, _, vol = cut_terms("normalized_cut", W, labels)
+  if vol:le(0):any() then fail(2, "luma.metrics.normalized_cut: a cluster has volume 0 (no edges)") end
+  return out:div(vol):sum()
+end
+
 -- --------------------------------------------------------- model criteria
 
 function metrics.aic(log_likelihood, k) return 2 * k - 2 * log_likelihood end
@@ -749,6 +784,15 @@ luma.doc.set_members(metrics, "luma.metrics", {
   davies_bouldin_score = { signature = "davies_bouldin_score(X, labels)",
     doc = "The mean over clusters of the worst ratio of within-cluster scatter to centroid "
       .. "separation (Davies and Bouldin, 1979). Returns a number >= 0, lower is better." },
+  graph_cut = { signature = "graph_cut(W, labels)",
+    doc = "The total weight of the edges between different clusters of the graph W (n x n "
+      .. "symmetric), (1/2) sum_i W(A_i, ~A_i) (von Luxburg 2007, sec. 5). Returns a number." },
+  ratio_cut = { signature = "ratio_cut(W, labels)",
+    doc = "RatioCut = sum_i W(A_i, ~A_i) / |A_i| (Hagen and Kahng 1992; von Luxburg 2007, "
+      .. "sec. 5), what unnormalized spectral clustering relaxes. Returns a number." },
+  normalized_cut = { signature = "normalized_cut(W, labels)",
+    doc = "Ncut = sum_i W(A_i, ~A_i) / vol(A_i), vol(A) the sum of the degrees in A (Shi and "
+      .. "Malik 2000), what normalized spectral clustering relaxes. Returns a number." },
   aic = { signature = "aic(log_likelihood, k)",
     doc = "Akaike's information criterion 2 k - 2 log L for k parameters. Returns a number, "
       .. "lower is better." },
