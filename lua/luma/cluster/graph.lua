@@ -135,7 +135,7 @@ function M.laplacian(W, kind)
   local A = W:copy()
   A:diag():fill(0)
   local d = A:sum(2)
-  local L = -A
+  local L = A:neg() + 0 -- (no negative zeros)
   L:diag():assign(d)
   if kind == "unnormalized" then return L, d end
   -- D^-1 and D^-1/2 with 0 for isolated nodes: their rows of L_rw and

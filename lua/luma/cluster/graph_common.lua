@@ -31,7 +31,7 @@ end
 function common.native_call(fname, argn, f, ...)
   local res = table.pack(pcall(f, ...))
   if not res[1] then
-    local msg = tostring(res[2]):gsub("^bad argument #%d+ to '[%w_]+'",
+    local msg = tostring(res[2]):gsub("^bad argument #%d+ to '[^']+'",
       string.format("bad argument #%d to '%s'", argn, fname))
     error(msg, 0)
   end

@@ -30,6 +30,12 @@ static int64_t renumber(int64_t *comm, int64_t n, int64_t *map) {
   return c;
 }
 
+/* Appends Q to the history when it is the first or raises the last by
+ * more than threshold (a level that changed nothing adds nothing). */
+static void record(double *history, int64_t *levels, double q, double threshold) {
+  if (*levels == 0 || q - history[*levels - 1] > threshold) history[(*levels)++] = q;
+}
+
 /* One level of local moves on g from singletons, or from the partition
  * in comm when `init`; comm gets the communities (not yet renumbered).
  * Returns 0, or -1 when interrupted. */
@@ -112,15 +118,14 @@ int64_t luma_louvain(const luma_Csr *g, const luma_LouvainOpts *o, int64_t *labe
       /* a coarse level: refine its partition by moving single nodes of
        * the original graph (the multilevel refinement of Rotta and Noack,
        * J. Exp. Algorithmics 16, 2011, at the finest level) */
-      history[levels++] = q;
+      record(history, &levels, q, o->threshold);
       for (int64_t i = 0; i < n; i++) comm[i] = label[i], label[i] = i;
       cur = g;
       init = 1;
       continue;
     }
     const int improved = q - q_prev > o->threshold;
-    if (improved || levels == 0) history[levels++] = q;
-    else if (q > history[levels - 1]) history[levels - 1] = q;
+    record(history, &levels, q, o->threshold);
     if (!improved || c == N) break;
     q_prev = q;
     /* the communities as nodes: A'_CD = sum of A_ij over i in C, j in D */
