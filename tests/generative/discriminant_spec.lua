@@ -399,3 +399,49 @@ describe("shrinkage estimates", function()
     end)
   end)
 end)
+
+describe("covariance_divisor = \"unbiased\"", function()
+  -- sklearn QuadraticDiscriminantAnalysis().fit(X, y).predict_proba(X[rows - 1]) and
+  -- LinearDiscriminantAnalysis().fit(X, y).predict_proba(X[rows - 1]) (solver "svd"):
+  -- scikit-learn divides by n_k - 1 and n - K, which this option selects
+  it("reproduces scikit-learn's QDA", function()
+    local m = D.QuadraticDiscriminantAnalysis{ covariance_divisor = "unbiased" }:fit(X, y)
+    assert.matrix_near({
+      { 1.0000000000000000e+00, 4.9185168856679117e-26, 2.9815414550097565e-41 },
+      { 3.0393400067049066e-90, 9.9995606924117220e-01, 4.3930758827904736e-05 },
+      { 1.0527233001740341e-103, 3.3594418312414642e-01, 6.6405581687585358e-01 },
+      { 4.1020092680571487e-114, 1.5434833098162834e-01, 8.4565166901837174e-01 },
+      { 4.2783687077694895e-111, 4.1101308516436320e-02, 9.5889869148356366e-01 },
+      { 4.5506699376476621e-111, 6.0496113151246278e-01, 3.9503886848753728e-01 },
+      { 7.1461538713516366e-119, 6.0820657350721015e-02, 9.3917934264927894e-01 } },
+      m:predict_proba(Xt), 1e-10)
+  end)
+
+  it("reproduces scikit-learn's LDA (svd) with every solver", function()
+    local want = {
+      { 1.0000000000000000e+00, 3.8963579276867011e-22, 2.6111682749481564e-42 },
+      { 1.9697317550660770e-18, 9.9988941224098205e-01, 1.1058775901809847e-04 },
+      { 7.4081175816249959e-28, 2.5322822473818174e-01, 7.4677177526181826e-01 },
+      { 4.2419519447407169e-32, 1.4339190807875796e-01, 8.5660809192124210e-01 },
+      { 1.5985108900459552e-33, 2.2079898430531400e-01, 7.7920101569468592e-01 },
+      { 1.2838906243207619e-28, 7.2938812803179698e-01, 2.7061187196820302e-01 },
+      { 2.8580116073340622e-33, 1.7542290775785670e-02, 9.8245770922421438e-01 } }
+    for _, solver in ipairs{ "svd", "lsqr", "eigen" } do
+      local m = D.LinearDiscriminantAnalysis{ solver = solver, covariance_divisor = "unbiased",
+        store_covariance = true }:fit(X, y)
+      assert.matrix_near(want, m:predict_proba(Xt), 1e-10)
+      -- the pooled covariance is the n-divisor one times n / (n - K) = 150 / 147
+      local ml = D.LinearDiscriminantAnalysis{ solver = solver, store_covariance = true }:fit(X, y)
+      assert.matrix_near(ml.covariance * (150 / 147), m.covariance, 1e-12)
+    end
+  end)
+
+  it("needs two rows per class for QDA, and one of its two values", function()
+    local X3 = M{ { 0, 1 }, { 1, 0 }, { 2, 2 }, { 5, 5 } }
+    fails("covariance_divisor = \"unbiased\" needs at least 2 rows per class, class 2 has 1",
+      function()
+        D.QuadraticDiscriminantAnalysis{ covariance_divisor = "unbiased" }:fit(X3, M{ 1, 1, 1, 2 })
+      end)
+    assert.has_error(function() D.LinearDiscriminantAnalysis{ covariance_divisor = "n-1" } end)
+  end)
+end)

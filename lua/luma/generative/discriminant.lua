@@ -9,11 +9,12 @@
 -- attributes where it has the estimator.
 --
 -- Convention (BRIEF, notes 001 §3 "Gaussian covariance MLE uses 1/n"):
--- every fitted covariance divides by the number of rows it is estimated
--- from -- n for LDA's pooled within-class covariance, n_k for QDA's
--- per-class ones.  scikit-learn's LDA with solver "eigen" or "lsqr" does
--- the same (with empirical priors); its default "svd" solver and its QDA
--- divide by n - K and n_k - 1.  See docs/CLASSIFIERS.md.
+-- by default every fitted covariance divides by the number of rows it is
+-- estimated from -- n for LDA's pooled within-class covariance, n_k for
+-- QDA's per-class ones.  scikit-learn's LDA with solver "eigen" or "lsqr"
+-- does the same (with empirical priors); its default "svd" solver and its
+-- QDA divide by n - K and n_k - 1, which covariance_divisor = "unbiased"
+-- selects.  See docs/CLASSIFIERS.md.
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local classstats = require("luma.generative.native")
@@ -37,6 +38,13 @@ local function count_above(s, threshold)
   return math.tointeger(s:gt(threshold):sum())
 end
 
+-- The covariance_divisor parameter, shared by LDA and QDA.
+local DIVISOR_PARAM = { name = "covariance_divisor", type = "string", default = "n",
+  values = { "n", "unbiased" },
+  doc = "what the covariances divide the scatter by: \"n\" the rows they are estimated "
+    .. "from (maximum likelihood), \"unbiased\" that count minus the means fitted (n - K "
+    .. "pooled, n_k - 1 per class), as scikit-learn's QDA and LDA solver \"svd\"" }
+
 -- A small fixed three-class problem for the persistence registry test.
 local function example_data()
   local X = luma.matrix{
@@ -53,17 +61,18 @@ discriminant.example_data = example_data
 local LDA_NAME = "LinearDiscriminantAnalysis"
 
 -- svd solver: never forms the within-class covariance.  The centred rows,
--- scaled by 1/(std sqrt(n)), have R (of their QR) with R^T R = the
+-- scaled by 1/(std sqrt(m)), have R (of their QR) with R^T R = the
 -- standardized pooled covariance; the SVD of R whitens it.  This is
--- scikit-learn's _solve_svd with the 1/n divisor instead of 1/(n - K).
-local function lda_svd(self, X, codes, counts, means, vars)
+-- scikit-learn's _solve_svd, whose divisor m is n - K; here m is the
+-- divisor of covariance_divisor (n by default).
+local function lda_svd(self, X, codes, counts, means, vars, m)
   local n, d = X:shape()
   local k = counts:rows()
   local tol = self.params.tol
-  local pooled_var = (counts:t() * vars) / n -- 1 x d: sum_k n_k var_k / n
+  local pooled_var = (counts:t() * vars) / m -- 1 x d: sum_k n_k var_k / m
   local std = luma.matrix.where(pooled_var:eq(0), 1, pooled_var:sqrt())
   local inv_std = std:pow(-1)
-  local Xs = classstats.center(X, codes, means, inv_std / math.sqrt(n))
+  local Xs = classstats.center(X, codes, means, inv_std / math.sqrt(m))
   local R = linalg.qr(Xs, { mode = "r" })
   local _, S, Vt = linalg.svd(R)
   local rank = count_above(S, tol)
@@ -87,12 +96,11 @@ local function lda_svd(self, X, codes, counts, means, vars)
   return coef, intercept - coef * xbar:t()
 end
 
--- Pooled within-class covariance (1/n) and, for the eigen solver, the
--- total covariance through St = Sw + sum_k (n_k/n)(mu_k - mu)(mu_k - mu)^T.
-local function pooled_covariance(X, codes, means)
-  local n = X:rows()
+-- Pooled within-class covariance: the scatter divided by m (n, or n - K
+-- for covariance_divisor = "unbiased").
+local function pooled_covariance(X, codes, means, m)
   local Xc = classstats.center(X, codes, means)
-  local Sw = (Xc:t() * Xc) / n
+  local Sw = (Xc:t() * Xc) / m
   return (Sw + Sw:t()) * 0.5 -- exactly symmetric for eigh
 end
 
@@ -166,13 +174,17 @@ local function lda_fit(self, X, y)
   self.class_count = counts
   self.means = means
   self.priors = class_priors(LDA_NAME, p.priors, counts, n)
+  -- the divisor of the pooled covariance; the Ledoit-Wolf estimates, made
+  -- with n, are scaled by n / m to match
+  local m = p.covariance_divisor == "unbiased" and n - k or n
   local coef, intercept
   if p.solver == "svd" then
-    coef, intercept = lda_svd(self, X, codes, counts, means, vars)
-    if p.store_covariance then self.covariance = pooled_covariance(X, codes, means) end
+    coef, intercept = lda_svd(self, X, codes, counts, means, vars, m)
+    if p.store_covariance then self.covariance = pooled_covariance(X, codes, means, m) end
   else
-    local Sw_raw = pooled_covariance(X, codes, means)
-    local Sw = auto and ledoit_wolf_pooled(X, codes, counts) or shrink(Sw_raw, p.shrinkage)
+    local Sw_raw = pooled_covariance(X, codes, means, m)
+    local Sw = auto and ledoit_wolf_pooled(X, codes, counts) * (n / m)
+      or shrink(Sw_raw, p.shrinkage)
     self.covariance = Sw
     local ok, solved = pcall(linalg.solve, Sw, means:t(), { assume = "spd" })
     if not ok then
@@ -184,7 +196,7 @@ local function lda_fit(self, X, y)
       local mu = counts:t() * means / n
       local centers = means - mu
       local St = Sw_raw + centers:t() * centers:mul(counts / n)
-      St = auto and ledoit_wolf(X) or shrink((St + St:t()) * 0.5, p.shrinkage)
+      St = auto and ledoit_wolf(X) * (n / m) or shrink((St + St:t()) * 0.5, p.shrinkage)
       local evals, evecs = linalg.eigh_generalized(St - Sw, Sw, { order = "descending" })
       self.scalings = evecs
       self.explained_variance_ratio = (evals / evals:sum()):sub(1, self.max_components, 1, 1):copy()
@@ -222,7 +234,8 @@ discriminant.LinearDiscriminantAnalysis = estimator.class{
   doc = "Linear discriminant analysis (Hastie, Tibshirani and Friedman, The Elements of "
     .. "Statistical Learning, sec. 4.3; Fisher's discriminant, Bishop, sec. 4.1.4): one "
     .. "Gaussian per class with a shared covariance, pooled over the classes and divided by n "
-    .. "(the maximum-likelihood estimate), and class priors. Predicts the "
+    .. "(the maximum-likelihood estimate) or n - K (covariance_divisor = \"unbiased\", "
+    .. "scikit-learn's solver \"svd\"), and class priors. Predicts the "
     .. "class of largest posterior; transform projects onto at most K - 1 discriminant "
     .. "directions. Fitted: classes, priors, means, coef, intercept (one row for two "
     .. "classes), scalings, explained_variance_ratio, xbar (svd), covariance (eigen, lsqr, "
@@ -242,6 +255,7 @@ discriminant.LinearDiscriminantAnalysis = estimator.class{
       doc = "also compute the covariance with the svd solver" },
     { name = "tol", type = "number", default = 1e-4, gt = 0,
       doc = "singular values of the standardized data below tol count as zero (svd)" },
+    DIVISOR_PARAM,
   },
   example = function()
     local X, y = example_data()
@@ -289,14 +303,19 @@ local function qda_fit(self, X, y)
   self.class_count = counts
   self.means = means
   self.priors = class_priors(QDA_NAME, p.priors, counts, n)
+  local unbiased = p.covariance_divisor == "unbiased" and 1 or 0
+  if unbiased == 1 and counts:min() < 2 then
+    fail("%s.fit: covariance_divisor = \"unbiased\" needs at least 2 rows per class, class "
+      .. "%s has 1", QDA_NAME, G.number_text(classes:get(counts:argmin(), 1)))
+  end
   local Xc = classstats.center(X, codes, means)
   local r = p.reg_param
   self.rotations, self.scalings, self.covariance = {}, {}, p.store_covariance and {} or nil
   for c = 1, k do
     local rows = Xc:select(codes:eq(c), 1)
-    -- maximum-likelihood covariance: divided by n_k (BRIEF convention);
-    -- scikit-learn's QDA divides by n_k - 1
-    local S = (rows:t() * rows) / counts:get(c, 1)
+    -- maximum-likelihood covariance: divided by n_k (BRIEF convention),
+    -- or n_k - 1 with covariance_divisor = "unbiased" (scikit-learn's QDA)
+    local S = (rows:t() * rows) / (counts:get(c, 1) - unbiased)
     S = (S + S:t()) * 0.5
     -- reg_param as scikit-learn: (1 - r) Sigma + r I
     if r > 0 then S = S * (1 - r) + luma.eye(d) * r end
@@ -334,8 +353,8 @@ discriminant.QuadraticDiscriminantAnalysis = estimator.class{
   kind = "classifier",
   doc = "Quadratic discriminant analysis (The Elements of Statistical Learning, sec. 4.3): "
     .. "one Gaussian per "
-    .. "class with its own covariance, divided by n_k (maximum likelihood; scikit-learn "
-    .. "divides by n_k - 1), and class priors. The decision keeps both log-determinants "
+    .. "class with its own covariance, divided by n_k (maximum likelihood) or n_k - 1 "
+    .. "(covariance_divisor = \"unbiased\", scikit-learn's QDA), and class priors. The decision keeps both log-determinants "
     .. "(both enter the Gaussian log-densities). Fitted: classes, priors, means, rotations and scalings (per "
     .. "class: eigenvectors and eigenvalues of the covariance), covariance (with "
     .. "store_covariance).",
@@ -346,6 +365,7 @@ discriminant.QuadraticDiscriminantAnalysis = estimator.class{
       doc = "each covariance becomes (1 - reg_param) Sigma + reg_param I" },
     { name = "store_covariance", type = "boolean", default = false,
       doc = "keep the per-class covariance matrices in covariance" },
+    DIVISOR_PARAM,
   },
   example = function()
     local X, y = example_data()
@@ -431,7 +451,7 @@ discriminant.NearestCentroid = estimator.class{
       self.centroids = shrunken_centroids(X, codes, counts, means, self.params.shrink_threshold)
     end
     if self.params.metric == "mahalanobis" then
-      local S = pooled_covariance(X, codes, means)
+      local S = pooled_covariance(X, codes, means, X:rows())
       local ok, why = pcall(linalg.cholesky, S)
       if not ok then
         fail("%s.fit: the pooled covariance is singular (%s); use metric \"euclidean\"",
