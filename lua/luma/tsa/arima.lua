@@ -172,7 +172,7 @@ local function flat(v)
   return t
 end
 
-local function negloglik(w, L, v)
+local function model_loglik(w, L, v)
   if not (v.sigma2 > 0) then return nil end
   local ar, ma = ar_product(v.ar, v.sar, L.s), ma_product(v.ma, v.sma, L.s)
   if #ar > 0 and not common.stationary(ar) then return nil end
@@ -225,6 +225,16 @@ local function order_param(self)
   self._trend = trend
 end
 
+-- y differenced by (1 - B)^d (1 - B^s)^D.
+local function difference(self, y)
+  local w = y
+  if self._order[2] > 0 then w = stattools.diff(w, { differences = self._order[2] }) end
+  if self._seasonal[2] > 0 then
+    w = stattools.diff(w, { lag = self._seasonal[4], differences = self._seasonal[2] })
+  end
+  return w
+end
+
 local function fit(self, X)
   local y = common.series("fit", X)
   order_param(self)
@@ -240,13 +250,11 @@ local function fit(self, X)
       .. "%d} and seasonal_order {%d, %d, %d, %d}: it needs at least %d)", NAME, n, o[1], o[2],
       o[3], L.P, self._seasonal[2], L.Q, L.s, need)
   end
-  local w = y
-  if o[2] > 0 then w = stattools.diff(w, { differences = o[2] }) end
-  if self._seasonal[2] > 0 then w = stattools.diff(w, { lag = L.s, differences = self._seasonal[2] }) end
+  local w = difference(self, y)
   local nw = w:rows()
   local function objective(x)
     local v = transform(self, L, totable(x))
-    local ll = negloglik(w, L, v)
+    local ll = model_loglik(w, L, v)
     return ll and -ll / nw or math.huge
   end
   local x0 = luma.matrix(start(self, L, w))
@@ -258,7 +266,7 @@ local function fit(self, X)
   end, x0, { method = "lbfgsb", gtol = self.params.gtol, max_iter = self.params.max_iter })
   local v = transform(self, L, totable(res.x))
   v.has_const = L.const == 1
-  local llf = negloglik(w, L, v)
+  local llf = model_loglik(w, L, v)
   if not llf then fail("%s.fit: the likelihood could not be evaluated at the optimum", NAME) end
   self.params_vector = luma.matrix(flat(v))
   local names = {}
@@ -286,15 +294,30 @@ end
 
 -- The filter over the centred differenced series of y (a fitted model).
 local function filtered(self, y)
-  local L = layout(self)
-  local ic = self._integration
-  local w = y
-  if self._order[2] > 0 then w = stattools.diff(w, { differences = self._order[2] }) end
-  if self._seasonal[2] > 0 then
-    w = stattools.diff(w, { lag = L.s, differences = self._seasonal[2] })
+  local res = loglik(difference(self, y) - self.const, self.ar_poly, self.ma_poly, self.sigma2, true)
+  return res, #self._integration
+end
+
+-- The exact log-likelihood of X at the fitted parameters or at theta
+-- (values in param_names order: const, ar, ma, sar, sma, sigma2).
+local function loglikelihood(self, X, theta)
+  local y = common.series("loglikelihood", X)
+  if theta == nil then
+    dcommon.check_fitted(self, "loglikelihood")
+    return (filtered(self, y)).loglik
   end
-  local res = loglik(w - self.const, self.ar_poly, self.ma_poly, self.sigma2, true)
-  return res, #ic
+  order_param(self)
+  local L = layout(self)
+  local t = totable(common.coefficients(NAME, "params", theta))
+  local k = L.const + L.p + L.q + L.P + L.Q + 1
+  if #t ~= k then
+    fail("bad argument #2 to 'loglikelihood' (%s: params must hold %d values, got %d)", NAME, k, #t)
+  end
+  local ll = model_loglik(difference(self, y), L, split(L, t))
+  if not ll then
+    fail("%s.loglikelihood: params give a non-stationary AR part or sigma2 <= 0", NAME)
+  end
+  return ll
 end
 
 -- One-step predictions of y_t: Z a_t + mu + sum c_k y_{t-k} (NaN for the
@@ -401,6 +424,10 @@ M.ARIMA = estimator.class{
     score_samples = { signature = "est:score_samples(X) -> matrix",
       doc = "The log-density of each differenced observation given the earlier ones (the "
         .. "innovations' terms of the exact likelihood). Returns an (n - d - s D) x 1 matrix." },
+    loglikelihood = { signature = "est:loglikelihood(X [, params = nil]) -> number",
+      doc = "The exact Gaussian log-likelihood of the (differenced) series X at the fitted "
+        .. "parameters, or at params (a vector in param_names order; the model need not be "
+        .. "fitted). Returns a number." },
     forecast = { signature = "est:forecast(steps [, opts]) -> mean, interval, variance",
       doc = "Forecasts steps values past the end of the fitted series with their (1 - alpha) "
         .. "prediction intervals, from the Kalman filter's last state propagated through the "
@@ -417,6 +444,7 @@ M.ARIMA = estimator.class{
     return filtered(self, common.series("score", X)).loglik_steps:mean()
   end,
   forecast = forecast,
+  loglikelihood = loglikelihood,
 }
 
 --- select_order(x [, opts]) -> best, table
