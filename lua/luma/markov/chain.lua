@@ -39,14 +39,14 @@ function M.check_transition(P, fname, what)
   if P:min() < 0 then
     local p = math.tointeger(luma.matrix.find(P:lt(0)):get(1, 1))
     local i, j = (p - 1) // k + 1, (p - 1) % k + 1
-    fail("bad argument to '%s' (%s has a negative probability, %s[%d][%d] = %.17g)", fname,
+    fail("bad argument to '%s' (%s has a negative probability, %s[%d][%d] = %.15g)", fname,
       what, what, i, j, P:get(i, j))
   end
   local sums = P:sum(2)
   for i = 1, k do
     local s = sums:get(i, 1)
     if math.abs(s - 1) > ROW_TOL then
-      fail("bad argument to '%s' (row %d of %s sums to %.17g, not 1: a transition matrix is "
+      fail("bad argument to '%s' (row %d of %s sums to %.15g, not 1: a transition matrix is "
         .. "row-stochastic, P[i][j] = Pr(i -> j))", fname, i, what, s)
     end
   end
@@ -63,10 +63,10 @@ function M.check_distribution(p, k, fname, what)
   p = p:reshape(1, k)
   if not p:isfinite():all() then fail("bad argument to '%s' (%s has a non-finite entry)", fname, what) end
   if p:min() < 0 then
-    fail("bad argument to '%s' (%s has a negative probability, %.17g)", fname, what, p:min())
+    fail("bad argument to '%s' (%s has a negative probability, %.15g)", fname, what, p:min())
   end
   if math.abs(p:sum() - 1) > ROW_TOL then
-    fail("bad argument to '%s' (%s sums to %.17g, not 1)", fname, what, p:sum())
+    fail("bad argument to '%s' (%s sums to %.15g, not 1)", fname, what, p:sum())
   end
   return p:copy()
 end
