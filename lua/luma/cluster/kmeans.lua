@@ -239,6 +239,424 @@ M.KMeans = estimator.class{
   score = score,
 }
 
+-- ---------------------------------------------------- MiniBatchKMeans
+
+-- Sculley's mini-batch step (Web-scale k-means clustering, WWW 2010, alg.
+-- 1, with per-centre learning rate 1 / (the weight the centre has seen)),
+-- as scikit-learn's _mini_batch_step: the batch's rows are assigned, each
+-- centre moves to the weighted mean of its old position (weighted by its
+-- count) and its new rows, then centres whose count is below
+-- reassignment_ratio times the largest are moved to random rows of the
+-- batch.  Returns the batch's inertia.
+local function minibatch_step(self, B, w, reassign, rng)
+  local p = self.params
+  local _, _, inertia, sums, wsum = native.kmeans_assign(B, self.cluster_centers,
+    { weights = w, sums = true })
+  local counts = self.counts
+  local new_counts = counts + wsum
+  local moved = wsum:gt(0)
+  local updated = (self.cluster_centers:mul(counts) + sums):div(luma.matrix.maximum(new_counts, 1e-300))
+  self.cluster_centers = luma.matrix.where(moved, updated, self.cluster_centers)
+  self.counts = new_counts
+  if reassign and p.reassignment_ratio > 0 then
+    local low = self.counts:lt(p.reassignment_ratio * self.counts:max())
+    local idx = luma.matrix.find(low)
+    local limit = math.floor(0.5 * B:rows())
+    if idx:rows() > 0 and idx:rows() <= B:rows() then
+      if idx:rows() > limit then idx = idx:take(self.counts:take(idx):argsort(1):sub(1, limit)) end
+      local m = idx:rows()
+      if m > 0 then
+        local pick = rng:choice(B:rows(), m, { replace = false,
+          p = w and (w / w:sum()):flatten() or nil })
+        local C = self.cluster_centers:copy()
+        local kept = self.counts:select(low:eq(0), 1)
+        for r = 1, m do
+          local c = math.tointeger(idx:get(r, 1))
+          C:row(c):assign(B:row(math.tointeger(pick:get(r, 1))))
+          self.counts:set(c, 1, kept:rows() > 0 and kept:min() or 0)
+        end
+        self.cluster_centers = C
+      end
+    end
+  end
+  return inertia
+end
+
+-- scikit-learn's _random_reassign: every 10 k rows seen, or while a
+-- centre has seen nothing.
+local function due_reassign(self, batch)
+  self.n_since_reassign = self.n_since_reassign + batch
+  if self.counts:eq(0):any() or self.n_since_reassign >= 10 * self.params.n_clusters then
+    self.n_since_reassign = 0
+    return true
+  end
+  return false
+end
+
+local function minibatch_start(self, X, w, rng)
+  local p = self.params
+  local n, k = X:rows(), p.n_clusters
+  check_init(self, X:cols())
+  local init_size = p.init_size or 3 * p.batch_size
+  if init_size < k then init_size = 3 * k end
+  init_size = math.min(init_size, n)
+  local rows = rng:integers(1, n, init_size, 1)
+  local Xi = X:take(rows)
+  local wi = w and w:take(rows)
+  local best, best_inertia
+  local runs = luma.ismatrix(p.init) and 1 or p.n_init
+  for _ = 1, runs do
+    local C = luma.ismatrix(p.init) and p.init:copy() or p.init == "random"
+      and Xi:take(rng:permutation(init_size):sub(1, k)) or (plusplus(Xi, k, rng, wi))
+    local _, _, inertia = native.kmeans_assign(Xi, C, { weights = wi })
+    if not best or inertia < best_inertia then best, best_inertia = C, inertia end
+  end
+  self.cluster_centers = best
+  self.counts = luma.zeros(k, 1)
+  self.n_since_reassign = 0
+  self.n_steps = 0
+end
+
+local function minibatch_fit(self, X, _, sample_weight)
+  local p = self.params
+  local name = self.__class.name
+  local w = estimator.check_sample_weight(X, sample_weight)
+  check_X(name, "fit", X)
+  local n, k = X:rows(), p.n_clusters
+  if n < k then
+    fail("bad argument #1 to 'fit' (%s: n_clusters = %d is more than the %d rows of X)", name, k, n)
+  end
+  local rng = estimator.rng(p.seed)
+  minibatch_start(self, X, w, rng)
+  local batch = math.min(p.batch_size, n)
+  local tol = p.tol * X:var(1):mean()
+  local steps = (p.max_iter * n) // batch
+  local ewa, ewa_min, no_improvement = nil, nil, 0
+  local i = 0
+  while i < steps do
+    i = i + 1
+    local rows = rng:integers(1, n, batch, 1)
+    local old = self.cluster_centers
+    local inertia = minibatch_step(self, X:take(rows), w and w:take(rows),
+      due_reassign(self, batch), rng) / batch
+    -- scikit-learn's _mini_batch_convergence: an exponentially weighted
+    -- average of the batch inertia, stop after max_no_improvement batches
+    -- without a new minimum, or when the centres move less than tol
+    if i > 1 then
+      local alpha = math.min(batch * 2 / (n + 1), 1)
+      ewa = ewa and ewa * (1 - alpha) + inertia * alpha or inertia
+      if tol > 0 and (self.cluster_centers - old):pow(2):sum() <= tol then break end
+      if not ewa_min or ewa < ewa_min then
+        ewa_min, no_improvement = ewa, 0
+      else
+        no_improvement = no_improvement + 1
+      end
+      if p.max_no_improvement and no_improvement >= p.max_no_improvement then break end
+    end
+  end
+  self.n_steps = i
+  self.n_iter = math.ceil(i * batch / n)
+  if p.compute_labels then
+    local labels, _, inertia = native.kmeans_assign(X, self.cluster_centers, { weights = w })
+    self.labels, self.inertia = labels, inertia
+  end
+end
+
+-- partial_fit: one mini-batch step on X (the first call seeds the centres
+-- from X); the estimator contract does not wrap it, so it checks for
+-- itself and keeps its generator between calls.
+local function partial_fit(self, X, _, sample_weight)
+  local name = self.__class.name
+  if not luma.ismatrix(X) then
+    fail("bad argument #1 to 'partial_fit' (X must be a luma.Matrix, got %s)", type(X))
+  end
+  check_X(name, "partial_fit", X)
+  local w = estimator.check_sample_weight(X, sample_weight)
+  local k = self.params.n_clusters
+  if not self:is_fitted() or not self.counts then
+    if X:rows() < k then
+      fail("bad argument #1 to 'partial_fit' (%s: the first batch needs at least n_clusters = "
+        .. "%d rows, got %d)", name, k, X:rows())
+    end
+    self.rng = estimator.rng(self.params.seed):copy()
+    minibatch_start(self, X, w, self.rng)
+    rawset(self, "n_features_in", X:cols())
+    rawset(self, "__fitted", true)
+  elseif X:cols() ~= self.n_features_in then
+    fail("bad argument #1 to 'partial_fit' (X has %d columns but %s was fitted on %d)", X:cols(),
+      name, self.n_features_in)
+  end
+  minibatch_step(self, X, w, due_reassign(self, X:rows()), self.rng)
+  self.n_steps = self.n_steps + 1
+  if self.params.compute_labels then
+    local labels, _, inertia = native.kmeans_assign(X, self.cluster_centers, { weights = w })
+    self.labels, self.inertia = labels, inertia
+  end
+  return self
+end
+
+M.MiniBatchKMeans = estimator.class{
+  name = "luma.cluster.MiniBatchKMeans",
+  kind = "clusterer",
+  doc = "Mini-batch k-means (Sculley, Web-scale k-means clustering, WWW 2010), as "
+    .. "scikit-learn's MiniBatchKMeans: centres seeded on init_size random rows (the best "
+    .. "of n_init seedings), then batches of batch_size random rows, each centre moving to "
+    .. "the weighted mean of its old position (weighted by the rows it has seen) and its "
+    .. "new rows; centres that see few rows are moved to random rows (reassignment_ratio). "
+    .. "Stops after max_iter passes' worth of batches, when the smoothed batch inertia has "
+    .. "not improved for max_no_improvement batches, or when the centres move less than "
+    .. "tol. partial_fit(X) runs one step on X. Fitted: cluster_centers, counts (weight "
+    .. "seen per centre), labels and inertia (compute_labels), n_steps, n_iter.",
+  params = {
+    { name = "n_clusters", type = "integer", default = 8, min = 1, doc = "number of clusters k" },
+    { name = "init", type = "string|matrix", default = "k-means++",
+      doc = "\"k-means++\", \"random\" or a k x d matrix of centres" },
+    { name = "max_iter", type = "integer", default = 100, min = 1,
+      doc = "passes over the data's worth of batches at most" },
+    { name = "batch_size", type = "integer", default = 1024, min = 1, doc = "rows per batch" },
+    { name = "compute_labels", type = "boolean", default = true,
+      doc = "label all rows (and compute the inertia) after fitting" },
+    { name = "tol", type = "number", default = 0, min = 0,
+      doc = "stop when the squared centre moves of a batch sum to at most tol times the "
+        .. "mean column variance (0: off)" },
+    { name = "max_no_improvement", type = "integer", default = 10, min = 1,
+      doc = "stop after this many batches without a lower smoothed inertia (nil: off)" },
+    { name = "init_size", type = "integer", min = 1,
+      doc = "rows the seeding sees (nil: 3 batch_size, at least 3 k)" },
+    { name = "n_init", type = "integer", default = 3, min = 1,
+      doc = "seedings tried on the init rows; the lowest inertia there is kept" },
+    { name = "reassignment_ratio", type = "number", default = 0.01, min = 0,
+      doc = "centres with fewer than this fraction of the largest count are re-seeded" },
+    { name = "seed", type = "seed", doc = "generator of the seeding and the batches" },
+  },
+  example = function()
+    return M.MiniBatchKMeans{ n_clusters = 2, seed = 1, batch_size = 4 }, example_data()
+  end,
+  method_docs = {
+    predict = KMEANS_DOCS.predict, transform = KMEANS_DOCS.transform, score = KMEANS_DOCS.score,
+    partial_fit = { signature = "est:partial_fit(X [, y = nil [, sample_weight = nil]]) -> est",
+      doc = "One mini-batch step on the rows of X (the first call seeds the centres from X). "
+        .. "Returns est." },
+  },
+  fit = minibatch_fit,
+  predict = predict,
+  transform = transform,
+  score = score,
+  partial_fit = partial_fit,
+}
+
+-- ------------------------------------------------------------- KMedians
+
+-- k-medians (Bradley, Mangasarian and Street, Clustering via concave
+-- minimization, NIPS 1996; notes 000 Ch. 10 as the robust alternative):
+-- rows go to the nearest centre in L1 distance, each centre moves to the
+-- coordinate-wise median of its rows, which minimizes their summed L1
+-- distance; the inertia is sum_i |x_i - c(x_i)|_1.
+local function kmedians_run(X, C, max_iter, tol)
+  local k = C:rows()
+  local labels, n_iter = nil, 0
+  for _ = 1, max_iter do
+    n_iter = n_iter + 1
+    local D = luma.pairwise.distances(X, C, "manhattan")
+    local new = D:argmin(2)
+    local stable = labels and new:eq(labels):all()
+    labels = new
+    if stable then break end
+    local moved = C:copy()
+    local dmin = D:min(2)
+    for c = 1, k do
+      local mask = labels:eq(c)
+      if mask:any() then
+        moved:row(c):assign(luma.stats.median(X:select(mask, 1)))
+      else -- empty: the row farthest from its centre, as KMeans
+        local far = math.tointeger(dmin:argmax())
+        moved:row(c):assign(X:row(far))
+        dmin:set(far, 1, -1)
+      end
+    end
+    local shift = (moved - C):pow(2):sum()
+    C = moved
+    if shift <= tol then
+      labels = luma.pairwise.distances(X, C, "manhattan"):argmin(2)
+      break
+    end
+  end
+  local inertia = (X - C:take(labels)):abs():sum()
+  return labels, C, inertia, n_iter
+end
+
+M.KMedians = estimator.class{
+  name = "luma.cluster.KMedians",
+  kind = "clusterer",
+  doc = "k-medians (Bradley, Mangasarian and Street, Clustering via concave minimization, "
+    .. "NIPS 1996; Hastie, Tibshirani and Friedman, sec. 14.3.10 on robust alternatives): "
+    .. "rows go to the nearest centre in L1 (Manhattan) distance and each centre moves to "
+    .. "the coordinate-wise median of its rows, minimizing sum_i |x_i - c(x_i)|_1, which "
+    .. "outliers pull less than k-means' squares. k-means++ or random seeding, n_init runs "
+    .. "keeping the lowest inertia; stops when no label changes or the summed squared "
+    .. "centre moves are at most tol times the mean column variance. Fitted: "
+    .. "cluster_centers, labels, inertia (summed L1 distances), n_iter.",
+  params = {
+    { name = "n_clusters", type = "integer", default = 8, min = 1, doc = "number of clusters k" },
+    { name = "init", type = "string|matrix", default = "k-means++",
+      doc = "\"k-means++\", \"random\" or a k x d matrix of centres (one run)" },
+    { name = "n_init", type = "integer", default = 10, min = 1, doc = "runs; the lowest inertia is kept" },
+    { name = "max_iter", type = "integer", default = 300, min = 1, doc = "iterations per run" },
+    { name = "tol", type = "number", default = 1e-4, min = 0,
+      doc = "stop when the summed squared centre moves are at most tol times the mean column variance" },
+    { name = "seed", type = "seed", doc = "generator of the seeding" },
+  },
+  example = function() return M.KMedians{ n_clusters = 2, seed = 1, n_init = 2 }, example_data() end,
+  method_docs = {
+    predict = { signature = "est:predict(X) -> labels",
+      doc = "The nearest centre in L1 distance of each row of X. Returns an n x 1 matrix of "
+        .. "labels 1..k." },
+    transform = { signature = "est:transform(X) -> matrix",
+      doc = "The L1 distances of each row of X to every centre. Returns an n x k matrix." },
+    score = { signature = "est:score(X [, y = nil]) -> number",
+      doc = "Minus the summed L1 distance of the rows of X to their nearest centres. Returns a "
+        .. "number (greater is better)." },
+  },
+  fit = function(self, X)
+    local p = self.params
+    check_X(self.__class.name, "fit", X)
+    local n, k = X:rows(), p.n_clusters
+    if n < k then
+      fail("bad argument #1 to 'fit' (%s: n_clusters = %d is more than the %d rows of X)",
+        self.__class.name, k, n)
+    end
+    check_init(self, X:cols())
+    local tol = p.tol * X:var(1):mean()
+    local rng = estimator.rng(p.seed)
+    local runs = luma.ismatrix(p.init) and 1 or p.n_init
+    for _ = 1, runs do
+      local C = initial_centers(self, X, rng, nil, 0)
+      local labels, centers, inertia, n_iter = kmedians_run(X, C, p.max_iter, tol)
+      if not self.inertia or inertia < self.inertia then
+        self.labels, self.cluster_centers, self.inertia, self.n_iter = labels, centers, inertia, n_iter
+      end
+    end
+  end,
+  predict = function(self, X)
+    check_X(self.__class.name, "predict", X)
+    return luma.pairwise.distances(X, self.cluster_centers, "manhattan"):argmin(2)
+  end,
+  transform = function(self, X)
+    check_X(self.__class.name, "transform", X)
+    return luma.pairwise.distances(X, self.cluster_centers, "manhattan")
+  end,
+  score = function(self, X)
+    check_X(self.__class.name, "score", X)
+    return -luma.pairwise.distances(X, self.cluster_centers, "manhattan"):min(2):sum()
+  end,
+}
+
+-- ------------------------------------------------------------- KMedoids
+
+local PAIRWISE_METRICS = { "euclidean", "sqeuclidean", "manhattan", "chebyshev", "cosine",
+  "precomputed" }
+
+-- The dissimilarities of the rows of X to the rows of Y under the
+-- estimator's metric (X itself when precomputed).
+local function dissimilarities(self, X, Y)
+  local metric = self.params.metric
+  if metric == "precomputed" then return X end
+  return luma.pairwise.distances(X, Y, metric)
+end
+
+local function kmedoids_fit(self, X)
+  local p = self.params
+  local name = self.__class.name
+  check_X(name, "fit", X)
+  local n, k = X:rows(), p.n_clusters
+  if n < k then
+    fail("bad argument #1 to 'fit' (%s: n_clusters = %d is more than the %d rows of X)", name, k, n)
+  end
+  local D
+  if p.metric == "precomputed" then
+    if X:cols() ~= n then
+      fail("bad argument #1 to 'fit' (%s: a precomputed dissimilarity matrix must be square, "
+        .. "got %d x %d)", name, n, X:cols())
+    end
+    if X:min() < 0 then fail("bad argument #1 to 'fit' (%s: dissimilarities must be >= 0)", name) end
+    if not X:allclose(X:t(), 1e-10, 1e-12) then
+      fail("bad argument #1 to 'fit' (%s: the precomputed dissimilarity matrix is not symmetric)", name)
+    end
+    D = X
+  else
+    D = luma.pairwise.distances(X, nil, p.metric)
+  end
+  local start
+  if p.init == "random" then
+    start = estimator.rng(p.seed):permutation(n):sub(1, k)
+  elseif p.init == "k-medoids++" then
+    -- k-means++ seeding on the dissimilarities: D(x)^2 weights
+    local rng = estimator.rng(p.seed)
+    local first = rng:integers(1, n)
+    local idx = { first }
+    local closest = D:col(first):pow(2)
+    for c = 2, k do
+      local cum = closest:cumsum(1)
+      local r = rng:uniform() * cum:get(n, 1)
+      idx[c] = math.min(math.tointeger(cum:lt(r):sum()) + 1, n)
+      closest = luma.matrix.minimum(closest, D:col(idx[c]):pow(2))
+    end
+    start = luma.matrix(idx)
+  end
+  local medoids, labels, total, n_iter = native.kmedoids(D, k,
+    { medoids = start, max_iter = p.max_iter })
+  self.medoid_indices = medoids
+  self.labels = labels
+  self.inertia = total
+  self.n_iter = n_iter
+  if p.metric ~= "precomputed" then self.cluster_centers = X:take(medoids) end
+end
+
+local function medoid_distances(self, method, X)
+  check_X(self.__class.name, method, X)
+  -- precomputed: X holds dissimilarities to the fitted rows (the
+  -- contract has checked its width)
+  if self.params.metric == "precomputed" then return X:take(self.medoid_indices, 2) end
+  return dissimilarities(self, X, self.cluster_centers)
+end
+
+M.KMedoids = estimator.class{
+  name = "luma.cluster.KMedoids",
+  kind = "clusterer",
+  doc = "k-medoids by PAM (Kaufman and Rousseeuw, Finding Groups in Data, 1990, ch. 2): "
+    .. "the centres are rows of X (medoids) minimizing the summed dissimilarity of every "
+    .. "row to its nearest medoid, for any luma.pairwise metric or a precomputed "
+    .. "dissimilarity matrix. BUILD picks medoids greedily, SWAP exchanges a medoid and a "
+    .. "non-medoid while that lowers the total (evaluated as FastPAM1, Schubert and "
+    .. "Rousseeuw 2019). Fitted: medoid_indices (k x 1 row numbers), cluster_centers (the "
+    .. "medoid rows; not for precomputed), labels, inertia (summed dissimilarities), n_iter "
+    .. "(swaps made).",
+  params = {
+    { name = "n_clusters", type = "integer", default = 8, min = 1, doc = "number of clusters k" },
+    { name = "metric", type = "string", default = "euclidean", values = PAIRWISE_METRICS,
+      doc = "a luma.pairwise metric, or \"precomputed\" (X is the n x n dissimilarity matrix)" },
+    { name = "init", type = "string", default = "build", values = { "build", "k-medoids++", "random" },
+      doc = "PAM's BUILD, k-means++-style seeding, or k random rows" },
+    { name = "max_iter", type = "integer", default = 300, min = 0, doc = "swaps at most" },
+    { name = "seed", type = "seed", doc = "generator of the random seedings" },
+  },
+  example = function() return M.KMedoids{ n_clusters = 2 }, example_data() end,
+  method_docs = {
+    predict = { signature = "est:predict(X) -> labels",
+      doc = "The nearest medoid of each row of X (precomputed: X is n_test x n_fit "
+        .. "dissimilarities to the fitted rows). Returns an n x 1 matrix of labels 1..k." },
+    transform = { signature = "est:transform(X) -> matrix",
+      doc = "The dissimilarities of each row of X to the medoids. Returns an n x k matrix." },
+    score = { signature = "est:score(X [, y = nil]) -> number",
+      doc = "Minus the summed dissimilarity of the rows of X to their nearest medoids. "
+        .. "Returns a number (greater is better)." },
+  },
+  fit = kmedoids_fit,
+  predict = function(self, X) return medoid_distances(self, "predict", X):argmin(2) end,
+  transform = function(self, X) return medoid_distances(self, "transform", X) end,
+  score = function(self, X) return -medoid_distances(self, "score", X):min(2):sum() end,
+}
+
 luma.doc.set(M.kmeans_plusplus, { name = "luma.cluster.kmeans_plusplus",
   signature = "kmeans_plusplus(X, n_clusters [, {seed = nil, sample_weight = nil}]) -> "
     .. "centers, indices",
@@ -249,5 +667,8 @@ luma.doc.set(M.kmeans_plusplus, { name = "luma.cluster.kmeans_plusplus",
 
 return {
   KMeans = M.KMeans,
+  MiniBatchKMeans = M.MiniBatchKMeans,
+  KMedians = M.KMedians,
+  KMedoids = M.KMedoids,
   kmeans_plusplus = M.kmeans_plusplus,
 }

@@ -9,6 +9,7 @@
 
 #include "cluster/cluster_lua.h"
 #include "cluster/kmeans.h"
+#include "cluster/kmeans_medoids.h"
 #include "core/matrix_lua.h"
 
 static void *scratch(lua_State *L, int64_t count, size_t size) {
@@ -142,6 +143,58 @@ static int k_assign(lua_State *L) {
   return 5;
 }
 
+/* kmedoids(D, k [, {medoids = nil, max_iter = 300}]) */
+static int k_medoids(lua_State *L) {
+  lua_settop(L, 3);
+  luma_Mat *dm = luma_matrix_check(L, 1);
+  const int64_t n = dm->rows;
+  if (dm->cols != n)
+    luma_arg_error(L, 1, "D must be square, got %I x %I", (lua_Integer)n, (lua_Integer)dm->cols);
+  const int64_t k = luma_check_int_range(L, 2, "k", 1, n > 0 ? n : 1);
+  luma_check_options(L, 3, "medoids|max_iter");
+  const lua_Integer max_iter = luma_opt_integer(L, 3, "max_iter", 300);
+  if (max_iter < 0) luma_arg_error(L, 3, "max_iter must be >= 0");
+  int64_t *medoids = scratch(L, k, sizeof(int64_t));
+  int given = 0;
+  if (lua_type(L, 3) == LUA_TTABLE) {
+    lua_getfield(L, 3, "medoids");
+    luma_Mat *g = luma_matrix_test(L, -1);
+    if (g != NULL) {
+      if (g->rows * g->cols != k)
+        luma_arg_error(L, 3, "medoids must hold %I row numbers", (lua_Integer)k);
+      for (int64_t m = 0; m < k; m++) {
+        const double v = g->rows == 1 ? LUMA_AT(g, 0, m) : LUMA_AT(g, m, 0);
+        if (!(v >= 1 && v <= (double)n) || v != floor(v))
+          luma_arg_error(L, 3, "medoids must be row numbers in 1..%I", (lua_Integer)n);
+        for (int64_t q = 0; q < m; q++)
+          if (medoids[q] == (int64_t)v - 1) luma_arg_error(L, 3, "medoids must be distinct");
+        medoids[m] = (int64_t)v - 1;
+      }
+      given = 1;
+    } else if (!lua_isnil(L, -1)) {
+      luma_arg_error(L, 3, "medoids must be a matrix of row numbers");
+    }
+    lua_pop(L, 1);
+  }
+  const double *d = rows_of(L, 1, dm, "D");
+  double *work = scratch(L, luma_kmedoids_work(n, k), sizeof(double));
+  int64_t *labels = scratch(L, n, sizeof(int64_t));
+  luma_Mat *out = luma_matrix_new(L, k, 1);
+  const int out_idx = lua_gettop(L);
+  luma_Threads *t = luma_threads_of(L);
+  if (!given) luma_threads_finish(L, t, luma_kmedoids_build(t, d, n, k, medoids, work));
+  double total = 0;
+  int64_t n_iter = 0;
+  luma_threads_finish(L, t, luma_kmedoids_swap(t, d, n, k, medoids, (int64_t)max_iter, labels,
+                                               &total, &n_iter, work));
+  for (int64_t m = 0; m < k; m++) LUMA_AT(out, m, 0) = (double)(medoids[m] + 1);
+  lua_pushvalue(L, out_idx);
+  push_labels(L, labels, n);
+  lua_pushnumber(L, total);
+  lua_pushinteger(L, (lua_Integer)n_iter);
+  return 4;
+}
+
 void luma_cluster_register_kmeans(lua_State *L, int t) {
   static const luma_Func funcs[] = {
       {"kmeans_fit", k_fit,
@@ -161,6 +214,13 @@ void luma_cluster_register_kmeans(lua_State *L, int t) {
        "Returns the labels (n x 1, 1..k), the squared distances to them (n x 1), their "
        "weighted sum, and with sums the weighted sums of each cluster's rows (k x d) and "
        "their weights (k x 1)."},
+      {"kmedoids", k_medoids,
+       "kmedoids(D, k [, {medoids = nil, max_iter = 300}]) -> medoids, labels, total, n_iter",
+       "k-medoids by PAM on the symmetric n x n dissimilarities D: BUILD (unless medoids, "
+       "k row numbers, are given), then SWAP (FastPAM1: the best exchange of a medoid and "
+       "a non-medoid while it lowers the total, at most max_iter). Returns the medoids "
+       "(k x 1 row numbers), the labels (n x 1, 1..k: the nearest medoid), the total "
+       "dissimilarity to the nearest medoids and the exchanges made."},
       {NULL, NULL, NULL, NULL}};
   luma_register_funcs(L, t, "luma.cluster.native", funcs);
 }
