@@ -110,7 +110,7 @@ describe("estimator contract #smoke", function()
     assert.has_error(function() m:predict(M{1, 2}) end,
       "bad argument #1 to 'predict' (X has 1 columns but test.Constant was fitted on 2)")
     assert.has_error(function() m:predict({1, 2}) end,
-      "bad argument #1 to 'predict' (X must be a luma.Matrix, got table)")
+      "bad argument #1 to 'predict' (X must be a luma.Matrix or a luma.Table, got table)")
   end)
 
   it("checks fit's arguments", function()
@@ -121,7 +121,7 @@ describe("estimator contract #smoke", function()
     assert.has_error(function() Constant{}:fit(X, M{1, 0 / 0, 2}) end,
       "bad argument #2 to 'fit' (y contains NaN; drop or impute those rows first)")
     assert.has_error(function() Constant{}:fit("X", y) end,
-      "bad argument #1 to 'fit' (X must be a luma.Matrix, got string)")
+      "bad argument #1 to 'fit' (X must be a luma.Matrix or a luma.Table, got string)")
   end)
 
   it("scores regressors by R^2 and classifiers by accuracy", function()
@@ -384,7 +384,7 @@ describe("unsupervised estimators #smoke", function()
     assert.has_error(function() m:predict(M{{1, 2}}) end,
       "bad argument #1 to 'predict' (X has 2 columns but test.CountedCentres was fitted on 1)")
     assert.has_error(function() CountedCentres{}:fit_predict({ 1, 2 }) end,
-      "bad argument #1 to 'fit_predict' (X must be a luma.Matrix, got table)")
+      "bad argument #1 to 'fit_predict' (X must be a luma.Matrix or a luma.Table, got table)")
     local fresh = CountedCentres{}
     pcall(fresh.fit_predict, fresh, "X")
     assert.is_false(fresh:is_fitted())
@@ -425,7 +425,7 @@ describe("unsupervised estimators #smoke", function()
     assert.has_error(function() g:score_samples(M{{1, 2}}) end,
       "bad argument #1 to 'score_samples' (X has 2 columns but test.Gaussian was fitted on 1)")
     assert.has_error(function() g:score_samples(3) end,
-      "bad argument #1 to 'score_samples' (X must be a luma.Matrix, got number)")
+      "bad argument #1 to 'score_samples' (X must be a luma.Matrix or a luma.Table, got number)")
   end)
 
   it("give transformers fit_transform, the same as fit then transform", function()
@@ -438,7 +438,7 @@ describe("unsupervised estimators #smoke", function()
     assert.is_nil(m.extra)
     assert.matrix_near({{1, 1}}, m:transform(M{{4, 5}}))
     assert.has_error(function() Centre{}:fit_transform("A") end,
-      "bad argument #1 to 'fit_transform' (X must be a luma.Matrix, got string)")
+      "bad argument #1 to 'fit_transform' (X must be a luma.Matrix or a luma.Table, got string)")
   end)
 
   it("use a class's own fit_transform, with fit's checks and bookkeeping", function()
@@ -453,7 +453,7 @@ describe("unsupervised estimators #smoke", function()
     assert.equal(2, m.n_features_in)
     assert.matrix_near({{1, 1}}, m:transform(M{{4, 5}}))
     assert.has_error(function() CentreOnce{}:fit_transform("A") end,
-      "bad argument #1 to 'fit_transform' (X must be a luma.Matrix, got string)")
+      "bad argument #1 to 'fit_transform' (X must be a luma.Matrix or a luma.Table, got string)")
     assert.has_error(function() CentreOnce{}:fit_transform(A, M{1, 2}) end,
       "bad argument #2 to 'fit_transform' (X has 3 rows but y has 2)")
     assert.equal(1, calls.fit_transform) -- refused before the class's code ran

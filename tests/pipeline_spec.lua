@@ -136,6 +136,61 @@ describe("FeatureUnion and ColumnTransformer #smoke", function()
       :fit_transform(X):cols())
     assert.has_error(function()
       pipeline.ColumnTransformer{ transformers = { { "s", Scale{}, { 4 } } } }:fit(X)
-    end, "columns of 's': 4 is not a column index in 1..3")
+    end, "ColumnTransformer: columns of 's': 4 is not a column index in 1..3")
+  end)
+end)
+
+describe("feature names through composites", function()
+  local pp = luma.preprocessing
+
+  it("names a matrix's columns x1 .. xd and passes them through scalers", function()
+    local s = pp.StandardScaler{}:fit(X)
+    assert.same({ "x1", "x2", "x3" }, s:get_feature_names_out())
+    assert.same({ "a", "b", "c" }, s:get_feature_names_out{ "a", "b", "c" })
+    assert.has_error(function() s:get_feature_names_out{ "a" } end,
+      "bad argument #1 to 'get_feature_names_out' (input_features must be a list of 3 names)")
+    assert.has_error(function() pp.StandardScaler{}:get_feature_names_out() end,
+      "luma.preprocessing.StandardScaler: get_feature_names_out called before fit")
+  end)
+
+  it("chains names through a pipeline's steps", function()
+    local p = pipeline.make_pipeline(pp.SimpleImputer{}, pp.PolynomialFeatures{ include_bias = false },
+      Ridge{})
+    p:fit(X:sub(nil, nil, 1, 2), y)
+    -- PolynomialFeatures of degree 2 on x1, x2 (scikit-learn's order)
+    assert.same({ "x1", "x2", "x1^2", "x1 x2", "x2^2" }, p:get_feature_names_out())
+    assert.same({ "u", "v", "u^2", "u v", "v^2" }, p:get_feature_names_out{ "u", "v" })
+  end)
+
+  it("names a ColumnTransformer's outputs, the remainder's last", function()
+    local ct = pipeline.ColumnTransformer{ transformers = { { "poly",
+      pp.PolynomialFeatures{ include_bias = false, interaction_only = true }, { 1, 3 } } },
+      remainder = pp.MinMaxScaler{} }
+    local Z = ct:fit_transform(X)
+    assert.same({ "x1", "x3", "x1 x3", "x2" }, ct:get_feature_names_out())
+    -- the remainder is fitted on the columns no entry names (x2)
+    assert.matrix_near(pp.MinMaxScaler{}:fit_transform(X:col(2)), Z:col(4), 1e-15)
+    assert.is_false(ct:get_params().remainder__clip)
+    ct:set_params{ verbose_feature_names_out = true }
+    assert.same({ "poly__x1", "poly__x3", "poly__x1 x3", "remainder__x2" }, ct:get_feature_names_out())
+    local twice = pipeline.ColumnTransformer{ transformers = { { "a", "passthrough", { 1 } },
+      { "b", Scale{}, { 1 } } } }:fit(X)
+    assert.has_error(function() twice:get_feature_names_out() end)
+  end)
+
+  it("refuses names on a matrix and unknown remainders", function()
+    assert.has_error(function()
+      pipeline.ColumnTransformer{ transformers = { { "s", Scale{}, "city" } } }:fit(X)
+    end, "ColumnTransformer: columns of 's': 'city' is a column name but X is a matrix "
+      .. "(give a luma.Table, or column indices)")
+    assert.has_error(function()
+      pipeline.ColumnTransformer{ transformers = { { "s", Scale{}, { 1 } } }, remainder = "keep" }:fit(X)
+    end)
+  end)
+
+  it("prefixes a FeatureUnion's names with the entry names", function()
+    local u = pipeline.FeatureUnion{ transformer_list = { { "id", "passthrough" },
+      { "s", pp.StandardScaler{} } } }:fit(X)
+    assert.same({ "id__x1", "id__x2", "id__x3", "s__x1", "s__x2", "s__x3" }, u:get_feature_names_out())
   end)
 end)

@@ -267,6 +267,46 @@ function Base:is_fitted()
   return rawget(self, "__fitted") == true
 end
 
+--- estimator.input_names(est, input_features) -> list: the names of the
+-- columns est was fitted on: input_features when given (a list of
+-- strings, one per column, matching the names fit saw), else
+-- feature_names_in (fit on a Table), else "x1" .. "xd" (scikit-learn's
+-- x0.. counted from 1).  Errors read as get_feature_names_out's.
+function estimator.input_names(self, input_features)
+  if not self:is_fitted() then
+    fail(3, "%s: get_feature_names_out called before fit", self.__class.name)
+  end
+  local seen, d = rawget(self, "feature_names_in"), rawget(self, "n_features_in")
+  if input_features == nil then
+    if seen then return { table.unpack(seen) } end
+    local out = {}
+    for j = 1, d or 0 do out[j] = "x" .. j end
+    return out
+  end
+  if type(input_features) ~= "table" or (d and #input_features ~= d) then
+    fail(3, "bad argument #1 to 'get_feature_names_out' (input_features must be a list of "
+      .. "%d names)", d or 0)
+  end
+  for j, name in ipairs(input_features) do
+    if type(name) ~= "string" then
+      fail(3, "bad argument #1 to 'get_feature_names_out' (input_features[%d] is not a "
+        .. "string)", j)
+    end
+    if seen and seen[j] ~= name then
+      fail(3, "bad argument #1 to 'get_feature_names_out' (input_features[%d] is '%s' but "
+        .. "%s was fitted on '%s')", j, name, self.__class.short_name, seen[j])
+    end
+  end
+  return { table.unpack(input_features) }
+end
+
+--- estimator.same_names_out(est [, input_features]): get_feature_names_out
+-- of transformers whose output columns are their input columns transformed
+-- one by one (scalers, imputers; spec.one_to_one_features): the input names.
+function estimator.same_names_out(self, input_features)
+  return estimator.input_names(self, input_features)
+end
+
 -- Forgets fitted state: every field but the parameters.
 local function reset(self)
   for k in pairs(self) do
@@ -279,27 +319,101 @@ local function shape_text(m)
   return string.format("%d x %d", r, c)
 end
 
+-- ------------------------------------------------------ tables of data
+
+-- luma.Table (named, typed columns) as estimators see it.  Every
+-- estimator accepts a Table where it accepts X: fit records its column
+-- names (feature_names_in), later calls pick the same columns by name in
+-- the same order (a missing column is an error that names it), and
+-- classes that need numbers get the numeric matrix -- a categorical
+-- column is an error that suggests an encoder.  Classes with input =
+-- "table" (pipelines, column transformers) or "any" (the encoders, which
+-- also take Lua lists) get the Table itself.
+local tables = {}
+estimator.tables = tables
+
+--- tables.is_table(v): whether v is a luma.Table.
+function tables.is_table(v)
+  local mt = getmetatable(v)
+  return type(mt) == "table" and rawget(mt, "__name") == "luma.Table"
+end
+local is_table = tables.is_table
+
+--- tables.is_categorical(T, name): whether column name holds categories.
+function tables.is_categorical(T, name)
+  return T:dtypes()[name] == "category"
+end
+
+-- The width of X: columns of a matrix or a Table.
+local function width(X)
+  if luma.ismatrix(X) then return X:cols() end
+  return X:ncols()
+end
+
+-- T's columns named by names, in that order (a missing one is an error
+-- naming it and the columns T has).
+local function pick_columns(T, names, method, level)
+  for _, name in ipairs(names) do
+    if not T:has_column(name) then
+      fail(level + 1, "bad argument #1 to '%s' (X has no column '%s'; it has %s)", method,
+        name, table.concat(T:names(), ", "))
+    end
+  end
+  return T:select(names)
+end
+
+-- T as the numeric matrix of its columns, for a class that needs numbers.
+local function numeric_matrix(class, T, method, level)
+  for _, name in ipairs(T:names()) do
+    if tables.is_categorical(T, name) then
+      fail(level + 1, "bad argument #1 to '%s' (column '%s' is categorical but %s needs "
+        .. "numbers; encode it first, e.g. with luma.preprocessing.OneHotEncoder in a "
+        .. "luma.pipeline.ColumnTransformer)", method, name, class.short_name)
+    end
+  end
+  return T:to_matrix()
+end
+
+-- X as the class takes it: a matrix, a Table for classes with input =
+-- "table" or "any", anything for "any" (the class checks it).
+local function accepted(class, X, method, level)
+  if luma.ismatrix(X) then return X end
+  if is_table(X) then
+    if class.input then return X end
+    return numeric_matrix(class, X, method, level + 1)
+  end
+  if class.input == "any" then return X end
+  fail(level + 1, "bad argument #1 to '%s' (X must be a luma.Matrix or a luma.Table, got %s)",
+    method, type(X))
+end
+
 -- Checks X and y for fit, fit_predict, fit_transform and score (method,
--- for messages; errors blame the caller of the wrapper that calls this).
+-- for messages; errors blame the caller of the wrapper that calls this)
+-- and returns them as the class takes them.
 -- y is required when the class needs targets; a y given to a class that
 -- does not need one is checked all the same (a y of the wrong length is
 -- a caller's mistake even where it would be ignored).
 local function check_data(class, method, X, y)
-  if not luma.ismatrix(X) then
-    fail(3, "bad argument #1 to '%s' (X must be a luma.Matrix, got %s)", method, type(X))
-  end
+  X = accepted(class, X, method, 3)
   if y == nil then
     if class.requires_y then
       fail(3, "bad argument #2 to '%s' (%s needs targets y)", method, class.name)
     end
-    return
+    return X
+  end
+  if is_table(y) then
+    if y:ncols() ~= 1 then
+      fail(3, "bad argument #2 to '%s' (y as a luma.Table must have one column, got %d)",
+        method, y:ncols())
+    end
+    y = numeric_matrix(class, y, method, 3)
   end
   if not luma.ismatrix(y) then
     fail(3, "bad argument #2 to '%s' (y must be a luma.Matrix, got %s)", method, type(y))
   end
-  local n = X:rows()
+  local n = luma.ismatrix(X) and X:rows() or is_table(X) and X:nrows()
   local yr, yc = y:shape()
-  if yr ~= n then
+  if n and yr ~= n then
     fail(3, "bad argument #2 to '%s' (X has %d rows but y has %d)", method, n, yr)
   end
   if yc < 1 then fail(3, "bad argument #2 to '%s' (y has no columns)", method) end
@@ -313,12 +427,14 @@ local function check_data(class, method, X, y)
     fail(3, "bad argument #2 to '%s' (continuous target: use a regressor or discretize y)",
       method)
   end
+  return X, y
 end
 
 -- fit's contract, the one wrapper of fit, fit_predict and fit_transform
 -- (method names it in messages): checks X and y, forgets what a previous
--- fit learned, runs impl(self, X, y, ...), records n_features_in and marks
--- the estimator fitted.  Without and_then, impl is a class's own
+-- fit learned, runs impl(self, X, y, ...), records n_features_in (and
+-- feature_names_in when X is a Table) and marks the estimator fitted.
+-- Without and_then, impl is a class's own
 -- fit_predict or fit_transform and its result is returned.  With it, impl
 -- is the class's fit, which must return self or nothing, and the result is
 -- and_then(self, X): self for fit, the wrapped predict or transform for
@@ -326,10 +442,14 @@ end
 -- estimator, with their own checks).
 local function fitting(class, method, impl, and_then)
   return function(self, X, y, ...)
-    check_data(class, method, X, y)
+    local names = is_table(X) and X:names()
+    local Xc, yc = check_data(class, method, X, y)
     reset(self)
-    local result = impl(self, X, y, ...)
-    rawset(self, "n_features_in", X:cols())
+    local result = impl(self, Xc, yc, ...)
+    if names then rawset(self, "feature_names_in", names) end
+    if rawget(self, "n_features_in") == nil and (luma.ismatrix(Xc) or is_table(Xc)) then
+      rawset(self, "n_features_in", width(Xc))
+    end
     rawset(self, "__fitted", true)
     if not and_then then return result end
     if result ~= nil and result ~= self then
@@ -341,22 +461,28 @@ end
 
 local function itself(self) return self end
 
+-- Checks X for a method of a fitted estimator and returns it as the class
+-- takes it: a Table's columns picked by the names fit saw.
 local function check_fitted_input(self, method, X)
   local class = self.__class
   if not self:is_fitted() then
     fail(3, "%s: %s called before fit", class.name, method)
   end
-  if not luma.ismatrix(X) then
-    fail(3, "bad argument #1 to '%s' (X must be a luma.Matrix, got %s)", method, type(X))
+  local names = rawget(self, "feature_names_in")
+  if names and is_table(X) and method ~= "inverse_transform" then
+    X = pick_columns(X, names, method, 3)
   end
+  X = accepted(class, X, method, 3)
+  if not (luma.ismatrix(X) or is_table(X)) then return X end
   -- inverse_transform takes what transform gave: transformers that change
   -- the width (encoders, expansions) record it as n_features_out.
   local want = method == "inverse_transform" and rawget(self, "n_features_out")
     or rawget(self, "n_features_in")
-  if want and X:cols() ~= want then
+  if want and width(X) ~= want then
     fail(3, "bad argument #1 to '%s' (X has %d columns but %s was fitted on %d)", method,
-      X:cols(), class.name, want)
+      width(X), class.name, want)
   end
+  return X
 end
 
 -- R^2 = 1 - SS_res / SS_tot over all columns of y (scikit-learn's
@@ -550,7 +676,10 @@ function estimator.class(spec)
     schema = schema,
     param_names = names,
     requires_y = spec.requires_y,
+    input = spec.input,
   }
+  assert(spec.input == nil or spec.input == "table" or spec.input == "any",
+    "spec.input must be nil, \"table\" or \"any\"")
   if class.requires_y == nil then
     class.requires_y = spec.kind == "regressor" or spec.kind == "classifier"
   end
@@ -565,11 +694,18 @@ function estimator.class(spec)
     if m == "score" and impl == nil then impl = default_score(spec) end
     if impl then
       methods[m] = function(self, X, ...)
-        check_fitted_input(self, m, X)
-        if m == "score" then check_data(class, "score", X, (...)) end
+        X = check_fitted_input(self, m, X)
+        if m == "score" then
+          local y
+          X, y = check_data(class, "score", X, (...))
+          return impl(self, X, y, select(2, ...))
+        end
         return impl(self, X, ...)
       end
     end
+  end
+  if spec.one_to_one_features and not spec.get_feature_names_out then
+    methods.get_feature_names_out = estimator.same_names_out
   end
   if spec.fit_transform then
     methods.fit_transform = fitting(class, "fit_transform", spec.fit_transform)
@@ -716,6 +852,16 @@ luma.doc.set_members(estimator, "luma.estimator", {
   check_sample_weight = { signature = "check_sample_weight(X, w)",
     doc = "Checks fit's optional per-sample weights (an n x 1 matrix of finite values >= 0 "
       .. "with a positive sum); errors read as fit's. Returns w (nil stays nil)." },
+  same_names_out = { signature = "est:get_feature_names_out([input_features = nil])",
+    doc = "The names of the output columns of a transformer that maps each input column "
+      .. "to one output column: its input names (feature_names_in after a fit on a "
+      .. "luma.Table, else input_features, else \"x1\" .. \"xd\"). Returns a list of "
+      .. "strings.",
+    params = { { name = "input_features", type = "table", default = nil,
+      doc = "the input names, one per column (checked against feature_names_in)" } } },
+  input_names = { signature = "input_names(est [, input_features = nil])",
+    doc = "The names of the columns est was fitted on: input_features (checked), else "
+      .. "feature_names_in, else \"x1\" .. \"xd\". Returns a list of strings." },
   rng = { signature = "rng(seed)",
     doc = "The generator one fit uses: a new Generator(seed) for an integer, a copy of a "
       .. "Generator, the default generator for nil. Returns a luma.Generator." },
@@ -726,6 +872,15 @@ luma.doc.set_members(estimator, "luma.estimator", {
     doc = "The fraction of equal entries (classifiers' default score). Returns a number "
       .. "in [0, 1]." },
 })
+
+luma.doc.set_members(tables, "luma.estimator.tables", {
+  is_table = { signature = "is_table(v)", doc = "Whether v is a luma.Table. Returns a boolean." },
+  is_categorical = { signature = "is_categorical(T, name)",
+    doc = "Whether the column name of the Table T holds categories (strings). Returns a "
+      .. "boolean." },
+})
+luma.doc.set(tables, { name = "luma.estimator.tables",
+  doc = "How estimators read a luma.Table: is_table, is_categorical." })
 
 luma.doc.set(estimator, { name = "luma.estimator",
   doc = "The estimator contract: estimator.class(spec) builds an estimator class from a "

@@ -13,6 +13,35 @@ local function fail(level, fmt, ...)
 end
 
 local PASSTHROUGH = "passthrough"
+local tables = estimator.tables
+
+-- X as numbers, for a "passthrough" that places a Table's columns in the
+-- output (a categorical column is an error naming it).
+local function as_numbers(X, who, level)
+  if not tables.is_table(X) then return X end
+  for _, name in ipairs(X:names()) do
+    if tables.is_categorical(X, name) then
+      fail(level + 1, "%s: column '%s' is categorical and cannot pass through; encode it "
+        .. "(e.g. with luma.preprocessing.OneHotEncoder)", who, name)
+    end
+  end
+  return X:to_matrix()
+end
+
+local function n_rows(X)
+  return tables.is_table(X) and X:nrows() or X:rows()
+end
+
+-- The output names of a fitted transformer given its input names (an
+-- error naming the entry where it cannot say).
+local function names_out(est, names, who, entry, level)
+  if est == PASSTHROUGH then return names end
+  if type(est.get_feature_names_out) ~= "function" then
+    fail(level + 1, "%s: '%s' (%s) does not provide get_feature_names_out", who, entry,
+      tostring(est))
+  end
+  return est:get_feature_names_out(names)
+end
 
 -- Checks a list of {name, estimator [, extra]} entries; passthrough (or
 -- "drop" where allowed) may stand for an estimator.
@@ -41,11 +70,17 @@ local function check_named(list, what, level, allow_drop)
 end
 
 -- get_params over named entries: the list itself, each entry by name, and
--- each entry's own parameters as "name__param".
+-- each entry's own parameters as "name__param" (so too an estimator among
+-- the composite's own parameters, such as a remainder).
 local function named_get_params(self, key, deep)
   local out = {}
   for k, v in pairs(self.params) do
-    if k ~= key then out[k] = v end
+    if k ~= key then
+      out[k] = v
+      if deep ~= false and estimator.is_estimator(v) then
+        for kk, x in pairs(v:get_params(true)) do out[k .. "__" .. kk] = x end
+      end
+    end
   end
   out[key] = self.params[key]
   for _, entry in ipairs(self.params[key]) do
@@ -145,6 +180,7 @@ pipeline.Pipeline = estimator.class{
   name = "luma.pipeline.Pipeline",
   kind = "meta",
   requires_y = false,
+  input = "table",
   doc = "A chain of transformers ending in any estimator: fit fits each step on the output "
     .. "of the previous ones; predict, transform, score and the rest pass data through the "
     .. "fitted steps. Steps are {name, estimator} pairs; \"passthrough\" skips a step.",
@@ -161,6 +197,10 @@ pipeline.Pipeline = estimator.class{
     set_params = NAMED_METHOD_DOCS.set_params,
     kind_of = { signature = "pipe:kind_of()", doc = "The kind of the last step (a "
       .. "transformer when it is \"passthrough\"). Returns a string such as \"regressor\"." },
+    get_feature_names_out = { signature = "pipe:get_feature_names_out([input_features = nil])",
+      doc = "The names of the columns the steps produce, each step's names made from the "
+        .. "previous step's (a last step without transform, such as a regressor, is left "
+        .. "out: these are the names of its inputs). Returns a list of strings." },
   },
   get_params = function(self, deep) return named_get_params(self, "steps", deep) end,
   set_params = function(self, values)
@@ -170,16 +210,30 @@ pipeline.Pipeline = estimator.class{
     local last = final_step(self)
     return last ~= PASSTHROUGH and last:kind_of() or "transformer"
   end,
+  -- Fitted on a Table, each step after the first records the names of
+  -- the columns it receives (feature_names_in), so that a final linear
+  -- model can say which coefficient belongs to which column.
   fit = function(self, X, y)
     check_named(self.params.steps, "steps", 3)
     local steps = self.params.steps
     local Xt = X
-    for i = 1, #steps - 1 do
-      local est = steps[i][2]
-      if est ~= PASSTHROUGH then Xt = est:fit(Xt, y):transform(Xt) end
+    local names = tables.is_table(X) and X:names() or nil
+    for i, entry in ipairs(steps) do
+      local est = entry[2]
+      if est ~= PASSTHROUGH then
+        local given_names = tables.is_table(Xt)
+        est:fit(Xt, y)
+        if names and not given_names and #names == est.n_features_in then
+          rawset(est, "feature_names_in", names)
+        end
+        if i < #steps then
+          Xt = est:transform(Xt)
+          names = names and type(est.get_feature_names_out) == "function"
+            and est:get_feature_names_out() or nil
+        end
+      end
     end
     local last = steps[#steps][2]
-    if last ~= PASSTHROUGH then last:fit(Xt, y) end
     self.named_steps = {}
     for _, entry in ipairs(steps) do self.named_steps[entry[1]] = entry[2] end
     self.classes = last ~= PASSTHROUGH and last.classes or nil
@@ -190,6 +244,15 @@ pipeline.Pipeline = estimator.class{
   decision_function = final_method("decision_function"),
   transform = final_method("transform"),
   score = final_method("score"),
+  get_feature_names_out = function(self, input_features)
+    local steps = self.params.steps
+    local upto = #steps
+    local last = steps[upto][2]
+    if last ~= PASSTHROUGH and type(last.transform) ~= "function" then upto = upto - 1 end
+    local names = estimator.input_names(self, input_features)
+    for i = 1, upto do names = names_out(steps[i][2], names, tostring(self), steps[i][1], 2) end
+    return names
+  end,
   inverse_transform = function(self, X)
     local steps = active_steps(self)
     for i = #steps, 1, -1 do
@@ -237,6 +300,7 @@ pipeline.FeatureUnion = estimator.class{
   name = "luma.pipeline.FeatureUnion",
   kind = "transformer",
   requires_y = false,
+  input = "table",
   doc = "Applies several transformers to the same input and places their outputs side by "
     .. "side (in list order); \"drop\" leaves one out.",
   params = {
@@ -247,7 +311,14 @@ pipeline.FeatureUnion = estimator.class{
     return pipeline.FeatureUnion{ transformer_list = { { "a", base }, { "b", "passthrough" } } },
       X, X:sum(2)
   end,
-  method_docs = NAMED_METHOD_DOCS,
+  method_docs = {
+    get_params = NAMED_METHOD_DOCS.get_params,
+    set_params = NAMED_METHOD_DOCS.set_params,
+    get_feature_names_out = { signature = "est:get_feature_names_out([input_features = nil])",
+      doc = "The names of the output columns, each transformer's names prefixed by its "
+        .. "entry name (\"pca__x1\"), as scikit-learn's FeatureUnion. Returns a list of "
+        .. "strings." },
+  },
   get_params = function(self, deep) return named_get_params(self, "transformer_list", deep) end,
   set_params = function(self, values)
     return named_set_params(base_set_params)(self, "transformer_list", values)
@@ -262,56 +333,137 @@ pipeline.FeatureUnion = estimator.class{
     local parts = {}
     for _, entry in ipairs(self.params.transformer_list) do
       local t = entry[2]
-      if t == PASSTHROUGH then parts[#parts + 1] = X
+      if t == PASSTHROUGH then parts[#parts + 1] = as_numbers(X, tostring(self), 2)
       elseif t ~= "drop" then parts[#parts + 1] = t:transform(X) end
     end
-    if #parts == 0 then return luma.zeros(X:rows(), 0) end
+    if #parts == 0 then return luma.zeros(n_rows(X), 0) end
     return luma.hstack(parts)
+  end,
+  get_feature_names_out = function(self, input_features)
+    local names, out = estimator.input_names(self, input_features), {}
+    for _, entry in ipairs(self.params.transformer_list) do
+      if entry[2] ~= "drop" then
+        for _, name in ipairs(names_out(entry[2], names, tostring(self), entry[1], 2)) do
+          out[#out + 1] = entry[1] .. "__" .. name
+        end
+      end
+    end
+    return out
   end,
 }
 
 -- --------------------------------------------------- ColumnTransformer
 
--- Column indices of a transformer entry: a list of integers, a vector, or
--- a single integer.
-local function column_list(cols, n, name, level)
+-- The columns of a transformer entry as indices into the input's columns
+-- (names, the input's column names, or nil for a matrix without names):
+-- an index, a list of indices, a vector of indices, a name, a list of
+-- names, or {dtype = "numeric" | "category"} (the Table's columns of that
+-- kind, in table order).
+local function column_list(X, names, cols, entry, level)
+  local n = #names
+  local position = {}
+  for j, name in ipairs(names) do position[name] = j end
+  local function by_name(name)
+    if not tables.is_table(X) then
+      fail(level + 2, "ColumnTransformer: columns of '%s': '%s' is a column name but X is a matrix (give a "
+        .. "luma.Table, or column indices)", entry, name)
+    end
+    local j = position[name]
+    if not j then
+      fail(level + 2, "ColumnTransformer: columns of '%s': X has no column '%s' (it has %s)", entry, name,
+        table.concat(names, ", "))
+    end
+    return j
+  end
   local list = {}
   if math.type(cols) == "integer" then
     list[1] = cols
+  elseif type(cols) == "string" then
+    list[1] = by_name(cols)
   elseif luma.ismatrix(cols) then
     local flat = cols:flatten()
-    for i = 1, flat:rows() do list[i] = math.tointeger(flat:get(i, 1)) end
+    for i = 1, flat:rows() do list[i] = math.tointeger(flat:get(i, 1)) or flat:get(i, 1) end
+  elseif type(cols) == "table" and cols.dtype ~= nil then
+    local kind = cols.dtype
+    if kind ~= "numeric" and kind ~= "category" then
+      fail(level + 1, "ColumnTransformer: columns of '%s': dtype must be \"numeric\" or \"category\", got %s",
+        entry, tostring(kind))
+    end
+    for j, name in ipairs(names) do
+      local categorical = tables.is_table(X) and tables.is_categorical(X, name)
+      if categorical == (kind == "category") then list[#list + 1] = j end
+    end
   elseif type(cols) == "table" then
-    for i, c in ipairs(cols) do list[i] = c end
+    for i, c in ipairs(cols) do list[i] = type(c) == "string" and by_name(c) or c end
   else
-    fail(level + 1, "columns of '%s' must be indices (a list, a vector or an integer)", name)
+    fail(level + 1, "ColumnTransformer: columns of '%s' must be indices, names or {dtype = ...} (a list, a "
+      .. "vector, an integer or a string)", entry)
   end
   for _, c in ipairs(list) do
     if math.type(c) ~= "integer" or c < 1 or c > n then
-      fail(level + 1, "columns of '%s': %s is not a column index in 1..%d", name, tostring(c), n)
+      fail(level + 1, "ColumnTransformer: columns of '%s': %s is not a column index in 1..%d", entry, tostring(c), n)
     end
   end
   return list
+end
+
+-- The columns idx of X: a Table's by name, a matrix's by index.
+local function part_of(X, names, idx)
+  if tables.is_table(X) then
+    local picked = {}
+    for i, j in ipairs(idx) do picked[i] = names[j] end
+    return X:select(picked)
+  end
+  return X:take(idx, 2)
+end
+
+-- The entries of a fitted ColumnTransformer with their columns: the
+-- transformers in order, then the remainder (when it is not dropped);
+-- an entry whose selection is empty is left out, as scikit-learn does.
+local function column_entries(self)
+  local out = {}
+  for i, entry in ipairs(self.params.transformers) do
+    if #self.columns[i] > 0 then
+      out[#out + 1] = { name = entry[1], est = entry[2], columns = self.columns[i] }
+    end
+  end
+  local r = self.params.remainder
+  if r ~= "drop" and #self.remainder_columns > 0 then
+    out[#out + 1] = { name = "remainder", est = r, columns = self.remainder_columns }
+  end
+  return out
 end
 
 pipeline.ColumnTransformer = estimator.class{
   name = "luma.pipeline.ColumnTransformer",
   kind = "transformer",
   requires_y = false,
+  input = "table",
   doc = "Applies transformers to column subsets and places their outputs side by side; "
-    .. "entries are {name, transformer, columns}, columns a list of 1-based indices. Columns "
-    .. "no entry names are dropped or passed through (remainder).",
+    .. "entries are {name, transformer, columns}, columns 1-based indices, column names "
+    .. "(of a luma.Table) or {dtype = \"numeric\" | \"category\"}. Columns no entry names "
+    .. "are dropped, passed through or given to an estimator (remainder).",
   params = {
     { name = "transformers", type = "table", doc = "list of {name, transformer, columns}" },
-    { name = "remainder", type = "string", default = "drop", values = { "drop", "passthrough" },
-      doc = "what happens to the other columns" },
+    { name = "remainder", type = "string|estimator", default = "drop",
+      doc = "what happens to the other columns: \"drop\", \"passthrough\" or a transformer" },
+    { name = "verbose_feature_names_out", type = "boolean", default = false,
+      doc = "prefix output names with the entry name (\"num__x1\")" },
   },
   example = function(base)
     local X = luma.random.Generator(5):normal(10, 3)
     return pipeline.ColumnTransformer{ transformers = { { "t", base, { 1, 3 } } },
       remainder = "passthrough" }, X, X:sum(2)
   end,
-  method_docs = NAMED_METHOD_DOCS,
+  method_docs = {
+    get_params = NAMED_METHOD_DOCS.get_params,
+    set_params = NAMED_METHOD_DOCS.set_params,
+    get_feature_names_out = { signature = "est:get_feature_names_out([input_features = nil])",
+      doc = "The names of the output columns: each entry's transformer's names for its "
+        .. "columns (\"city=Paris\"), then the remainder's; with verbose_feature_names_out, "
+        .. "prefixed by the entry name (\"cat__city=Paris\", \"remainder__x3\"). Returns a "
+        .. "list of strings." },
+  },
   get_params = function(self, deep) return named_get_params(self, "transformers", deep) end,
   set_params = function(self, values)
     return named_set_params(base_set_params)(self, "transformers", values)
@@ -319,31 +471,62 @@ pipeline.ColumnTransformer = estimator.class{
   fit = function(self, X, y)
     local entries = self.params.transformers
     check_named(entries, "transformers", 3, true)
+    local r = self.params.remainder
+    if type(r) == "string" and r ~= "drop" and r ~= PASSTHROUGH then
+      fail(3, "%s: remainder must be \"drop\", \"passthrough\" or an estimator, got %q",
+        tostring(self), r)
+    end
+    local names = tables.is_table(X) and X:names() or {}
+    if not tables.is_table(X) then
+      for j = 1, X:cols() do names[j] = "x" .. j end
+    end
     local used, columns = {}, {}
     for i, entry in ipairs(entries) do
-      columns[i] = column_list(entry[3], X:cols(), entry[1], 3)
+      columns[i] = column_list(X, names, entry[3], entry[1], 3)
       for _, c in ipairs(columns[i]) do used[c] = true end
-      if estimator.is_estimator(entry[2]) then entry[2]:fit(X:take(columns[i], 2), y) end
     end
     local rest = {}
-    for c = 1, X:cols() do
+    for c = 1, #names do
       if not used[c] then rest[#rest + 1] = c end
     end
-    self.columns = columns
-    self.remainder_columns = rest
+    self.columns, self.remainder_columns = columns, rest
+    for _, e in ipairs(column_entries(self)) do
+      if estimator.is_estimator(e.est) then e.est:fit(part_of(X, names, e.columns), y) end
+    end
   end,
   transform = function(self, X)
+    local names = tables.is_table(X) and X:names() or nil
     local parts = {}
-    for i, entry in ipairs(self.params.transformers) do
-      local t, Xi = entry[2], X:take(self.columns[i], 2)
-      if t == PASSTHROUGH then parts[#parts + 1] = Xi
-      elseif t ~= "drop" then parts[#parts + 1] = t:transform(Xi) end
+    for _, e in ipairs(column_entries(self)) do
+      local t = e.est
+      if t == PASSTHROUGH then
+        parts[#parts + 1] = as_numbers(part_of(X, names, e.columns), tostring(self), 2)
+      elseif t ~= "drop" then
+        parts[#parts + 1] = t:transform(part_of(X, names, e.columns))
+      end
     end
-    if self.params.remainder == PASSTHROUGH and #self.remainder_columns > 0 then
-      parts[#parts + 1] = X:take(self.remainder_columns, 2)
-    end
-    if #parts == 0 then return luma.zeros(X:rows(), 0) end
+    if #parts == 0 then return luma.zeros(n_rows(X), 0) end
     return luma.hstack(parts)
+  end,
+  get_feature_names_out = function(self, input_features)
+    local names = estimator.input_names(self, input_features)
+    local out, seen = {}, {}
+    for _, e in ipairs(column_entries(self)) do
+      if e.est ~= "drop" then
+        local sub = {}
+        for i, j in ipairs(e.columns) do sub[i] = names[j] end
+        for _, name in ipairs(names_out(e.est, sub, tostring(self), e.name, 2)) do
+          if self.params.verbose_feature_names_out then name = e.name .. "__" .. name end
+          if seen[name] then
+            fail(2, "%s: the output name '%s' occurs twice; set verbose_feature_names_out = "
+              .. "true to prefix names with their entry", tostring(self), name)
+          end
+          seen[name] = true
+          out[#out + 1] = name
+        end
+      end
+    end
+    return out
   end,
 }
 

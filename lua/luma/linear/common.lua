@@ -99,4 +99,37 @@ function common.psd_solve(G, B, tol)
   return Vr * ((Vr:t() * B):mul(inv)), rank, lam
 end
 
+--- coef_table(est) -> luma.Table: the fitted coefficients by feature, one
+-- row per input column named by est:feature_names() (feature_names_in
+-- after a fit on a luma.Table or inside a pipeline fitted on one, else
+-- x1 .. xd) and a last "(intercept)" row; one column "coef", or one per
+-- class or target ("coef_<label>", "coef1" ..).  Printing the result
+-- shows the aligned table.
+function common.coef_table(self)
+  local name = self.__class.short_name
+  if not self:is_fitted() then common.fail(2, "%s: coef_table called before fit", name) end
+  local coef = rawget(self, "coef")
+  local d = rawget(self, "n_features_in")
+  if not luma.ismatrix(coef) or coef:rows() ~= d then
+    common.fail(2, "%s: coef_table needs coef with one row per feature (%d), which this model "
+      .. "does not have", name, d or 0)
+  end
+  local names = require("luma.estimator").input_names(self)
+  names[#names + 1] = "(intercept)"
+  local k = coef:cols()
+  local intercept = rawget(self, "intercept") or 0
+  local columns, order = { feature = names }, { "feature" }
+  local classes = rawget(self, "classes")
+  for j = 1, k do
+    local label = k == 1 and "coef"
+      or (luma.ismatrix(classes) and classes:rows() == k and ("coef_" .. string.format("%.15g",
+        classes:get(j, 1))) or ("coef" .. j))
+    local col = luma.zeros(d + 1, 1)
+    col:sub(1, d, 1, 1):assign(coef:col(j))
+    col:set(d + 1, 1, type(intercept) == "number" and intercept or intercept:get(1, j))
+    columns[label], order[#order + 1] = col, label
+  end
+  return require("luma.Table")(columns, { columns = order, dtypes = { feature = "category" } })
+end
+
 return common

@@ -28,6 +28,23 @@ for _, part in ipairs{ "least_squares", "ridge", "lasso", "logistic", "bayes", "
   for name, member in pairs(require("luma.linear." .. part)) do linear[name] = member end
 end
 
+-- Every model with coefficients per feature prints them by name (the
+-- kernel models weigh training points instead: dual_coef).
+local KERNEL_MODELS = { KernelRidge = true, RelevanceVectorRegression = true,
+  RelevanceVectorClassification = true }
+local coef_table = require("luma.linear.common").coef_table
+luma.doc.set(coef_table, { name = "luma.linear.coef_table",
+  signature = "est:coef_table()",
+  doc = "The fitted coefficients by feature name (feature_names_in after a fit on a "
+    .. "luma.Table or inside a pipeline fitted on one, else x1 .. xd) and the intercept, "
+    .. "one column per target or class. Returns a luma.Table (print it to see the aligned "
+    .. "coefficients)." })
+for name, member in pairs(linear) do
+  if type(member) == "table" and type(member.methods) == "table" and not KERNEL_MODELS[name] then
+    member.methods.coef_table = coef_table
+  end
+end
+
 luma.doc.set(linear, { name = "luma.linear",
   doc = "Linear models: LinearRegression, Ridge, RidgeCV, KernelRidge, Lasso, ElasticNet, "
     .. "LassoCV, ElasticNetCV, lasso_path, enet_path, LogisticRegression, BayesianLinearRegression, "

@@ -35,6 +35,39 @@ function common.finite_only(spec)
   return spec
 end
 
+--- column_values(T, name) -> values, strings: the values of the luma.Table
+-- T's column name as a Lua list (strings for a categorical column, numbers
+-- for a numeric one, nil where missing) and whether they are strings.
+function common.column_values(T, name)
+  local col = T:column(name)
+  if luma.ismatrix(col) then
+    local out = {}
+    for i = 1, col:rows() do out[i] = col:get(i, 1) end
+    return out, false
+  end
+  return col:totable(), true
+end
+
+--- from_columns(names, columns, kinds, n) -> Table: a luma.Table of the
+-- Lua lists columns (kinds[j] "string" for categories, "number"; nil
+-- entries missing), n rows, in the order of names.
+function common.from_columns(names, columns, kinds, n)
+  local spec, dtypes = {}, {}
+  for j, name in ipairs(names) do
+    local col = columns[j]
+    if kinds[j] == "number" then
+      local m = luma.zeros(n, 1)
+      for i = 1, n do m:set(i, 1, col[i] == nil and 0 / 0 or col[i]) end
+      spec[name] = m
+    else
+      local list = {}
+      for i = 1, n do list[i] = col[i] or false end
+      spec[name], dtypes[name] = list, "category"
+    end
+  end
+  return require("luma.Table")(spec, { columns = names, dtypes = dtypes })
+end
+
 --- example(cls_fn): the example function of a transformer class (a small
 -- matrix with mixed signs for the tests that walk every class).
 function common.example(cls_fn)

@@ -1,55 +1,222 @@
 --- luma.preprocessing.encoders: categorical encoders (OrdinalEncoder,
 -- OneHotEncoder) and LabelEncoder for a label column.
 --
--- Categories are the sorted distinct values seen at fit, kept with the
--- model; an unseen value is an error unless handle_unknown says otherwise.
--- Codes run 1..k (Luma is 1-based; scikit-learn uses 0..k-1).
+-- OrdinalEncoder and OneHotEncoder take a numeric matrix, a luma.Table
+-- (categorical columns give strings, numeric ones numbers) or a Lua list
+-- of strings (one column) or of rows.  Categories are the sorted distinct
+-- values of each column seen at fit (numbers by value, strings by bytes,
+-- as scikit-learn sorts them), kept with the model and saved with it: new
+-- data's values are mapped through them, whatever order or file they come
+-- from, and an unseen value is an error unless handle_unknown says
+-- otherwise.  Codes run 1..k (Luma is 1-based; scikit-learn uses 0..k-1).
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.preprocessing.common")
 local fail, finite_only, example = common.fail, common.finite_only, common.example
+local tables = estimator.tables
+local column_values, from_columns = common.column_values, common.from_columns
 
 local encoders = {}
 
--- A value as it reads in a message: 4 rather than 4.0.
+-- A value as it reads in a message or a feature name: 4 rather than 4.0,
+-- strings as they are.
 local function shown(v)
+  if type(v) == "string" then return v end
   return string.format("%.15g", v)
 end
 
--- Sorted distinct values of each column, as Lua lists and lookup tables.
-local function column_categories(X)
-  local cats, index = {}, {}
-  for j = 1, X:cols() do
-    local u = X:col(j):unique()
-    cats[j], index[j] = {}, {}
-    for i = 1, u:rows() do
-      cats[j][i] = u:get(i, 1)
-      index[j][u:get(i, 1)] = i
-    end
-  end
-  return cats, index
+-- A value in an error message: strings quoted.
+local function quoted(v)
+  return type(v) == "string" and string.format("%q", v) or shown(v)
 end
 
-encoders.OrdinalEncoder = estimator.class(finite_only{
-  name = "luma.preprocessing.OrdinalEncoder", kind = "transformer",
-  doc = "Codes each column's values 1..k in sorted order (categories); unknown values are an "
-    .. "error or unknown_value with handle_unknown = \"use_encoded_value\".",
+-- Byte order of strings (the order of NumPy's sorted unicode arrays for
+-- UTF-8 text), independent of the host's locale, which Lua's < follows.
+local function before(a, b)
+  if type(a) ~= type(b) then return type(a) == "number" end
+  if type(a) == "number" then return a < b end
+  local n = math.min(#a, #b)
+  for i = 1, n do
+    local x, y = a:byte(i), b:byte(i)
+    if x ~= y then return x < y end
+  end
+  return #a < #b
+end
+
+-- --------------------------------------------------------------- input
+
+-- The columns of an encoder's input, each {name = label for messages,
+-- n = rows, value = function(i) -> number or string, strings = bool}.
+-- X is a matrix, a luma.Table, a list of values (one column) or a list of
+-- rows.  Missing or non-finite values are errors naming the column and
+-- the row: a category cannot be learned from a gap.
+local function input_columns(self, X, method)
+  local who = self.__class.short_name
+  local cols = {}
+  local function bad(fmt, ...)
+    fail(5, "bad argument #1 to '%s' (" .. fmt .. ")", method, ...)
+  end
+  if luma.ismatrix(X) then
+    if not X:isfinite():all() then
+      bad("X contains NaN or Inf; %s needs finite values; impute them first, e.g. with "
+        .. "luma.preprocessing.SimpleImputer", who)
+    end
+    for j = 1, X:cols() do
+      local c = X:col(j)
+      cols[j] = { name = "column " .. j, n = X:rows(), strings = false,
+        value = function(i) return c:get(i, 1) end }
+    end
+    return cols
+  end
+  if tables.is_table(X) then
+    for j, name in ipairs(X:names()) do
+      local values, strings = column_values(X, name)
+      local label = string.format("column '%s'", name)
+      for i = 1, X:nrows() do
+        local v = values[i]
+        if v == nil or v ~= v or v == math.huge or v == -math.huge then
+          bad("%s has a missing or non-finite value in row %d; %s needs a value in every "
+            .. "row", label, i, who)
+        end
+      end
+      cols[j] = { name = label, n = X:nrows(), strings = strings,
+        value = function(i) return values[i] end }
+    end
+    return cols
+  end
+  if type(X) ~= "table" or getmetatable(X) ~= nil or #X == 0 then
+    bad("X must be a luma.Matrix, a luma.Table or a non-empty list of values or rows, got %s",
+      type(X) == "table" and (#X == 0 and "an empty table" or "a table") or type(X))
+  end
+  local rows = type(X[1]) == "table"
+  local d = rows and #X[1] or 1
+  for j = 1, d do
+    local strings = nil
+    for i = 1, #X do
+      local row = X[i]
+      if rows ~= (type(row) == "table") or (rows and #row ~= d) then
+        bad("row %d of the list is not like row 1 (%s)", i,
+          rows and string.format("a list of %d values", d) or "a value")
+      end
+      local v = rows and row[j] or row
+      local t = type(v)
+      if t ~= "string" and not (t == "number" and v == v and v ~= math.huge and v ~= -math.huge) then
+        bad("column %d, row %d: %s is not a string or a finite number", j, i, quoted(tostring(v)))
+      end
+      if strings == nil then strings = t == "string" end
+      if strings ~= (t == "string") then
+        bad("column %d mixes strings and numbers (row %d)", j, i)
+      end
+    end
+    cols[j] = { name = "column " .. j, n = #X, strings = strings,
+      value = rows and function(i) return X[i][j] end or function(i) return X[i] end }
+  end
+  return cols
+end
+
+-- Learns each column's sorted categories and their counts.
+local function learn_categories(self, cols)
+  local cats, counts, index, kinds = {}, {}, {}, {}
+  for j, col in ipairs(cols) do
+    local count = {}
+    for i = 1, col.n do
+      local v = col.value(i)
+      count[v] = (count[v] or 0) + 1
+    end
+    local list = {}
+    for v in pairs(count) do list[#list + 1] = v end
+    table.sort(list, before)
+    cats[j], counts[j], index[j] = list, {}, {}
+    for k, v in ipairs(list) do
+      counts[j][k] = count[v]
+      index[j][v] = k
+    end
+    kinds[j] = col.strings and "string" or "number"
+  end
+  self.categories, self._index, self._kinds = cats, index, kinds
+  self.n_features_in = #cols
+  return counts
+end
+
+-- The code of row i of each column (nil for an unseen value), checking
+-- that the columns are the kinds fit saw.
+local function codes_of(self, cols, method)
+  if #cols ~= #self.categories then
+    fail(4, "bad argument #1 to '%s' (X has %d columns but %s was fitted on %d)", method,
+      #cols, self.__class.name, #self.categories)
+  end
+  local out = {}
+  for j, col in ipairs(cols) do
+    local kind = col.strings and "string" or "number"
+    if kind ~= self._kinds[j] then
+      fail(4, "bad argument #1 to '%s' (%s holds %ss but %s was fitted on %ss)", method,
+        col.name, kind, self.__class.short_name, self._kinds[j])
+    end
+    local index, codes = self._index[j], {}
+    for i = 1, col.n do codes[i] = index[col.value(i)] or false end
+    out[j] = codes
+  end
+  return out
+end
+
+-- The error of an unseen value (handle_unknown = "error").
+local function unknown(self, cols, j, i)
+  fail(4, "%s: unknown value %s in %s (row %d); use handle_unknown to encode unseen values",
+    self.__class.name, quoted(cols[j].value(i)), cols[j].name, i)
+end
+
+-- The names of the input columns as get_feature_names_out sees them.
+local function names_in(self, input_features)
+  return estimator.input_names(self, input_features)
+end
+
+-- The decoded columns of inverse_transform: a matrix when every column
+-- holds numbers (missing as NaN), else a luma.Table named after the
+-- input columns (missing values missing).
+local function decoded(self, columns, n)
+  local numeric = true
+  for _, kind in ipairs(self._kinds) do numeric = numeric and kind == "number" end
+  if numeric then
+    local out = luma.zeros(n, #columns)
+    for j, col in ipairs(columns) do
+      for i = 1, n do out:set(i, j, col[i] == nil and 0 / 0 or col[i]) end
+    end
+    return out
+  end
+  return from_columns(names_in(self), columns, self._kinds, n)
+end
+
+-- --------------------------------------------------------- the classes
+
+local UNKNOWN_DOC = "a value fit never saw"
+
+encoders.OrdinalEncoder = estimator.class{
+  name = "luma.preprocessing.OrdinalEncoder", kind = "transformer", input = "any",
+  doc = "Codes each column's values 1..k in sorted order (categories, learned at fit and "
+    .. "saved with the model); takes a matrix, a luma.Table (categorical columns) or a "
+    .. "list of strings; unknown values are an error or unknown_value with handle_unknown "
+    .. "= \"use_encoded_value\" (scikit-learn's OrdinalEncoder, codes from 1).",
   params = {
     { name = "handle_unknown", type = "string", default = "error", values = { "error", "use_encoded_value" },
-      doc = "what an unseen value does" },
+      doc = "what " .. UNKNOWN_DOC .. " does" },
     { name = "unknown_value", type = "number", default = 0 / 0, nan_ok = true, doc = "its code" },
   },
+  method_docs = {
+    get_feature_names_out = { signature = "est:get_feature_names_out([input_features = nil])",
+      doc = "The names of the output columns: the input names, one code column each. "
+        .. "Returns a list of strings." },
+  },
   example = example(function() return encoders.OrdinalEncoder{} end),
-  fit = function(self, X) self.categories, self._index = column_categories(X) end,
+  fit = function(self, X) learn_categories(self, input_columns(self, X, "fit")) end,
   transform = function(self, X)
-    local out = luma.zeros(X:rows(), X:cols())
-    for j = 1, X:cols() do
-      for i = 1, X:rows() do
-        local code = self._index[j][X:get(i, j)]
+    local cols = input_columns(self, X, "transform")
+    local codes = codes_of(self, cols, "transform")
+    local out = luma.zeros(cols[1].n, #cols)
+    for j = 1, #cols do
+      for i = 1, cols[j].n do
+        local code = codes[j][i]
         if not code then
-          if self.params.handle_unknown == "error" then
-            fail(3, "luma.preprocessing.OrdinalEncoder: unknown value %s in column %d", shown(X:get(i, j)), j)
-          end
+          if self.params.handle_unknown == "error" then unknown(self, cols, j, i) end
           code = self.params.unknown_value
         end
         out:set(i, j, code)
@@ -57,70 +224,169 @@ encoders.OrdinalEncoder = estimator.class(finite_only{
     end
     return out
   end,
-  -- Codes outside 1..k (such as unknown_value) come back as NaN.
+  -- Codes outside 1..k (such as unknown_value) come back missing.
   inverse_transform = function(self, Z)
-    local out = luma.zeros(Z:rows(), Z:cols())
+    local columns = {}
     for j = 1, Z:cols() do
       local cats = self.categories[j]
-      for i = 1, Z:rows() do out:set(i, j, cats[Z:get(i, j)] or 0 / 0) end
+      columns[j] = {}
+      for i = 1, Z:rows() do
+        local c = Z:get(i, j)
+        columns[j][i] = math.type(c) ~= nil and cats[math.tointeger(c)] or nil
+      end
     end
-    return out
+    return decoded(self, columns, Z:rows())
   end,
-})
+  get_feature_names_out = names_in,
+}
 
-encoders.OneHotEncoder = estimator.class(finite_only{
-  name = "luma.preprocessing.OneHotEncoder", kind = "transformer",
-  doc = "One 0/1 column per category of each column (sorted); drop removes the first "
-    .. "category (\"first\") or one of two (\"if_binary\"); unknown values are an error or "
-    .. "all zeros (handle_unknown = \"ignore\").",
+-- The output layout of one column of OneHotEncoder: slot[k] is the output
+-- column (1-based within the feature, 0 if dropped) of category k;
+-- labels lists the output columns' labels (a category, or "infrequent"
+-- for the group of infrequent categories, placed last as scikit-learn
+-- does); infrequent_slot is the group's column (nil without one).
+local function one_hot_layout(p, cats, counts, n)
+  local infrequent = {}
+  local mf = p.min_frequency
+  if mf then
+    local limit = mf >= 1 and mf or mf * n
+    for k = 1, #cats do infrequent[k] = counts[k] < limit end
+  end
+  local kept = 0
+  for k = 1, #cats do kept = kept + (infrequent[k] and 0 or 1) end
+  -- max_categories counts the infrequent column, which scikit-learn 1.2
+  -- always counts: when the frequent categories plus one exceed it, the
+  -- (k - max + 1) least frequent categories form the group (ties in
+  -- sorted order: a stable sort by count, as scikit-learn does).
+  if p.max_categories and p.max_categories < kept + 1 then
+    local order = {}
+    for k = 1, #cats do order[k] = k end
+    table.sort(order, function(a, b)
+      if counts[a] ~= counts[b] then return counts[a] < counts[b] end
+      return a < b
+    end)
+    for r = 1, #cats - p.max_categories + 1 do infrequent[order[r]] = true end
+  end
+  local labels, slot, group, infrequent_list = {}, {}, nil, {}
+  for k = 1, #cats do
+    if infrequent[k] then
+      infrequent_list[#infrequent_list + 1] = cats[k]
+    else
+      labels[#labels + 1] = cats[k]
+      slot[k] = #labels
+    end
+  end
+  if #infrequent_list > 0 then
+    labels[#labels + 1] = "infrequent"
+    group = #labels
+    for k = 1, #cats do
+      if infrequent[k] then slot[k] = group end
+    end
+  end
+  -- drop removes the first output column ("first"), or the first of two
+  -- ("if_binary"), as scikit-learn 1.2.1 does with infrequent groups;
+  -- dropped_value is its category (nil for the infrequent group).
+  local dropped = (p.drop == "first" or (p.drop == "if_binary" and #labels == 2)) and 1 or 0
+  local dropped_value
+  if dropped == 1 then
+    for k = 1, #cats do slot[k] = slot[k] - 1 end
+    dropped_value = group ~= 1 and labels[1] or nil
+    table.remove(labels, 1)
+    group = group and group - 1
+  end
+  return { slot = slot, labels = labels, infrequent_slot = group ~= 0 and group or nil,
+    dropped_value = dropped_value, infrequent = infrequent_list }
+end
+
+encoders.OneHotEncoder = estimator.class{
+  name = "luma.preprocessing.OneHotEncoder", kind = "transformer", input = "any",
+  doc = "One 0/1 column per category of each column (sorted; learned at fit and saved with "
+    .. "the model); takes a matrix, a luma.Table (categorical columns) or a list of strings. "
+    .. "Rare categories can share one \"infrequent\" column (min_frequency, max_categories); "
+    .. "drop removes the first column (\"first\") or one of two (\"if_binary\"); unknown "
+    .. "values are an error, all zeros (\"ignore\") or the infrequent column "
+    .. "(\"infrequent_if_exist\"), as in scikit-learn 1.2's OneHotEncoder.",
   params = {
-    { name = "handle_unknown", type = "string", default = "error", values = { "error", "ignore" },
-      doc = "what an unseen value does" },
+    { name = "handle_unknown", type = "string", default = "error",
+      values = { "error", "ignore", "infrequent_if_exist" }, doc = "what " .. UNKNOWN_DOC .. " does" },
     { name = "drop", type = "string", values = { "first", "if_binary" }, doc = "categories to drop" },
+    { name = "min_frequency", type = "number", gt = 0,
+      doc = "categories seen fewer times (a count >= 1, or a fraction of the rows < 1) are infrequent" },
+    { name = "max_categories", type = "integer", min = 2,
+      doc = "at most this many output columns per feature, the infrequent one included" },
+  },
+  method_docs = {
+    get_feature_names_out = { signature = "est:get_feature_names_out([input_features = nil])",
+      doc = "The names of the output columns, \"name=category\" (\"city=Paris\"; "
+        .. "\"city=infrequent\" for the infrequent group; scikit-learn writes city_Paris). "
+        .. "Returns a list of strings." },
   },
   example = example(function() return encoders.OneHotEncoder{} end),
   fit = function(self, X)
-    self.categories, self._index = column_categories(X)
-    self._first = {}
+    local cols = input_columns(self, X, "fit")
+    local counts = learn_categories(self, cols)
+    local mf = self.params.min_frequency
+    if mf and mf >= 1 and math.type(mf) ~= "integer" and mf ~= math.floor(mf) then
+      fail(3, "luma.preprocessing.OneHotEncoder: min_frequency must be a count (an integer "
+        .. ">= 1) or a fraction in (0, 1), got %s", shown(mf))
+    end
+    self._layout, self.infrequent_categories = {}, {}
     local offset = 0
-    for j = 1, X:cols() do
-      local k = #self.categories[j]
-      local dropped = (self.params.drop == "first" or (self.params.drop == "if_binary" and k == 2)) and 1 or 0
-      self._first[j] = { offset = offset, drop = dropped }
-      offset = offset + k - dropped
+    for j = 1, #cols do
+      local layout = one_hot_layout(self.params, self.categories[j], counts[j], cols[j].n)
+      layout.offset = offset
+      self._layout[j] = layout
+      self.infrequent_categories[j] = layout.infrequent
+      offset = offset + #layout.labels
     end
     self.n_features_out = offset
   end,
   transform = function(self, X)
-    local out = luma.zeros(X:rows(), self.n_features_out)
-    for j = 1, X:cols() do
-      local info = self._first[j]
-      for i = 1, X:rows() do
-        local code = self._index[j][X:get(i, j)]
-        if not code and self.params.handle_unknown == "error" then
-          fail(3, "luma.preprocessing.OneHotEncoder: unknown value %s in column %d", shown(X:get(i, j)), j)
-        end
-        if code and code > info.drop then out:set(i, info.offset + code - info.drop, 1) end
+    local cols = input_columns(self, X, "transform")
+    local codes = codes_of(self, cols, "transform")
+    local how = self.params.handle_unknown
+    local out = luma.zeros(cols[1].n, self.n_features_out)
+    for j = 1, #cols do
+      local layout = self._layout[j]
+      for i = 1, cols[j].n do
+        local code = codes[j][i]
+        local s
+        if code then s = layout.slot[code]
+        elseif how == "error" then unknown(self, cols, j, i)
+        elseif how == "infrequent_if_exist" then s = layout.infrequent_slot end
+        if s and s > 0 then out:set(i, layout.offset + s, 1) end
       end
     end
     return out
   end,
+  -- A row's category is the one whose column holds 1; all zeros give the
+  -- dropped category, or missing for an unknown (or, without drop, a
+  -- value handle_unknown ignored); the infrequent group gives missing.
   inverse_transform = function(self, Z)
-    local out = luma.zeros(Z:rows(), #self.categories)
-    for j = 1, #self.categories do
-      local info = self._first[j]
-      local k = #self.categories[j]
+    local columns = {}
+    for j, layout in ipairs(self._layout) do
+      local col = {}
       for i = 1, Z:rows() do
-        local v = info.drop == 1 and self.categories[j][1] or 0 / 0
-        for c = info.drop + 1, k do
-          if Z:get(i, info.offset + c - info.drop) == 1 then v = self.categories[j][c] end
+        local v = layout.dropped_value
+        for s = 1, #layout.labels do
+          if Z:get(i, layout.offset + s) == 1 then
+            v = s ~= layout.infrequent_slot and layout.labels[s] or nil
+          end
         end
-        out:set(i, j, v)
+        col[i] = v
       end
+      columns[j] = col
+    end
+    return decoded(self, columns, Z:rows())
+  end,
+  get_feature_names_out = function(self, input_features)
+    local names, out = names_in(self, input_features), {}
+    for j, layout in ipairs(self._layout) do
+      for _, label in ipairs(layout.labels) do out[#out + 1] = names[j] .. "=" .. shown(label) end
     end
     return out
   end,
-})
+}
 
 encoders.LabelEncoder = estimator.class(finite_only{
   name = "luma.preprocessing.LabelEncoder", kind = "transformer",

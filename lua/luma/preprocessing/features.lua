@@ -52,10 +52,10 @@ end
 features.PolynomialFeatures = estimator.class(finite_only{
   name = "luma.preprocessing.PolynomialFeatures", kind = "transformer",
   method_docs = {
-    get_feature_names_out = { signature = "est:get_feature_names_out([names = {\"x1\", ...}])"
-        .. " -> table of strings",
-      doc = "The names of the output columns built from the input names, scikit-learn's "
-        .. "\"x1^2 x2\" style." },
+    get_feature_names_out = { signature = "est:get_feature_names_out([input_features = nil])",
+      doc = "The names of the output columns built from the input names (input_features, "
+        .. "else feature_names_in, else \"x1\" .. \"xd\"), scikit-learn's \"x1^2 x2\" "
+        .. "style. Returns a list of strings." },
   },
   doc = "All products of the features up to degree (scikit-learn's column order).",
   params = {
@@ -88,8 +88,8 @@ features.PolynomialFeatures = estimator.class(finite_only{
   end,
   -- Names of the output columns from the input names (default x1..xd,
   -- 1-based like the rest of Luma), scikit-learn's "x1^2 x2" style.
-  get_feature_names_out = function(self, names)
-    local out = {}
+  get_feature_names_out = function(self, input_features)
+    local names, out = estimator.input_names(self, input_features), {}
     for k, mono in ipairs(self.powers) do
       if #mono == 0 then out[k] = "1"
       else
@@ -100,8 +100,7 @@ features.PolynomialFeatures = estimator.class(finite_only{
         end
         local parts = {}
         for _, i in ipairs(order) do
-          local nm = names and names[i] or ("x" .. i)
-          parts[#parts + 1] = counts[i] > 1 and (nm .. "^" .. counts[i]) or nm
+          parts[#parts + 1] = counts[i] > 1 and (names[i] .. "^" .. counts[i]) or names[i]
         end
         out[k] = table.concat(parts, " ")
       end

@@ -8,7 +8,7 @@ local fail = require("luma.preprocessing.common").fail
 local impute = {}
 
 impute.SimpleImputer = estimator.class{
-  name = "luma.preprocessing.SimpleImputer", kind = "transformer",
+  name = "luma.preprocessing.SimpleImputer", kind = "transformer", one_to_one_features = true,
   doc = "Replaces missing values (NaN, or missing_values) by each column's mean, median, "
     .. "most frequent value or a constant.",
   params = {

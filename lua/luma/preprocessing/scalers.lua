@@ -21,7 +21,7 @@ local function nonzero(row)
 end
 
 scalers.StandardScaler = estimator.class(finite_only{
-  name = "luma.preprocessing.StandardScaler", kind = "transformer",
+  name = "luma.preprocessing.StandardScaler", kind = "transformer", one_to_one_features = true,
   doc = "Centres each column and divides by its population standard deviation (ddof 0).",
   params = {
     { name = "with_mean", type = "boolean", default = true, doc = "subtract the mean" },
@@ -40,7 +40,7 @@ scalers.StandardScaler = estimator.class(finite_only{
 })
 
 scalers.MinMaxScaler = estimator.class(finite_only{
-  name = "luma.preprocessing.MinMaxScaler", kind = "transformer",
+  name = "luma.preprocessing.MinMaxScaler", kind = "transformer", one_to_one_features = true,
   doc = "Maps each column's [min, max] onto feature_range.",
   params = {
     { name = "feature_range", type = "table", default = { 0, 1 }, doc = "{lo, hi}, lo < hi" },
@@ -66,7 +66,7 @@ scalers.MinMaxScaler = estimator.class(finite_only{
 })
 
 scalers.MaxAbsScaler = estimator.class(finite_only{
-  name = "luma.preprocessing.MaxAbsScaler", kind = "transformer",
+  name = "luma.preprocessing.MaxAbsScaler", kind = "transformer", one_to_one_features = true,
   doc = "Divides each column by its largest absolute value (keeps zeros and signs).",
   params = {},
   example = example(function() return scalers.MaxAbsScaler{} end),
@@ -79,7 +79,7 @@ scalers.MaxAbsScaler = estimator.class(finite_only{
 })
 
 scalers.RobustScaler = estimator.class(finite_only{
-  name = "luma.preprocessing.RobustScaler", kind = "transformer",
+  name = "luma.preprocessing.RobustScaler", kind = "transformer", one_to_one_features = true,
   doc = "Centres on the median and divides by the interquartile range (quantile_range).",
   params = {
     { name = "with_centering", type = "boolean", default = true, doc = "subtract the median" },
@@ -101,7 +101,7 @@ scalers.RobustScaler = estimator.class(finite_only{
 })
 
 scalers.Normalizer = estimator.class(finite_only{
-  name = "luma.preprocessing.Normalizer", kind = "transformer",
+  name = "luma.preprocessing.Normalizer", kind = "transformer", one_to_one_features = true,
   doc = "Scales each row to unit norm (l1, l2 or max); rows of zeros stay zero.",
   params = { { name = "norm", type = "string", default = "l2", values = { "l1", "l2", "max" },
     doc = "the row norm" } },
@@ -115,7 +115,7 @@ scalers.Normalizer = estimator.class(finite_only{
 })
 
 scalers.Binarizer = estimator.class(finite_only{
-  name = "luma.preprocessing.Binarizer", kind = "transformer",
+  name = "luma.preprocessing.Binarizer", kind = "transformer", one_to_one_features = true,
   doc = "1 where a value exceeds threshold, else 0.",
   params = { { name = "threshold", type = "number", default = 0, doc = "values > threshold become 1" } },
   example = example(function() return scalers.Binarizer{} end),
