@@ -55,7 +55,7 @@ function model.initialize(self, X, rng)
           .. "probability)", i)
       end
       if math.abs(row:sum() - 1) > 1e-8 then
-        fail("bad argument to 'fit' (row %d of emissionprob_init sums to %.17g, not 1)", i, row:sum())
+        fail("bad argument to 'fit' (row %d of emissionprob_init sums to %.15g, not 1)", i, row:sum())
       end
     end
     self.emissionprob = E:copy()

@@ -256,7 +256,13 @@ M.MarkovChain = estimator.class{
       doc = "The n-step transition matrix P^n (first-order chains). Returns an S x S matrix." },
     stationary = { signature = "est:stationary([opts])",
       doc = "The equilibrium pi = pi P, as luma.markov.stationary (first-order chains). Returns "
-        .. "pi (1 x S) and an info table." },
+        .. "pi (1 x S) and an info table.",
+      params = {
+        { name = "method", type = "string", default = "solve", doc = "\"solve\" or \"power\"" },
+        { name = "tol", type = "number", default = 1e-12, doc = "power method: L1 change to stop at" },
+        { name = "max_iter", type = "integer", default = 10000, doc = "power method: iteration limit" },
+        { name = "start", type = "matrix", default = "uniform", doc = "power method: starting distribution" },
+      } },
     is_irreducible = { signature = "est:is_irreducible()",
       doc = "Whether every state reaches every other (first-order chains). Returns a boolean." },
     period = { signature = "est:period()",
