@@ -59,6 +59,24 @@ describe("estimators fitted on a Table", function()
     assert.same({ "x" }, s:get_feature_names_out())
   end)
 
+  it("name PolynomialFeatures' monomials after the Table's columns", function()
+    local poly = pp.PolynomialFeatures{ degree = 2 }:fit(T:select{ "x", "z" })
+    assert.same({ "1", "x", "z", "x^2", "x z", "z^2" }, poly:get_feature_names_out())
+    -- row 3: x = 3, z = 2
+    assert.matrix_near({ { 1, 3, 2, 9, 6, 4 } }, poly:transform(T:select{ "z", "x" }):row(3))
+  end)
+
+  it("work the same for any family (a nearest-neighbour classifier)", function()
+    local labels = luma.matrix{ 1, 1, 1, 1, 2, 2, 2, 2 }
+    local knn = luma.neighbors.KNeighborsClassifier{ n_neighbors = 1 }:fit(T:select{ "x", "z" }, labels)
+    assert.same({ "x", "z" }, knn.feature_names_in)
+    assert.matrix_near(labels, knn:predict(T:select{ "z", "x" }), 0)
+    -- the text column renamed x: picked by name, then refused
+    errors_with("column 'x' is categorical but KNeighborsClassifier needs numbers", function()
+      knn:predict(T:select{ "z", "city", "x" }:rename{ city = "x", x = "city" })
+    end)
+  end)
+
   it("take y as a one-column Table", function()
     local m = luma.linear.LinearRegression{}:fit(T:select{ "x", "z" }, Table({ y = y }))
     assert.matrix_near(luma.linear.LinearRegression{}:fit(T:select{ "x", "z" }, y).coef, m.coef, 1e-12)
@@ -78,6 +96,13 @@ describe("encoders on Table columns", function()
     local o = pp.OrdinalEncoder{}:fit(T:select{ "city", "x" })
     assert.same({ "Lyon", "Nice", "Paris" }, o.categories[1])
     assert.matrix_near({ { 3, 1 }, { 1, 2 } }, o:transform(T:head(2)))
+  end)
+
+  it("refuse input names other than the ones fit saw", function()
+    local e = pp.OneHotEncoder{}:fit(T:select{ "city" })
+    errors_with("input_features%[1%] is 'town' but OneHotEncoder was fitted on 'city'", function()
+      e:get_feature_names_out{ "town" }
+    end)
   end)
 
   it("give a Table back from inverse_transform, unknowns missing", function()
