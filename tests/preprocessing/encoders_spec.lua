@@ -96,6 +96,26 @@ describe("encoders on text categories", function()
     errors_with('OrdinalEncoder: unknown value "Rome" in column 1 %(row 1%)', function() o:transform{ "Rome" } end)
   end)
 
+  it("takes declared categories in their order (scikit-learn's categories)", function()
+    -- scikit-learn: OneHotEncoder(categories=[["Paris", "Oslo", "Lyon"]]) fitted on
+    -- Paris, Lyon, Paris names city_Paris, city_Oslo, city_Lyon and codes Lyon as
+    -- [0, 0, 1], Oslo (never seen at fit) as [0, 1, 0]
+    local e = pp.OneHotEncoder{ categories = { { "Paris", "Oslo", "Lyon" } } }:fit{ "Paris", "Lyon", "Paris" }
+    assert.equal("city=Paris,city=Oslo,city=Lyon", names(e, { "city" }))
+    assert.matrix_near({ { 0, 0, 1 }, { 0, 1, 0 } }, e:transform{ "Lyon", "Oslo" })
+    local o = pp.OrdinalEncoder{ categories = { { 30, 10, 20 } } }:fit(luma.matrix{ 10, 20 })
+    assert.matrix_near({ { 1 }, { 3 } }, o:transform(luma.matrix{ 30, 20 }))
+    errors_with('value "Lyon" in column 1 %(row 2%) is not among the given categories', function()
+      pp.OneHotEncoder{ categories = { { "Paris" } } }:fit{ "Paris", "Lyon" }
+    end)
+    errors_with("categories%[1%]%[2%] must be a distinct string, as column 1 holds", function()
+      pp.OrdinalEncoder{ categories = { { "a", 2 } } }:fit{ "a" }
+    end)
+    errors_with("categories must be a list of 2 non%-empty lists", function()
+      pp.OrdinalEncoder{ categories = { { "a" } } }:fit{ { "a", "b" } }
+    end)
+  end)
+
   it("saves the categories with the model", function()
     local e = pp.OneHotEncoder{ min_frequency = 3, handle_unknown = "infrequent_if_exist" }:fit(cities)
     local o = pp.OrdinalEncoder{}:fit(cities)

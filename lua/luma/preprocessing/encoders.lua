@@ -8,7 +8,8 @@
 -- as scikit-learn sorts them), kept with the model and saved with it: new
 -- data's values are mapped through them, whatever order or file they come
 -- from, and an unseen value is an error unless handle_unknown says
--- otherwise.  Codes run 1..k (Luma is 1-based; scikit-learn uses 0..k-1).
+-- otherwise; the categories parameter declares them instead.  Codes run
+-- 1..k (Luma is 1-based; scikit-learn uses 0..k-1).
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.preprocessing.common")
@@ -114,27 +115,63 @@ local function input_columns(self, X, method)
   return cols
 end
 
--- Learns each column's sorted categories and their counts.
+-- The categories parameter's list for column j, checked against the
+-- column's kind (nil when the categories are learned: "auto").
+local function given_categories(self, col, j)
+  local given = self.params.categories
+  if given == nil then return nil end
+  local list = given[j]
+  if #given ~= self.n_features_in or type(list) ~= "table" or #list == 0 then
+    fail(5, "%s: categories must be a list of %d non-empty lists (one per column)",
+      self.__class.name, self.n_features_in)
+  end
+  local want, seen = col.strings and "string" or "number", {}
+  for k, v in ipairs(list) do
+    if type(v) ~= want or seen[v] then
+      fail(5, "%s: categories[%d][%d] must be a distinct %s, as %s holds", self.__class.name,
+        j, k, want, col.name)
+    end
+    seen[v] = true
+  end
+  return list
+end
+
+-- Learns each column's categories (the sorted distinct values, or the
+-- categories parameter's lists in their order) and their counts; a value
+-- outside a given list is an error at fit, as in scikit-learn.
 local function learn_categories(self, cols)
   local cats, counts, index, kinds = {}, {}, {}, {}
+  self.n_features_in = #cols
   for j, col in ipairs(cols) do
     local count = {}
     for i = 1, col.n do
       local v = col.value(i)
       count[v] = (count[v] or 0) + 1
     end
-    local list = {}
-    for v in pairs(count) do list[#list + 1] = v end
-    table.sort(list, before)
+    local list = given_categories(self, col, j)
+    if list then
+      local listed = {}
+      for _, v in ipairs(list) do listed[v] = true end
+      for i = 1, col.n do
+        if not listed[col.value(i)] then
+          fail(4, "%s: value %s in %s (row %d) is not among the given categories",
+            self.__class.name, quoted(col.value(i)), col.name, i)
+        end
+      end
+      list = { table.unpack(list) }
+    else
+      list = {}
+      for v in pairs(count) do list[#list + 1] = v end
+      table.sort(list, before)
+    end
     cats[j], counts[j], index[j] = list, {}, {}
     for k, v in ipairs(list) do
-      counts[j][k] = count[v]
+      counts[j][k] = count[v] or 0
       index[j][v] = k
     end
     kinds[j] = col.strings and "string" or "number"
   end
   self.categories, self._index, self._kinds = cats, index, kinds
-  self.n_features_in = #cols
   return counts
 end
 
@@ -200,6 +237,8 @@ encoders.OrdinalEncoder = estimator.class{
     { name = "handle_unknown", type = "string", default = "error", values = { "error", "use_encoded_value" },
       doc = "what " .. UNKNOWN_DOC .. " does" },
     { name = "unknown_value", type = "number", default = 0 / 0, nan_ok = true, doc = "its code" },
+    { name = "categories", type = "table",
+      doc = "one list of categories per column, in code order (nil: the sorted values seen at fit)" },
   },
   method_docs = {
     get_feature_names_out = { signature = "est:get_feature_names_out([input_features = nil])",
@@ -314,6 +353,8 @@ encoders.OneHotEncoder = estimator.class{
       doc = "categories seen fewer times (a count >= 1, or a fraction of the rows < 1) are infrequent" },
     { name = "max_categories", type = "integer", min = 2,
       doc = "at most this many output columns per feature, the infrequent one included" },
+    { name = "categories", type = "table",
+      doc = "one list of categories per column, in code order (nil: the sorted values seen at fit)" },
   },
   method_docs = {
     get_feature_names_out = { signature = "est:get_feature_names_out([input_features = nil])",
