@@ -158,7 +158,7 @@ describe("hostile files", function()
       "luma.load: the string is not a Luma file (wrong magic)")
     local future = "LUMA\x89VAL" .. string.pack("<I4", 99) .. good:sub(13)
     assert.error_matches(function() serial.decode(future) end,
-      "luma.load: the string has format version 99; this Luma %(0%.1%.0%) reads up to 1")
+      "luma.load: the string has format version 99; this Luma %(0%.1%.0%) reads up to 2")
   end)
 
   it("reject absurd declared sizes without allocating them", function()
@@ -184,6 +184,17 @@ describe("hostile files", function()
       "luma.load: the string is corrupted (trailing bytes after the value)")
   end)
 
+  it("reject a string list in a version-1 file and absurd string-list sizes", function()
+    -- tag 8 (a list of strings) arrived with format version 2
+    assert.has_error(function() serial.decode(with_checksum("\8" .. string.pack("<I8", 0))) end,
+      "luma.load: the string is corrupted (unknown value tag)")
+    local v2 = "LUMA\x89VAL" .. string.pack("<I4", 2) .. "\8" .. string.pack("<I8", 1 << 60)
+    local h = 0xcbf29ce484222325
+    for i = 1, #v2 do h = ((h ~ v2:byte(i)) * 0x100000001b3) end
+    assert.has_error(function() serial.decode(v2 .. string.pack("<i8", h)) end,
+      "luma.load: the string is corrupted (a string list larger than the file)")
+  end)
+
   it("never runs code named by a file", function()
     local evil = serial.encode({ __luma_type = "os.execute", params = {}, state = {} })
     assert.has_error(function() luma.persist.decode(evil) end,
@@ -193,5 +204,49 @@ describe("hostile files", function()
       "luma.load: unknown estimator type 'luma.nonexistent.Thing' (define its class before loading)")
     assert.error_matches(function() luma.load("/nonexistent/model.luma") end,
       "luma.load: cannot open /nonexistent/model.luma")
+  end)
+end)
+
+describe("format version 2", function()
+  it("writes version 2 and stores lists of strings compactly", function()
+    local bytes = serial.encode({ "Paris", "Lyon", "" })
+    assert.equal(2, string.unpack("<I4", bytes, 9))
+    -- magic, version, tag 8, count 3, then (length, bytes) for each string, checksum
+    assert.equal("\8" .. string.pack("<I8", 3) .. string.pack("<I8", 5) .. "Paris"
+      .. string.pack("<I8", 4) .. "Lyon" .. string.pack("<I8", 0), bytes:sub(13, -9))
+    assert.same({ "Paris", "Lyon", "" }, serial.decode(bytes))
+    -- a table that is not exactly a list of strings stays a table
+    assert.same({ "a", 2 }, serial.decode(serial.encode({ "a", 2 })))
+    assert.same({ "a", x = "b" }, serial.decode(serial.encode({ "a", x = "b" })))
+  end)
+
+  it("still loads files written in version 1", function()
+    -- tests/io/fixtures/format-v1.luma was written by the build of commit 898f878
+    -- (format version 1) with tests/io/fixtures/format-v1.lua
+    local v = luma.load("tests/io/fixtures/format-v1.luma")
+    assert.matrix_near({{1, 2.5}, {-3, 0 / 0}, {math.huge, -math.huge}}, v.X, 0)
+    assert.same({ "alpha", "beta", "gamma" }, v.names)
+    assert.equal("v1 fixture", v.label)
+    assert.equal(42, v.n)
+    assert.is_true(v.flag)
+    assert.matrix_near({{0}, {1}, {1}}, v.y, 0)
+    assert.matrix_near({{2, 3.5}}, v.scaler.mean, 0) -- the means of {1, 3} and {2, 5}
+    assert.matrix_near({{0, 0}}, v.scaler:transform(luma.matrix{{2, 3.5}}), 1e-15)
+  end)
+
+  it("saves and loads Tables and Categoricals", function()
+    local T = luma.Table({ x = { 1.5, 0 / 0, -2 }, city = { "Paris", false, "Lyon" } },
+      { columns = { "x", "city" } })
+    local path = os.tmpname()
+    luma.save({ table = T, column = T.city }, path)
+    local v = luma.load(path)
+    os.remove(path)
+    assert.is_true(luma.Table.is_table(v.table))
+    assert.same({ "x", "city" }, v.table:names())
+    assert.matrix_near({{1.5}, {0 / 0}, {-2}}, v.table.x, 0)
+    assert.same({ "Lyon", "Paris" }, v.table.city.categories)
+    assert.same({ "Paris", nil, "Lyon" }, v.table.city:totable())
+    assert.is_true(luma.Table.is_categorical(v.column))
+    assert.same({ "Paris", nil, "Lyon" }, v.column:totable())
   end)
 end)

@@ -101,6 +101,28 @@ local function Categorical_new(values, opts)
   return categorical_from_list(fname, values, n, opts.categories)
 end
 
+--- Categorical.from_codes(codes, categories) -> Categorical
+function Categorical.from_codes(codes, categories)
+  local fname = "luma.Table.Categorical.from_codes"
+  if not luma.ismatrix(codes) or codes:cols() ~= 1 then
+    fail(2, "%s: codes must be an n x 1 matrix", fname)
+  end
+  if type(categories) ~= "table" then fail(2, "%s: categories must be a list of strings", fname) end
+  local seen, k = {}, #categories
+  for j, s in ipairs(categories) do
+    if type(s) ~= "string" then fail(2, "%s: category %d is not a string", fname, j) end
+    if seen[s] then fail(2, "%s: category '%s' is listed twice", fname, s) end
+    seen[s] = true
+  end
+  for i = 1, codes:rows() do
+    local c = codes:get(i, 1)
+    if c == c and (c ~= math.floor(c) or c < 1 or c > k) then
+      fail(2, "%s: code %s in row %d is not in 1..%d (NaN: missing)", fname, tostring(c), i, k)
+    end
+  end
+  return new_categorical(codes, table.move(categories, 1, k, 1, {}))
+end
+
 --- c:get(i) -> string | nil (missing)
 function Categorical:get(i)
   local code = self.codes:get(i, 1)
@@ -156,7 +178,7 @@ end
 CAT_MT.__len = function(c) return c.codes:rows() end
 CAT_MT.__tostring = function(c)
   local shown, n = {}, c.codes:rows()
-  for i = 1, math.min(n, 10) do shown[i] = c:get(i) or "NA" end
+  for i = 1, math.min(n, 10) do shown[i] = c:get(i) or "<NA>" end
   return string.format("Categorical %d rows, %d categories: %s%s", n, #c.categories,
     table.concat(shown, ", "), n > 10 and ", ..." or "")
 end
@@ -699,7 +721,7 @@ local function cell_text(rec, i)
     if x == math.floor(x) and math.abs(x) < 1e15 then return string.format("%d", x) end
     return string.format("%.6g", x)
   end
-  return rec.values:get(i) or "NA"
+  return rec.values:get(i) or "<NA>"
 end
 
 TABLE_MT.__tostring = function(t)
@@ -915,6 +937,10 @@ doc(Categorical, { name = "luma.Table.Categorical",
   params = { { name = "values", doc = "list of strings (false: missing)" },
     { name = "categories", default = "the distinct values sorted byte-wise",
       doc = "the category list; a value outside it is an error" } } })
+doc(Categorical.from_codes, { name = "luma.Table.Categorical.from_codes",
+  signature = "Categorical.from_codes(codes, categories) -> Categorical",
+  doc = "A categorical column from an n x 1 matrix of 1-based codes (NaN: missing) into the "
+    .. "list categories, in that order (codes are checked, not copied)." })
 doc(Categorical.get, { name = "luma.Table.Categorical.get", signature = "c:get(i) -> string | nil",
   doc = "The string in row i, nil if missing." })
 doc(Categorical.totable, { name = "luma.Table.Categorical.totable",

@@ -57,15 +57,28 @@ local DESCRIPTIONS = {
 }
 
 --- datasets.names(): the bundled data sets.
+-- The Table of a loaded data set: features by name, then "target".
+local function datasets_table(X, y, info)
+  local Table = require("luma.Table")
+  local T = Table.from_matrix(X, info.feature_names)
+  if info.target_names == nil then return T:add_column("target", y) end
+  local codes = y + 1 -- labels 0..k-1 in the files
+  return T:add_column("target", Table.Categorical.from_codes(codes, info.target_names))
+end
+
 function datasets.names()
   return { "breast_cancer", "diabetes", "digits", "iris", "wine" }
 end
 
---- load(name [, {scaled = true}]) -> X, y, info.
+--- load(name [, {scaled = true, as_table = false}]) -> X, y, info, or
+-- Table, info with as_table.
 -- info = {feature_names, target_names (classification), description,
 -- n_samples, n_features}.  diabetes is centred and scaled like
 -- scikit-learn's (each column to unit Euclidean norm) unless scaled =
--- false, which gives the raw measurements.
+-- false, which gives the raw measurements.  The table holds the features
+-- under their names and a last column "target": categorical with the
+-- target names as categories (in the data set's order, so code k is
+-- target_names[k]) for classification, numeric for diabetes.
 function datasets.load(name, opts)
   if FEATURES[name] == nil then
     fail(2, "luma.datasets.load: unknown data set '%s' (known: %s)", tostring(name),
@@ -73,7 +86,9 @@ function datasets.load(name, opts)
   end
   opts = opts or {}
   for k in pairs(opts) do
-    if k ~= "scaled" then fail(2, "luma.datasets.load: unknown option '%s' (valid: scaled)", k) end
+    if k ~= "scaled" and k ~= "as_table" then
+      fail(2, "luma.datasets.load: unknown option '%s' (valid: scaled, as_table)", k)
+    end
   end
   local text = require("luma.data." .. name)
   local first = text:match("^[^\n]*")
@@ -81,7 +96,7 @@ function datasets.load(name, opts)
   for field in first:gmatch("[^,]+") do meta[#meta + 1] = field end
   local n, d = math.tointeger(tonumber(meta[1])), math.tointeger(tonumber(meta[2]))
   local body = text:sub(#first + 2)
-  local all = luma.io.parse_csv(body, { header = false })
+  local all = luma.io.parse_csv(body, { header = false, as = "matrix" })
   assert(all:rows() == n and all:cols() == d + 1, "bundled data set " .. name .. " is damaged")
   local X = all:sub(nil, nil, 1, d):copy()
   local y = all:col(d + 1):copy()
@@ -95,6 +110,7 @@ function datasets.load(name, opts)
     local centred = X - X:mean(1)
     X = centred:div(centred:norm(2, 1))
   end
+  if opts.as_table then return datasets_table(X, y, info), info end
   return X, y, info
 end
 
@@ -298,11 +314,18 @@ end
 luma.doc.set_members(datasets, "luma.datasets", {
   names = { signature = "names() -> table of strings",
     doc = "The names of the bundled data sets, for load." },
-  load = { signature = "load(name [, {scaled = true}]) -> X, y, info",
+  load = { signature = "load(name [, {scaled = true, as_table = false}]) -> X, y, info | "
+      .. "Table, info",
     doc = "Loads a bundled data set (iris, wine, breast_cancer, diabetes, digits; see "
-      .. "names()); info has feature_names, target_names (classification), description, "
-      .. "n_samples and n_features. diabetes is centred and scaled like scikit-learn's "
-      .. "unless scaled = false." },
+      .. "names()). Returns X (n x d), y (n x 1: class labels 0..k-1, or diabetes' numeric "
+      .. "target) and info = {feature_names, target_names (classification), description, "
+      .. "n_samples, n_features}. With as_table = true it returns a luma.Table instead of X "
+      .. "and y: the features as numeric columns named by feature_names, then a column "
+      .. "\"target\", categorical with categories target_names (code k is target_names[k], "
+      .. "label k - 1 of y) or numeric for diabetes; and info. diabetes is centred and "
+      .. "scaled like scikit-learn's unless scaled = false.",
+    params = { { name = "scaled", default = true, doc = "diabetes only: centred, unit column norms" },
+      { name = "as_table", default = false, doc = "return a luma.Table and info" } } },
   make_blobs = { signature = "make_blobs{n_samples = 100, n_features = 2, centers = 3, "
       .. "cluster_std = 1, center_box = {-10, 10}, seed = nil} -> X, y",
     doc = "Isotropic Gaussian clusters of near-equal sizes around centers (a count, or a "

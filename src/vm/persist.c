@@ -25,12 +25,12 @@
 
 #define MAGIC "LUMA\x89VAL"
 #define MAGIC_LEN 8
-#define FORMAT_VERSION 1
+#define FORMAT_VERSION 2 /* 2 added T_STRINGS; version 1 files still load */
 #define HEADER_LEN (MAGIC_LEN + 4)
 #define TRAILER_LEN 8
 #define MAX_DEPTH 100
 
-enum { T_NIL, T_FALSE, T_TRUE, T_INTEGER, T_FLOAT, T_STRING, T_TABLE, T_MATRIX };
+enum { T_NIL, T_FALSE, T_TRUE, T_INTEGER, T_FLOAT, T_STRING, T_TABLE, T_MATRIX, T_STRINGS };
 
 /* ------------------------------------------------------------ checksum */
 
@@ -84,6 +84,17 @@ static void put_f64(Out *o, double d) {
   uint64_t bits;
   memcpy(&bits, &d, sizeof bits);
   put_u64(o, bits);
+}
+
+/* Whether the table at idx holds strings at 1..n (and, the caller knows,
+ * nothing else). */
+static int is_string_list(lua_State *L, int idx, uint64_t n) {
+  for (uint64_t k = 1; k <= n; k++) {
+    int t = lua_rawgeti(L, idx, (lua_Integer)k);
+    lua_pop(L, 1);
+    if (t != LUA_TSTRING) return 0;
+  }
+  return 1;
 }
 
 /* Encodes the value at idx; `seen` (a table at seen_idx) holds the tables
@@ -141,6 +152,22 @@ static void encode(lua_State *L, Out *b, int idx, int seen_idx, int depth) {
       count++;
       lua_pop(L, 1);
     }
+    if (count > 0 && count == (uint64_t)lua_rawlen(L, idx) && is_string_list(L, idx, count)) {
+      out_byte(b, T_STRINGS); /* a list of strings (category lists, names): compact */
+      put_u64(b, count);
+      for (uint64_t k = 1; k <= count; k++) {
+        size_t len;
+        lua_rawgeti(L, idx, (lua_Integer)k);
+        const char *s = lua_tolstring(L, -1, &len);
+        put_u64(b, len);
+        out_add(b, s, len);
+        lua_pop(L, 1);
+      }
+      lua_pushvalue(L, idx);
+      lua_pushnil(L);
+      lua_rawset(L, seen_idx);
+      return;
+    }
     out_byte(b, T_TABLE);
     put_u64(b, count);
     lua_pushnil(L);
@@ -183,6 +210,7 @@ static int p_encode(lua_State *L) {
 
 typedef struct Reader {
   const unsigned char *p, *end;
+  uint32_t version; /* the file's format version */
   const char *what; /* for messages: the file name or "string" */
 } Reader;
 
@@ -255,6 +283,18 @@ static void decode(lua_State *L, Reader *r, int depth) {
     for (uint64_t k = 0; k < n; k++) m->data[k] = get_f64(L, r);
     return;
   }
+  case T_STRINGS: {
+    if (r->version < 2) corrupt(L, r, "unknown value tag");
+    uint64_t n = get_count(L, r, 8, "a string list larger than the file");
+    lua_createtable(L, n < 1024 ? (int)n : 1024, 0);
+    for (uint64_t k = 1; k <= n; k++) {
+      uint64_t len = get_count(L, r, 1, "a string longer than the file");
+      lua_pushlstring(L, (const char *)r->p, (size_t)len);
+      r->p += len;
+      lua_rawseti(L, -2, (lua_Integer)k);
+    }
+    return;
+  }
   default: corrupt(L, r, "unknown value tag");
   }
 }
@@ -273,7 +313,8 @@ static void open_reader(lua_State *L, Reader *r, const char *s, size_t len, cons
     luaL_error(L, "luma.load: %s has format version %d; this Luma (%s) reads up to %d", what,
                (int)version, LUMA_VERSION, FORMAT_VERSION);
   if (version == 0) corrupt(L, r, "format version 0");
-  Reader tail = {r->end - TRAILER_LEN, r->end, what};
+  r->version = version;
+  Reader tail = {r->end - TRAILER_LEN, r->end, version, what};
   uint64_t stored = get_u64(L, &tail);
   if (stored != fnv1a(r->p, len - TRAILER_LEN)) corrupt(L, r, "checksum mismatch");
   r->p += HEADER_LEN;

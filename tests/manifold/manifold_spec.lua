@@ -299,7 +299,7 @@ describe("scripts/examples/digits_embedding.lua", function()
     assert.truthy(out:find("t-SNE KL divergence", 1, true))
     local _, y = luma.datasets.load("digits")
     for _, name in ipairs{ "pca", "tsne" } do
-      local Z, info = luma.io.read_csv(dir .. "/" .. name .. ".csv")
+      local Z, info = luma.io.read_csv(dir .. "/" .. name .. ".csv", { as = "matrix" })
       assert.same({ "x", "y", "label" }, info.columns)
       assert.equal(1797, Z:rows())
       assert.matrix_near(y, Z:col(3), 0)

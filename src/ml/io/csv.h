@@ -41,8 +41,26 @@ int luma_csv_next(luma_CsvReader *r, luma_CsvField *f);
  * into " for quoted fields; returns the length. */
 size_t luma_csv_unquote(const luma_CsvField *f, char *out);
 
+/* A piece of text (text NULL: a missing value); code is scratch for
+ * luma_csv_categorize. */
+typedef struct luma_CsvText {
+  const char *text;
+  size_t len;
+  int64_t code;
+} luma_CsvText;
+
+/* Codes n fields as categories: the distinct non-missing texts sorted
+ * byte-wise get codes 1..k (written to codes as doubles, NaN for a
+ * missing field) and are stored in distinct[0..k) in that order.  slots
+ * is workspace of nslots entries, a power of two above n.  Returns k. */
+int64_t luma_csv_categorize(const luma_CsvText *fields, int64_t n, int64_t *slots,
+                            int64_t nslots, luma_CsvText *distinct, double *codes);
+
 /* Parses the whole of text[0..len) as a number (leading and trailing
- * blanks allowed, "nan" and "inf" accepted); 0 if it is not one.  The
+ * blanks allowed, "nan" and "inf" accepted); 0 if it is not one.
+ * Correctly rounded: decimal forms with at most 19 significant digits
+ * and exponents within [-27, 55] take the Eisel-Lemire fast path, the
+ * rest strtod.  The
  * byte after the field must be a non-digit (a delimiter, newline, quote
  * or terminating NUL): parsing runs on the buffer in place. */
 int luma_csv_number(const char *text, size_t len, double *out);

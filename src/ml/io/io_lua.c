@@ -119,70 +119,147 @@ static void push_field(lua_State *L, const luma_CsvField *f, char *scratch) {
   lua_pushlstring(L, scratch, luma_csv_unquote(f, scratch));
 }
 
-/* The field's content for NA and number checks (unquoted into scratch
- * when it holds doubled quotes). */
-static const char *field_text(const luma_CsvField *f, char *scratch, size_t *len) {
-  if (f->quoted && memchr(f->text, '"', f->len)) {
-    *len = luma_csv_unquote(f, scratch);
-    scratch[*len] = '\0'; /* number parsing reads up to a terminator */
-    return scratch;
-  }
-  *len = f->len;
-  return f->text;
-}
+/* Declared column types (the dtypes option); AUTO: decided by the data. */
+enum { KIND_AUTO, KIND_NUMERIC, KIND_CATEGORY };
+
+/* What pass over the data learns about one selected column. */
+typedef struct CsvColumn {
+  int declared;
+  int64_t numbers, texts;   /* non-missing fields of each kind */
+  int64_t text_row, text_line; /* where the first text is */
+  luma_CsvText first_text;
+  luma_CsvText *strings;    /* per row, while the column may be categorical */
+} CsvColumn;
+
+typedef struct CsvRead {
+  lua_State *L;
+  const char *path;
+  int on_bad_nan;
+  int names_idx, anchors_idx, warnings_idx;
+  int64_t n_up; /* rows allocated */
+} CsvRead;
 
 static void csv_unterminated(lua_State *L, const char *path, const luma_CsvField *f) {
   luaL_error(L, "luma.io.read_csv: %s: the quoted field starting on line %I never ends", path,
              (lua_Integer)f->line);
 }
 
-/* The code of a categorical field in its column's map (the table at
- * maps_idx holds, per source column, label -> code and code -> label),
- * created in order of first appearance. */
-static double category_code(lua_State *L, int maps_idx, int64_t column, const char *text,
-                            size_t len) {
-  if (lua_rawgeti(L, maps_idx, column + 1) == LUA_TNIL) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, maps_idx, column + 1);
-  }
-  lua_pushlstring(L, text, len);
-  double code;
-  if (lua_rawget(L, -2) == LUA_TNUMBER) {
-    code = lua_tonumber(L, -1);
-  } else {
-    lua_Integer next = (lua_Integer)lua_rawlen(L, -2) + 1; /* the list part holds labels */
-    lua_pushlstring(L, text, len);
-    lua_pushinteger(L, next);
-    lua_rawset(L, -4);
-    lua_pushlstring(L, text, len);
-    lua_rawseti(L, -3, next);
-    code = (double)next;
-  }
-  lua_pop(L, 2);
-  return code;
+static const char *column_name(CsvRead *rd, int64_t source) {
+  lua_rawgeti(rd->L, rd->names_idx, source + 1);
+  const char *name = lua_tostring(rd->L, -1);
+  lua_pop(rd->L, 1); /* the names table keeps it */
+  return name;
 }
 
-/* Skips the header record when there is one. */
-static void skip_header(luma_CsvReader *r, int header) {
-  luma_CsvField f;
-  if (header)
-    while (luma_csv_next(r, &f) == LUMA_CSV_FIELD && !f.last) {
+/* A field that is not a number in a numeric column: an error, or with
+ * on_bad = "nan" a warning (collected) and NaN. */
+static void bad_field(CsvRead *rd, int64_t source, int64_t row, int64_t line,
+                      const luma_CsvText *t) {
+  lua_State *L = rd->L;
+  const char *name = column_name(rd, source);
+  if (!rd->on_bad_nan) {
+    lua_pushlstring(L, t->text, t->len > 60 ? 60 : t->len);
+    luaL_error(L, "luma.io.read_csv: %s: column '%s' row %I%s: '%s' is not a number (declare "
+               "dtypes = {[\"%s\"] = \"category\"} to read the column as text, or pass on_bad "
+               "= \"nan\")", rd->path, name, (lua_Integer)row,
+               line > 0 ? lua_pushfstring(L, " (line %I)", (lua_Integer)line) : "",
+               lua_tostring(L, -1), name);
+  }
+  lua_pushlstring(L, t->text, t->len > 60 ? 60 : t->len);
+  lua_pushfstring(L, "luma.io.read_csv: %s: column '%s' row %I: '%s' is not a number; read as "
+                  "NaN", rd->path, name, (lua_Integer)row, lua_tostring(L, -1));
+  lua_rawseti(L, rd->warnings_idx, (lua_Integer)lua_rawlen(L, rd->warnings_idx) + 1);
+  lua_pop(L, 1);
+}
+
+/* A text field in an undeclared column: kept while the column holds no
+ * number (it may be categorical), else a bad field. */
+static void text_field(CsvRead *rd, CsvColumn *c, int64_t source, int64_t k, int64_t row,
+                       int64_t line, const luma_CsvText *t) {
+  if (c->declared == KIND_NUMERIC || c->numbers > 0) {
+    bad_field(rd, source, row + 1, line, t);
+    return;
+  }
+  if (c->strings == NULL) {
+    size_t bytes = (size_t)rd->n_up * sizeof *c->strings;
+    c->strings = lua_newuserdatauv(rd->L, bytes ? bytes : 1, 0);
+    memset(c->strings, 0, bytes);
+    lua_rawseti(rd->L, rd->anchors_idx, k + 1);
+  }
+  if (c->texts++ == 0) {
+    c->first_text = *t;
+    c->text_row = row + 1;
+    c->text_line = line;
+  }
+  c->strings[row] = *t;
+}
+
+/* A number in an undeclared column that held texts: they were bad. */
+static void number_after_texts(CsvRead *rd, CsvColumn *c, int64_t source, int64_t nrows) {
+  if (!rd->on_bad_nan) bad_field(rd, source, c->text_row, c->text_line, &c->first_text);
+  for (int64_t i = 0; i < nrows; i++)
+    if (c->strings[i].text) bad_field(rd, source, i + 1, 0, &c->strings[i]);
+  c->strings = NULL;
+  c->texts = 0;
+}
+
+/* The 0-based source column of a `columns` or `dtypes` entry at the top
+ * of the stack (a name or, for columns, a 1-based index), or -1. */
+static int64_t find_column(lua_State *L, int names_idx, int64_t ncols, int allow_index) {
+  if (allow_index && lua_isinteger(L, -1)) {
+    lua_Integer c = lua_tointeger(L, -1);
+    return c >= 1 && c <= ncols ? c - 1 : -1;
+  }
+  if (lua_type(L, -1) != LUA_TSTRING) return -1;
+  for (int64_t c = 0; c < ncols; c++) {
+    lua_rawgeti(L, names_idx, c + 1);
+    int same = lua_rawequal(L, -1, -2);
+    lua_pop(L, 1);
+    if (same) return c;
+  }
+  return -1;
+}
+
+/* Pushes {name = labels} and the matrix of read_csv{as = "matrix"}: numeric
+ * columns as numbers, categorical ones as codes. */
+static void push_coded_matrix(lua_State *L, int64_t nrows, int64_t nsel, const int *is_cat,
+                              const luma_Mat *block, int cats_idx, int sel_names_idx) {
+  luma_Mat *X = luma_matrix_new(L, nrows, nsel);
+  lua_newtable(L); /* categories */
+  int64_t jn = 0, jc = 0;
+  for (int64_t k = 0; k < nsel; k++) {
+    if (!is_cat[k]) {
+      for (int64_t i = 0; i < nrows; i++) LUMA_AT(X, i, k) = LUMA_AT(block, i, jn);
+      jn++;
+      continue;
     }
+    lua_rawgeti(L, cats_idx, ++jc);
+    lua_getfield(L, -1, "codes");
+    luma_Mat *codes = luma_matrix_check(L, -1);
+    for (int64_t i = 0; i < nrows; i++) LUMA_AT(X, i, k) = LUMA_AT(codes, i, 0);
+    lua_rawgeti(L, sel_names_idx, k + 1);
+    lua_getfield(L, -3, "categories");
+    lua_rawset(L, -5);
+    lua_pop(L, 2);
+  }
 }
 
 /* read_csv and parse_csv: the CSV text is argument 1 of parse_csv, or the
- * contents of the file named by argument 1 of read_csv. */
-static int csv_to_matrix(lua_State *L, int from_file) {
+ * contents of the file named by argument 1 of read_csv.  One pass over the
+ * records checks their widths and parses every selected field as a number
+ * into a staging matrix (row-major, one row per record); a text field is
+ * remembered (pointer and length) while its column has no number. */
+static int csv_read(lua_State *L, int from_file) {
   const char *path = from_file ? luaL_checkstring(L, 1) : "the text";
   if (!from_file) luaL_checktype(L, 1, LUA_TSTRING);
-  luma_check_options(L, 2, "header|delimiter|columns|na_values|skip_rows|comment");
+  luma_check_options(L, 2, "header|delimiter|columns|na_values|skip_rows|comment|dtypes|on_bad|as");
   int header = luma_opt_boolean(L, 2, "header", 1);
   char delimiter = opt_char(L, 2, "delimiter", ',');
   char comment = opt_char(L, 2, "comment", 0);
   lua_Integer skip = luma_opt_integer(L, 2, "skip_rows", 0);
   if (skip < 0) return luma_arg_error(L, 2, "option 'skip_rows' must be >= 0");
+  int on_bad_nan = luma_opt_choice(L, 2, "on_bad", "error|nan", 0);
+  int as_matrix = luma_opt_choice(L, 2, "as", "table|matrix", 0);
   NaList na;
   read_na_list(L, 2, &na);
   lua_settop(L, 2);
@@ -194,52 +271,54 @@ static int csv_to_matrix(lua_State *L, int from_file) {
     lua_pushvalue(L, 1);
     bytes = lua_tolstring(L, 3, &len);
   }
-  char *scratch = lua_newuserdatauv(L, len + 1, 0); /* 4 */
+  char *scratch = lua_newuserdatauv(L, len + 1, 0); /* 4: unquoted texts */
+  size_t scratch_used = 0;
   const char *start = bytes, *end = bytes + len;
   for (lua_Integer k = 0; k < skip && start < end; k++) {
     const char *nl = memchr(start, '\n', (size_t)(end - start));
     start = nl ? nl + 1 : end;
   }
 
-  /* Pass 1: the header and the shape, every record checked for width. */
+  /* The header (or the first record's width) */
   luma_CsvReader r;
   luma_CsvField f;
   luma_csv_init(&r, start, (size_t)(end - start), delimiter, comment);
   lua_newtable(L); /* 5: column names */
-  int64_t ncols = 0, nrows = 0, field = 0, record_line = 0;
-  int status;
+  int64_t ncols = 0;
+  int status = LUMA_CSV_END;
   if (header) {
     while ((status = luma_csv_next(&r, &f)) == LUMA_CSV_FIELD) {
       push_field(L, &f, scratch);
+      if (lua_rawlen(L, -1) == 0)
+        return luaL_error(L, "luma.io.read_csv: %s: column %I has an empty name in the header",
+                          path, (lua_Integer)ncols + 1);
       lua_rawseti(L, 5, ++ncols);
       if (f.last) break;
     }
     if (status == LUMA_CSV_UNTERMINATED) csv_unterminated(L, path, &f);
-  }
-  while ((status = luma_csv_next(&r, &f)) == LUMA_CSV_FIELD) {
-    if (field == 0) record_line = f.line;
-    field++;
-    if (ncols > 0 && field > ncols)
-      return luaL_error(L, "luma.io.read_csv: %s: line %I has more than the %I fields of the "
-                        "%s", path, (lua_Integer)record_line, (lua_Integer)ncols,
-                        header ? "header" : "first row");
-    if (f.last) {
-      if (ncols == 0) ncols = field; /* no header: the first row fixes the width */
-      if (field != ncols)
-        return luaL_error(L, "luma.io.read_csv: %s: line %I has %I fields but the %s has %I",
-                          path, (lua_Integer)record_line, (lua_Integer)field,
-                          header ? "header" : "first row", (lua_Integer)ncols);
-      nrows++;
-      field = 0;
+    for (int64_t c = 1; c <= ncols; c++)
+      for (int64_t d = 1; d < c; d++) {
+        lua_rawgeti(L, 5, c);
+        lua_rawgeti(L, 5, d);
+        if (lua_rawequal(L, -1, -2))
+          return luaL_error(L, "luma.io.read_csv: %s: duplicate column name '%s' (columns %I "
+                            "and %I)", path, lua_tostring(L, -1), (lua_Integer)d,
+                            (lua_Integer)c);
+        lua_pop(L, 2);
+      }
+  } else {
+    luma_CsvReader probe = r;
+    while ((status = luma_csv_next(&probe, &f)) == LUMA_CSV_FIELD) {
+      ncols++;
+      if (f.last) break;
     }
-  }
-  if (status == LUMA_CSV_UNTERMINATED) csv_unterminated(L, path, &f);
-  if (ncols == 0) return luaL_error(L, "luma.io.read_csv: %s is empty", path);
-  if (!header)
+    if (status == LUMA_CSV_UNTERMINATED) csv_unterminated(L, path, &f);
     for (int64_t c = 1; c <= ncols; c++) {
       lua_pushfstring(L, "%I", (lua_Integer)c);
       lua_rawseti(L, 5, c);
     }
+  }
+  if (ncols == 0) return luaL_error(L, "luma.io.read_csv: %s is empty", path);
 
   /* The selected columns (default: all), as 0-based source indices. */
   if (lua_isnil(L, 2)) lua_pushnil(L);
@@ -250,136 +329,228 @@ static int csv_to_matrix(lua_State *L, int from_file) {
     nsel = (int64_t)lua_rawlen(L, 6);
   }
   int64_t *source = lua_newuserdatauv(L, (size_t)(nsel ? nsel : 1) * sizeof *source, 0); /* 7 */
+  int64_t *target = lua_newuserdatauv(L, (size_t)ncols * sizeof *target, 0);              /* 8 */
+  for (int64_t c = 0; c < ncols; c++) target[c] = -1;
   for (int64_t k = 0; k < nsel; k++) {
     if (lua_isnil(L, 6)) {
       source[k] = k;
-      continue;
+    } else {
+      lua_rawgeti(L, 6, k + 1);
+      int64_t found = find_column(L, 5, ncols, 1);
+      if (found < 0)
+        return luma_arg_error(L, 2, "option 'columns': %s is not a column of %s",
+                              luaL_tolstring(L, -1, NULL), path);
+      if (target[found] >= 0)
+        return luma_arg_error(L, 2, "option 'columns': %s is listed twice",
+                              luaL_tolstring(L, -1, NULL));
+      source[k] = found;
+      lua_pop(L, 1);
     }
-    lua_rawgeti(L, 6, k + 1);
-    int64_t found = -1;
-    if (lua_isinteger(L, -1)) {
-      lua_Integer c = lua_tointeger(L, -1);
-      if (c >= 1 && c <= ncols) found = c - 1;
-    } else if (lua_type(L, -1) == LUA_TSTRING) {
-      for (int64_t c = 0; c < ncols && found < 0; c++) {
-        lua_rawgeti(L, 5, c + 1);
-        if (lua_rawequal(L, -1, -2)) found = c;
-        lua_pop(L, 1);
-      }
+    target[source[k]] = k;
+  }
+  CsvColumn *cols = lua_newuserdatauv(L, (size_t)(nsel ? nsel : 1) * sizeof *cols, 0); /* 9 */
+  memset(cols, 0, (size_t)(nsel ? nsel : 1) * sizeof *cols);
+  if (!lua_isnil(L, 2) && lua_getfield(L, 2, "dtypes") != LUA_TNIL) { /* 10 */
+    if (!lua_istable(L, 10)) return luma_arg_error(L, 2, "option 'dtypes' must be a table");
+    lua_pushnil(L);
+    while (lua_next(L, 10)) {
+      lua_pushvalue(L, -2);
+      int64_t c = find_column(L, 5, ncols, 0);
+      if (c < 0 || target[c] < 0)
+        return luma_arg_error(L, 2, "option 'dtypes': %s is not a column %s",
+                              luaL_tolstring(L, -1, NULL), c < 0 ? "of the file" : "being read");
+      lua_pop(L, 1);
+      const char *d = lua_tostring(L, -1);
+      if (lua_type(L, -1) != LUA_TSTRING || (strcmp(d, "category") && strcmp(d, "numeric")))
+        return luma_arg_error(L, 2, "option 'dtypes': the type of %s must be \"numeric\" or "
+                              "\"category\"", lua_tostring(L, -2));
+      cols[target[c]].declared = strcmp(d, "category") == 0 ? KIND_CATEGORY : KIND_NUMERIC;
+      lua_pop(L, 1);
     }
-    if (found < 0)
-      return luma_arg_error(L, 2, "option 'columns': %s is not a column of %s",
-                            luaL_tolstring(L, -1, NULL), path);
-    source[k] = found;
-    lua_pop(L, 1);
   }
-  /* target[c]: the output column of source column c, or -1 */
-  int64_t *target = lua_newuserdatauv(L, (size_t)ncols * sizeof *target, 0); /* 8 */
-  int *numeric = lua_newuserdatauv(L, (size_t)ncols * sizeof *numeric, 0);   /* 9 */
-  for (int64_t c = 0; c < ncols; c++) {
-    target[c] = -1;
-    numeric[c] = 1;
-  }
-  for (int64_t k = 0; k < nsel; k++) target[source[k]] = k;
+  lua_settop(L, 9);
+  lua_newtable(L); /* 10: anchors of the strings arrays */
+  lua_newtable(L); /* 11: warnings */
 
-  /* Pass 2: numbers; a column with any other non-NA text is categorical. */
-  luma_Mat *X = luma_matrix_new(L, nrows, nsel); /* 10 */
-  luma_csv_init(&r, start, (size_t)(end - start), delimiter, comment);
-  skip_header(&r, header);
-  int64_t row = 0, categorical = 0;
-  field = 0;
-  while (luma_csv_next(&r, &f) == LUMA_CSV_FIELD) {
-    int64_t out = target[field];
-    if (out >= 0) {
-      size_t flen;
-      const char *text = field_text(&f, scratch, &flen);
+  /* An upper bound of the record count: the line breaks. */
+  int64_t n_up = 1;
+  for (const char *p = r.p; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) n_up++;
+  luma_Mat *S = luma_matrix_new(L, n_up, nsel); /* 12: staging */
+  CsvRead rd = {L, path, on_bad_nan, 5, 10, 11, n_up};
+
+  int64_t row = 0, field = 0, record_line = 0;
+  while ((status = luma_csv_next(&r, &f)) == LUMA_CSV_FIELD) {
+    if (field == 0) record_line = f.line;
+    if (field >= ncols)
+      return luaL_error(L, "luma.io.read_csv: %s: line %I has more than the %I fields of the "
+                        "%s", path, (lua_Integer)record_line, (lua_Integer)ncols,
+                        header ? "header" : "first row");
+    int64_t k = target[field];
+    if (k >= 0) {
+      CsvColumn *c = &cols[k];
       double v = NAN;
-      if (!is_na(&na, text, flen) && numeric[field] && !luma_csv_number(text, flen, &v)) {
-        numeric[field] = 0;
-        categorical++;
+      luma_CsvText t = {f.text, f.len, 0};
+      if (f.quoted && memchr(f.text, '"', f.len)) { /* "" pairs: unquote into scratch */
+        t.text = scratch + scratch_used;
+        t.len = luma_csv_unquote(&f, scratch + scratch_used);
+        scratch[scratch_used + t.len] = '\0';
+        scratch_used += t.len + 1;
       }
-      LUMA_AT(X, row, out) = v;
+      if (c->declared == KIND_CATEGORY) {
+        if (f.quoted || !is_na(&na, t.text, t.len)) text_field(&rd, c, field, k, row, f.line, &t);
+      } else if (!f.quoted || c->declared == KIND_NUMERIC) {
+        if (is_na(&na, t.text, t.len)) {
+        } else if (luma_csv_number(t.text, t.len, &v)) {
+          if (c->texts > 0) number_after_texts(&rd, c, field, row);
+          c->numbers++;
+        } else {
+          text_field(&rd, c, field, k, row, f.line, &t);
+        }
+      } else {
+        text_field(&rd, c, field, k, row, f.line, &t); /* quoted: text */
+      }
+      S->data[row * nsel + k] = v;
     }
     field++;
     if (f.last) {
+      if (field != ncols)
+        return luaL_error(L, "luma.io.read_csv: %s: line %I has %I fields but the %s has %I",
+                          path, (lua_Integer)record_line, (lua_Integer)field,
+                          header ? "header" : "first row", (lua_Integer)ncols);
       row++;
       field = 0;
     }
   }
+  if (status == LUMA_CSV_UNTERMINATED) csv_unterminated(L, path, &f);
+  int64_t nrows = row;
 
-  /* Pass 3, only when needed: codes for the categorical columns. */
-  lua_createtable(L, 0, 0); /* 11: code maps, by source column */
-  if (categorical > 0) {
-    luma_csv_init(&r, start, (size_t)(end - start), delimiter, comment);
-    skip_header(&r, header);
-    row = 0;
-    field = 0;
-    while (luma_csv_next(&r, &f) == LUMA_CSV_FIELD) {
-      int64_t out = target[field];
-      if (out >= 0 && !numeric[field]) {
-        size_t flen;
-        const char *text = field_text(&f, scratch, &flen);
-        LUMA_AT(X, row, out) = is_na(&na, text, flen)
-                                   ? NAN
-                                   : category_code(L, 11, field, text, flen);
-      }
-      field++;
-      if (f.last) {
-        row++;
-        field = 0;
-      }
+  /* Column kinds, the numeric block and the categorical columns */
+  int *is_cat = lua_newuserdatauv(L, (size_t)(nsel ? nsel : 1) * sizeof *is_cat, 0); /* 13 */
+  int64_t p = 0;
+  for (int64_t k = 0; k < nsel; k++) {
+    is_cat[k] = cols[k].declared == KIND_CATEGORY ||
+                (cols[k].declared == KIND_AUTO && cols[k].texts > 0);
+    if (!is_cat[k]) p++;
+  }
+  if (p == nsel && nrows == n_up) {
+    lua_pushvalue(L, 12); /* 14: the staging matrix is the block */
+  } else if (4 * p * nrows >= 3 * nsel * n_up) { /* compact in place, a view */
+    for (int64_t i = 0; i < nrows; i++) {
+      int64_t j = 0;
+      for (int64_t k = 0; k < nsel; k++)
+        if (!is_cat[k]) S->data[i * p + j++] = S->data[i * nsel + k];
+    }
+    luma_matrix_push_view(L, 12, luma_mat_dense(S->data, nrows, p));
+  } else {
+    luma_Mat *B = luma_matrix_new(L, nrows, p);
+    for (int64_t i = 0; i < nrows; i++) {
+      int64_t j = 0;
+      for (int64_t k = 0; k < nsel; k++)
+        if (!is_cat[k]) LUMA_AT(B, i, j++) = S->data[i * nsel + k];
     }
   }
-
-  /* info = {columns = {...}, categories = {[name] = {labels...}}, rows = n} */
-  lua_createtable(L, 0, 3); /* 12 */
-  lua_createtable(L, (int)nsel, 0);
-  lua_createtable(L, 0, 0);
-  for (int64_t k = 0; k < nsel; k++) {
-    lua_rawgeti(L, 5, source[k] + 1);
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, -4, k + 1);
-    if (!numeric[source[k]]) {
-      lua_createtable(L, 0, 0); /* the labels in code order */
-      if (lua_rawgeti(L, 11, source[k] + 1) == LUA_TTABLE) {
-        lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
-        for (lua_Integer i = 1; i <= n; i++) {
-          lua_rawgeti(L, -1, i);
-          lua_rawseti(L, -3, i);
-        }
+  luma_Mat *block = luma_matrix_check(L, 14);
+  lua_newtable(L); /* 15: categorical columns {codes = , categories = } */
+  if (p < nsel) {
+    int64_t nslots = 2;
+    while (nslots < 2 * nrows) nslots *= 2;
+    int64_t *slots = lua_newuserdatauv(L, (size_t)nslots * sizeof *slots, 0); /* 16 */
+    luma_CsvText *distinct =
+        lua_newuserdatauv(L, (size_t)(nrows ? nrows : 1) * sizeof *distinct, 0); /* 17 */
+    lua_Integer jc = 0;
+    for (int64_t k = 0; k < nsel; k++) {
+      if (!is_cat[k]) continue;
+      lua_createtable(L, 0, 2);
+      luma_Mat *codes = luma_matrix_new(L, nrows, 1);
+      int64_t kc = 0;
+      if (cols[k].strings)
+        kc = luma_csv_categorize(cols[k].strings, nrows, slots, nslots, distinct, codes->data);
+      else
+        luma_mat_fill(codes, NAN);
+      lua_setfield(L, -2, "codes");
+      lua_createtable(L, (int)kc, 0);
+      for (int64_t c = 0; c < kc; c++) {
+        lua_pushlstring(L, distinct[c].text, distinct[c].len);
+        lua_rawseti(L, -2, c + 1);
       }
-      lua_pop(L, 1);
-      lua_rawset(L, -3); /* categories[name] = labels */
+      lua_setfield(L, -2, "categories");
+      lua_rawseti(L, 15, ++jc);
+    }
+    lua_settop(L, 15);
+  }
+  /* warnings, through the global warn so hosts and tests can catch them */
+  for (lua_Integer w = 1, nw = (lua_Integer)lua_rawlen(L, 11); w <= nw; w++) {
+    if (lua_getglobal(L, "warn") == LUA_TFUNCTION) {
+      lua_rawgeti(L, 11, w);
+      lua_call(L, 1, 0);
     } else {
       lua_pop(L, 1);
+      lua_rawgeti(L, 11, w);
+      lua_warning(L, lua_tostring(L, -1), 0);
+      lua_pop(L, 1);
     }
   }
-  lua_setfield(L, 12, "categories");
-  lua_setfield(L, 12, "columns");
+  lua_createtable(L, (int)nsel, 0); /* 16: selected names; 17: kinds */
+  lua_createtable(L, (int)nsel, 0);
+  for (int64_t k = 0; k < nsel; k++) {
+    lua_rawgeti(L, 5, source[k] + 1);
+    lua_rawseti(L, 16, k + 1);
+    lua_pushstring(L, is_cat[k] ? "category" : "numeric");
+    lua_rawseti(L, 17, k + 1);
+  }
+  if (as_matrix) {
+    push_coded_matrix(L, nrows, nsel, is_cat, block, 15, 16); /* 18, 19 */
+    lua_createtable(L, 0, 3);                                 /* 20: info */
+    lua_pushvalue(L, 19);
+    lua_setfield(L, 20, "categories");
+    lua_pushvalue(L, 16);
+    lua_setfield(L, 20, "columns");
+    lua_pushinteger(L, nrows);
+    lua_setfield(L, 20, "rows");
+    lua_pushvalue(L, 18);
+    lua_pushvalue(L, 20);
+    return 2;
+  }
+  if (lua_getglobal(L, "require") != LUA_TFUNCTION)
+    return luaL_error(L, "luma.io.read_csv: building a Table needs require (the package "
+                      "library); pass {as = \"matrix\"} for a matrix");
+  lua_pushliteral(L, "luma.Table");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, "_from_parts");
+  lua_pushvalue(L, 16);
+  lua_pushvalue(L, 17);
+  lua_pushvalue(L, 14);
+  lua_pushvalue(L, 15);
   lua_pushinteger(L, nrows);
-  lua_setfield(L, 12, "rows");
-  lua_pushvalue(L, 10);
-  lua_pushvalue(L, 12);
-  return 2;
+  lua_call(L, 5, 1);
+  return 1;
 }
 
 static int io_read_csv(lua_State *L) {
   luma_check_unsandboxed(L, "luma.io.read_csv");
-  return csv_to_matrix(L, 1);
+  return csv_read(L, 1);
 }
 
-static int io_parse_csv(lua_State *L) { return csv_to_matrix(L, 0); }
+static int io_parse_csv(lua_State *L) { return csv_read(L, 0); }
+
 
 /* ----------------------------------------------------------- write_csv */
 
-/* Pushes the value at idx as CSV text: quoted, with quotes doubled, when
- * it holds the delimiter, a quote or a line break (RFC 4180). */
-static void push_csv_text(lua_State *L, int idx, char delimiter) {
-  size_t n;
-  const char *s = luaL_tolstring(L, idx, &n);
+/* Pushes the string s as CSV text: quoted, with quotes doubled, when it
+ * holds the delimiter, a quote or a line break (RFC 4180), and, with
+ * `as_text`, also when read_csv would not read it back as this text: an
+ * empty string, a default NA value or a number. */
+static void push_csv_string(lua_State *L, const char *s, size_t n, char delimiter, int as_text) {
+  static const NaList default_na = {{"", "NA", "NaN", "nan", "N/A", "null", "NULL"},
+                                    {0, 2, 3, 3, 3, 4, 4}, 7};
+  double v;
   int quote = memchr(s, delimiter, n) || memchr(s, '"', n) || memchr(s, '\n', n) ||
-              memchr(s, '\r', n);
-  if (!quote) return;
+              memchr(s, '\r', n) ||
+              (as_text && (is_na(&default_na, s, n) || luma_csv_number(s, n, &v)));
+  if (!quote) {
+    lua_pushlstring(L, s, n);
+    return;
+  }
   luaL_Buffer b;
   luaL_buffinit(L, &b);
   luaL_addchar(&b, '"');
@@ -389,46 +560,132 @@ static void push_csv_text(lua_State *L, int idx, char delimiter) {
   }
   luaL_addchar(&b, '"');
   luaL_pushresult(&b);
-  lua_remove(L, -2);
 }
 
+/* A column to write: numeric (values, column col) or categorical (codes
+ * and the CSV texts of its categories). */
+typedef struct OutColumn {
+  const luma_Mat *values;
+  int64_t col;
+  const char **text;
+  size_t *len;
+  int64_t ncat;
+} OutColumn;
+
+/* write_csv(path, X [, opts]): X a matrix or a Table. */
 static int io_write_csv(lua_State *L) {
   luma_check_unsandboxed(L, "luma.io.write_csv");
   const char *path = luaL_checkstring(L, 1);
-  luma_Mat *X = luma_matrix_check(L, 2);
   luma_check_options(L, 3, "header|delimiter|precision");
   char delimiter = opt_char(L, 3, "delimiter", ',');
   int precision = (int)luma_opt_integer(L, 3, "precision", 17);
   if (precision < 1 || precision > 17)
     return luma_arg_error(L, 3, "option 'precision' must be in [1, 17], got %d", precision);
   lua_settop(L, 3);
-  if (!lua_isnil(L, 3) && lua_getfield(L, 3, "header") != LUA_TNIL) { /* 4 */
-    if (!lua_istable(L, 4) || (int64_t)lua_rawlen(L, 4) != X->cols)
-      return luma_arg_error(L, 3, "option 'header' must list %I column names",
-                            (lua_Integer)X->cols);
-  }
-  lua_settop(L, 4);
-  if (!lua_isnil(L, 4)) { /* the header line, fields quoted where needed */
-    for (int64_t j = 0; j < X->cols; j++) {
-      lua_rawgeti(L, 4, j + 1);
-      push_csv_text(L, lua_gettop(L), delimiter);
-      lua_remove(L, -2);
-      if (j + 1 < X->cols) lua_pushlstring(L, &delimiter, 1);
-    }
-    lua_pushliteral(L, "\n");
-    lua_concat(L, (int)(2 * X->cols));
+  /* 4: names, 5: kinds (nil for a matrix), 6: block, 7: categoricals */
+  int64_t nrows, ncols;
+  if (luaL_getmetafield(L, 2, "__name") == LUA_TSTRING &&
+      strcmp(lua_tostring(L, -1), "luma.Table") == 0) {
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "_parts");
+    lua_pushvalue(L, 2);
+    lua_call(L, 1, 4);
+    ncols = (int64_t)lua_rawlen(L, 4);
+    nrows = luma_matrix_check(L, 6)->rows; /* the numeric block, n x 0 if none */
   } else {
-    lua_pushliteral(L, "");
+    lua_settop(L, 3);
+    luma_Mat *X = luma_matrix_check(L, 2);
+    nrows = X->rows;
+    ncols = X->cols;
+    lua_createtable(L, (int)ncols, 0);
+    for (int64_t j = 0; j < ncols; j++) {
+      lua_pushfstring(L, "x%I", (lua_Integer)j + 1);
+      lua_rawseti(L, 4, j + 1);
+    }
+    lua_pushnil(L);
+    lua_pushvalue(L, 2);
+    lua_newtable(L);
   }
-  luaL_Buffer b; /* 5: the header line stays below the buffer */
+  if (ncols == 0) return luma_arg_error(L, 2, "nothing to write: no columns");
+  int header = 1;
+  if (!lua_isnil(L, 3) && lua_getfield(L, 3, "header") != LUA_TNIL) { /* 8 */
+    if (lua_isboolean(L, 8)) {
+      header = lua_toboolean(L, 8);
+    } else if (!lua_istable(L, 8) || (int64_t)lua_rawlen(L, 8) != ncols) {
+      return luma_arg_error(L, 3, "option 'header' must be a boolean or list %I column names",
+                            (lua_Integer)ncols);
+    } else {
+      lua_copy(L, 8, 4);
+    }
+  }
+  lua_settop(L, 7);
+  OutColumn *cols = lua_newuserdatauv(L, (size_t)ncols * sizeof *cols, 0); /* 8 */
+  memset(cols, 0, (size_t)ncols * sizeof *cols);
+  lua_newtable(L);                                                         /* 9: anchors */
+  luma_Mat *block = luma_matrix_check(L, 6);
+  int64_t jn = 0, jc = 0;
+  for (int64_t j = 0; j < ncols; j++) {
+    OutColumn *c = &cols[j];
+    int cat = 0;
+    if (!lua_isnil(L, 5)) {
+      lua_rawgeti(L, 5, j + 1);
+      cat = strcmp(lua_tostring(L, -1), "category") == 0;
+      lua_pop(L, 1);
+    }
+    if (!cat) {
+      c->values = block;
+      c->col = jn++;
+      continue;
+    }
+    lua_rawgeti(L, 7, ++jc);
+    lua_getfield(L, -1, "codes");
+    c->values = luma_matrix_check(L, -1);
+    c->col = 0;
+    lua_rawseti(L, 9, (lua_Integer)lua_rawlen(L, 9) + 1);
+    lua_getfield(L, -1, "categories");
+    c->ncat = (int64_t)lua_rawlen(L, -1);
+    c->text = lua_newuserdatauv(L, (size_t)(c->ncat + 1) * sizeof *c->text, 0);
+    lua_rawseti(L, 9, (lua_Integer)lua_rawlen(L, 9) + 1);
+    c->len = lua_newuserdatauv(L, (size_t)(c->ncat + 1) * sizeof *c->len, 0);
+    lua_rawseti(L, 9, (lua_Integer)lua_rawlen(L, 9) + 1);
+    for (int64_t k = 0; k < c->ncat; k++) {
+      lua_rawgeti(L, -1, k + 1);
+      size_t n;
+      const char *s = lua_tolstring(L, -1, &n);
+      push_csv_string(L, s, n, delimiter, 1);
+      c->text[k] = lua_tolstring(L, -1, &c->len[k]);
+      lua_rawseti(L, 9, (lua_Integer)lua_rawlen(L, 9) + 1);
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 2);
+  }
+  luaL_Buffer b;
   luaL_buffinit(L, &b);
-  lua_pushvalue(L, 5);
-  luaL_addvalue(&b);
-  char num[40];
-  for (int64_t i = 0; i < X->rows; i++) {
-    for (int64_t j = 0; j < X->cols; j++) {
+  if (header) {
+    for (int64_t j = 0; j < ncols; j++) {
       if (j > 0) luaL_addchar(&b, delimiter);
-      double v = LUMA_AT(X, i, j);
+      lua_rawgeti(L, 4, j + 1);
+      size_t n;
+      const char *s = luaL_tolstring(L, -1, &n);
+      push_csv_string(L, s, n, delimiter, 0);
+      lua_remove(L, -2);
+      lua_remove(L, -2);
+      luaL_addvalue(&b);
+    }
+    luaL_addchar(&b, '\n');
+  }
+  char num[40];
+  for (int64_t i = 0; i < nrows; i++) {
+    for (int64_t j = 0; j < ncols; j++) {
+      if (j > 0) luaL_addchar(&b, delimiter);
+      const OutColumn *c = &cols[j];
+      double v = LUMA_AT(c->values, i, c->col);
+      if (c->text) { /* categorical: the code's text; missing: nothing, or NA when the
+                        * line would be blank (blank lines are skipped) */
+        if (v == v) luaL_addlstring(&b, c->text[(int64_t)v - 1], c->len[(int64_t)v - 1]);
+        else if (ncols == 1) luaL_addstring(&b, "NA");
+        continue;
+      }
       int n = isnan(v)   ? snprintf(num, sizeof num, "nan")
               : isinf(v) ? snprintf(num, sizeof num, v > 0 ? "inf" : "-inf")
                          : snprintf(num, sizeof num, "%.*g", precision, v);
