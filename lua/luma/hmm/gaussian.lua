@@ -11,15 +11,14 @@
 -- maximum-likelihood one of 003 §3 item 13 (corrected: gamma-weighted
 -- means and covariances about the new means) with min_covar added to the
 -- diagonal; hmmlearn's weak emission priors (covars_prior = 1e-2) are not
--- applied.  Initialization: k-means (luma.mixture's internal k-means++
--- and Lloyd iterations) for the means, the data covariance (divisor n)
--- plus min_covar for every state's covariance.
+-- applied.  Initialization (hmmlearn's): luma.cluster.KMeans (k-means++,
+-- n_init = 10, seeded from the fit's generator) for the means, the data
+-- covariance (divisor n) plus min_covar for every state's covariance.
 local luma = require("luma")
 local base = require("luma.hmm.base")
 local chain = require("luma.markov.chain")
 local G = require("luma.mixture.gaussian")
 local mcommon = require("luma.mixture.common")
-local kmeans = require("luma.mixture.kmeans")
 local mixture_native = require("luma.mixture.native")
 local dcommon = require("luma.decomposition.common")
 
@@ -28,6 +27,14 @@ local fail = base.fail
 local linalg = luma.linalg
 
 local COVARIANCE_TYPES = { "full", "tied", "diag", "spherical" }
+
+-- k-means labels and centres of the rows of X (luma.cluster.KMeans with a
+-- seed drawn from rng, so that each call gets its own stream).
+local function kmeans(X, k, rng)
+  local km = luma.cluster.KMeans{ n_clusters = k, n_init = 10,
+    seed = math.tointeger(rng:integers(1, 2147483647)) }:fit(X)
+  return km.labels, km.cluster_centers
+end
 
 -- The data covariance (divisor n) plus min_covar, in the layout of ctype
 -- for m components.
@@ -122,7 +129,7 @@ function gauss.initialize(self, X, rng)
     self.means = mcommon.matrix_param(self.__class.short_name, "means_init", p.means_init, k, d)
   else
     base.check_rows(self, X, k)
-    local _, centres = kmeans.fit(X, k, rng)
+    local _, centres = kmeans(X, k, rng)
     self.means = centres
   end
   self.covars = p.covars_init and covariance_param(p.covars_init, k, d, ctype, "covars_init")
@@ -219,11 +226,11 @@ function gmm.initialize(self, X, rng)
   else
     -- k-means into k states, then each state's points into n_mix
     base.check_rows(self, X, k)
-    local labels = kmeans.fit(X, k, rng)
+    local labels = kmeans(X, k, rng)
     for c = 1, k do
       local rows = X:select(labels:eq(c), 1)
       if rows:rows() >= m then
-        local _, centres = kmeans.fit(rows, m, rng)
+        local _, centres = kmeans(rows, m, rng)
         means[c] = centres
       else
         means[c] = X:take(rng:choice(X:rows(), m, { replace = false }))
