@@ -116,6 +116,20 @@ describe("luma.cluster.KMeans", function()
     assert.is_true(fits[1].labels:eq(fits[2].labels):all())
   end)
 
+  it("gives the same on a non-contiguous view as on its copy", function()
+    local V = X:sub(1, 150, 2, 4) -- rows of stride 4: not contiguous
+    assert.is_false(V:is_contiguous())
+    local w = luma.arange(1, 150):t():t() -- a column of weights
+    for _, alg in ipairs{ "lloyd", "elkan" } do
+      local a = KMeans{ n_clusters = 3, seed = 1, n_init = 2, algorithm = alg }:fit(V, nil, w)
+      local b = KMeans{ n_clusters = 3, seed = 1, n_init = 2, algorithm = alg }:fit(V:copy(), nil, w:copy())
+      assert.matrix_near(a.cluster_centers, b.cluster_centers, 0)
+      assert.equal(a.inertia, b.inertia)
+      assert.matrix_near(a:predict(V), b:predict(V:copy()), 0)
+      assert.equal(a:score(V), b:score(V:copy()))
+    end
+  end)
+
   it("stops at max_iter and keeps the labels of the final centres", function()
     local m = KMeans{ n_clusters = 3, init = init, tol = 0, max_iter = 1 }:fit(X)
     assert.equal(1, m.n_iter)

@@ -351,7 +351,7 @@ local function minibatch_fit(self, X, _, sample_weight)
       else
         no_improvement = no_improvement + 1
       end
-      if p.max_no_improvement and no_improvement >= p.max_no_improvement then break end
+      if no_improvement >= p.max_no_improvement then break end
     end
   end
   self.n_steps = i
@@ -420,7 +420,7 @@ M.MiniBatchKMeans = estimator.class{
       doc = "stop when the squared centre moves of a batch sum to at most tol times the "
         .. "mean column variance (0: off)" },
     { name = "max_no_improvement", type = "integer", default = 10, min = 1,
-      doc = "stop after this many batches without a lower smoothed inertia (nil: off)" },
+      doc = "stop after this many batches without a lower smoothed inertia" },
     { name = "init_size", type = "integer", min = 1,
       doc = "rows the seeding sees (nil: 3 batch_size, at least 3 k)" },
     { name = "n_init", type = "integer", default = 3, min = 1,
