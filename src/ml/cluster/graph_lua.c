@@ -64,6 +64,9 @@ static int g_graph(lua_State *L) {
     for (int64_t i = 0; i < n; i++)
       for (int64_t j = 0; j < n; j++) {
         const double v = LUMA_AT(m, i, j);
+        if (isnan(v))
+          luma_arg_error(L, 1, "weights must be finite and non-negative, got NaN at row %I, "
+                         "column %I", (lua_Integer)(i + 1), (lua_Integer)(j + 1));
         if (!isfinite(v) || v < 0)
           luma_arg_error(L, 1, "weights must be finite and non-negative, got %f at row %I, "
                          "column %I", v, (lua_Integer)(i + 1), (lua_Integer)(j + 1));
@@ -91,6 +94,9 @@ static int g_graph(lua_State *L) {
       (c == 0 ? ri : ci)[e] = (int64_t)v - 1;
     }
     w[e] = m->cols == 3 ? LUMA_AT(m, e, 2) : 1.0;
+    if (isnan(w[e]))
+      luma_arg_error(L, 1, "weights must be finite and non-negative, got NaN at edge %I",
+                     (lua_Integer)(e + 1));
     if (!isfinite(w[e]) || w[e] < 0)
       luma_arg_error(L, 1, "weights must be finite and non-negative, got %f at edge %I", w[e],
                      (lua_Integer)(e + 1));
