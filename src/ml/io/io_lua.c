@@ -2,11 +2,9 @@
  * io_lua.c - luma.io: CSV and NumPy .npy files to and from matrices.
  *
  * Files are read whole into Lua-owned memory first, so a parse error
- * raised halfway leaks nothing.  read_csv makes two passes: the first
- * counts rows, checks that every row has the header's number of fields
- * and finds which columns are numeric; the second fills the matrix,
- * mapping the values of non-numeric columns to codes 1..k in order of
- * first appearance.
+ * raised halfway leaks nothing.  read_csv makes one pass over the records
+ * (see csv_read) and builds a luma.Table through luma.Table._from_parts;
+ * the rules of docs/TABLE.md decide each column's type, never a guess.
  *
  * Memory-mapped .npy matrices (read_npy {mmap = true}, open_npy) are
  * wrapped buffers (luma_wrap_matrix): the matrix header's guard userdata
@@ -967,19 +965,29 @@ int luma_open_io(lua_State *L) {
   static const luma_Func funcs[] = {
       {"read_csv", io_read_csv,
        "read_csv(path [, {header = true, delimiter = \",\", columns = all, na_values = "
-       "common, skip_rows = 0, comment = none}]) -> matrix, info",
-       "Reads a CSV file into a matrix and an info table {columns = names, categories = "
-       "{[name] = labels}, rows = n}. Quoted fields (RFC 4180), CRLF, a UTF-8 BOM; fields in "
-       "na_values (default \"\", NA, NaN, nan, N/A, null, NULL) become NaN; a column with any "
-       "other non-number becomes codes 1..k in order of first appearance, categories[name][code] "
-       "giving the label. columns selects by name or 1-based index."},
+       "common, skip_rows = 0, comment = none, dtypes = {}, on_bad = \"error\", as = "
+       "\"table\"}]) -> Table | matrix, info",
+       "Reads a CSV file into a luma.Table (docs/TABLE.md). Quoted fields (RFC 4180), CRLF, a "
+       "UTF-8 BOM; unquoted fields in na_values (default \"\", NA, NaN, nan, N/A, null, NULL) "
+       "are missing. A column is numeric when every non-missing field is an unquoted number; "
+       "categorical when every one is text (quoted fields are text), categories sorted. A "
+       "column mixing both is an error naming the column, row and field, unless dtypes = "
+       "{name = \"category\" | \"numeric\"} declares it or on_bad = \"nan\" reads bad fields "
+       "as NaN with a warning each. A header-only file gives a 0-row table. columns selects "
+       "by name or 1-based index. as = \"matrix\" returns a matrix (categories as codes "
+       "1..k) and info = {columns, categories = {[name] = labels}, rows}."},
       {"parse_csv", io_parse_csv,
        "parse_csv(text [, {header = true, delimiter = \",\", columns = all, na_values = "
-       "common, skip_rows = 0, comment = none}]) -> matrix, info",
+       "common, skip_rows = 0, comment = none, dtypes = {}, on_bad = \"error\", as = "
+       "\"table\"}]) -> Table | matrix, info",
        "Like read_csv, from a string (available in sandboxed states)."},
       {"write_csv", io_write_csv,
-       "write_csv(path, X [, {header = none, delimiter = \",\", precision = 17}]) -> nothing",
-       "Writes X as CSV with %.17g numbers (exact round trip), nan and inf spelled out."},
+       "write_csv(path, X [, {header = true, delimiter = \",\", precision = 17}]) -> nothing",
+       "Writes X, a matrix or a luma.Table, as CSV with a header line (the Table's names, "
+       "x1..xk for a matrix, or the list given; false for none) and %.17g numbers, nan and "
+       "inf spelled out, so read_csv reads back exactly what was written. Text that would "
+       "read back as something else (empty, an NA value, a number, delimiters, quotes, line "
+       "breaks) is quoted; a missing category is an empty field."},
       {"read_libsvm", io_read_libsvm,
        "read_libsvm(path [, {n_features = largest index}]) -> X, y",
        "Reads the libsvm/svmlight text format (label index:value ...) into a dense X and a "
@@ -1009,7 +1017,8 @@ int luma_open_io(lua_State *L) {
   lua_newtable(L);
   luma_register_funcs(L, -1, "luma.io", funcs);
   luma_doc_set(L, -1, "luma.io", NULL,
-               "Reading and writing matrices: CSV and NumPy .npy files, the latter also "
+               "Reading and writing tables and matrices: CSV (to and from luma.Table) and NumPy "
+               ".npy files, the latter also "
                "memory-mapped (read_npy{mmap = true}, open_npy) for data larger than memory "
                "(files are not available in sandboxed states; parse_csv works on strings).");
   return 1;
