@@ -129,7 +129,7 @@ function M.laplacian(W, kind)
   local g = common.graph(fname, W, nil, 1, { drop_diagonal = true })
   local ok, i, j = native.symmetric(g)
   if not ok then
-    fail("bad argument #1 to '%s' (W must be symmetric: W[%d][%d] = %s but W[%d][%d] = %s)",
+    fail("bad argument #1 to '%s' (W must be symmetric: W[%d][%d] = %.17g but W[%d][%d] = %.17g)",
       fname, i, j, W:get(i, j), j, i, W:get(j, i))
   end
   local A = W:copy()

@@ -179,7 +179,7 @@ local function affinity_graph(self, X)
     local ok, i, j = native.symmetric(g)
     if not ok then
       fail("bad argument #1 to 'fit' (%s: the precomputed affinity must be symmetric: X[%d][%d] "
-        .. "= %s but X[%d][%d] = %s)", NAME, i, j, X:get(i, j), j, i, X:get(j, i))
+        .. "= %.17g but X[%d][%d] = %.17g)", NAME, i, j, X:get(i, j), j, i, X:get(j, i))
     end
     return g, X
   elseif p.affinity == "rbf" then
