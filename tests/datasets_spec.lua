@@ -48,7 +48,28 @@ describe("bundled data sets #smoke", function()
     assert.has_error(function() ds.load("mnist") end,
       "luma.datasets.load: unknown data set 'mnist' (known: breast_cancer, diabetes, digits, iris, wine)")
     assert.has_error(function() ds.load("iris", { scale = true }) end,
-      "luma.datasets.load: unknown option 'scale' (valid: scaled)")
+      "luma.datasets.load: unknown option 'scale' (valid: scaled, as_table)")
+  end)
+end)
+
+describe("bundled data sets as Tables", function()
+  it("give the features by name and the target as a categorical column", function()
+    local T, info = ds.load("iris", { as_table = true })
+    local X, y = ds.load("iris")
+    assert.same({ "sepal length (cm)", "sepal width (cm)", "petal length (cm)",
+      "petal width (cm)", "target" }, T:names())
+    assert.equal(150, T:nrows())
+    assert.matrix_near(X, T:to_matrix(info.feature_names), 0)
+    assert.equal("category", T:dtypes().target)
+    -- categories in the data set's order: code k is target_names[k], label k - 1 of y
+    assert.same({ "setosa", "versicolor", "virginica" }, T.target.categories)
+    assert.matrix_near(y + 1, T.target.codes, 0)
+    assert.equal("virginica", T.target:get(150))
+    local D = ds.load("diabetes", { as_table = true })
+    assert.equal("numeric", D:dtypes().target)
+    assert.equal(151, D.target:get(1, 1))
+    assert.has_error(function() ds.load("iris", { table = true }) end,
+      "luma.datasets.load: unknown option 'table' (valid: scaled, as_table)")
   end)
 end)
 
