@@ -1,0 +1,15 @@
+-- AgglomerativeClustering (average linkage, n_clusters = 8) fit on 10,000 x 10 vs scikit-learn.
+local env = ...
+
+return {
+  about = "AgglomerativeClustering fit, average linkage, 10,000 rows x 10 features",
+  kind = "internal",
+  unit = "ms",
+  runs = 3,
+  luma = { argv = { env.luma, env.dir .. "/kernels/agglomerative.lua", "average" } },
+  peer = {
+    name = "sklearn",
+    argv = { env.python, env.dir .. "/kernels/agglomerative.py", "average" },
+    check = { env.python, "-c", "import sklearn" },
+  },
+}
