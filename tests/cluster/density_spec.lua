@@ -57,6 +57,16 @@ describe("luma.cluster.DBSCAN", function()
     assert.matrix_near(luma.matrix(R.dbscan_20.labels), pre.labels, 0)
   end)
 
+  it("reads a non-contiguous view as its copy", function()
+    local view = luma.hstack{ moons, moons }:sub(nil, nil, 2, 3)
+    local a = C.DBSCAN{ eps = 0.12, min_samples = 6 }:fit(view)
+    local b = C.DBSCAN{ eps = 0.12, min_samples = 6 }:fit(view:copy())
+    assert.matrix_near(b.labels, a.labels, 0)
+    local m = C.MeanShift{ bandwidth = R.bandwidth }:fit(luma.hstack{ blobs, blobs }:sub(nil, nil, 2, 3))
+    assert.matrix_near(C.MeanShift{ bandwidth = R.bandwidth }:fit(luma.hstack{ blobs, blobs }
+      :sub(nil, nil, 2, 3):copy()).labels, m.labels, 0)
+  end)
+
   it("makes every point noise when min_samples exceeds n", function()
     local est = C.DBSCAN{ eps = 10, min_samples = 151 }:fit(moons)
     assert.equal(0, est.labels:max())

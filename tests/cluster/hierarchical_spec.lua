@@ -37,6 +37,18 @@ describe("luma.cluster.linkage", function()
     end)
   end
 
+  it("reads non-contiguous views as their copies", function()
+    -- X's columns 3, 1 of the transpose's transpose: strided, not row-major
+    local wide = luma.hstack{ X, X }
+    local view = wide:t():sub(2, 3, nil, nil):t()
+    for _, method in ipairs{ "single", "average", "ward" } do
+      assert.matrix_near(C.linkage(view:copy(), method), C.linkage(view, method), 0)
+    end
+    local D = luma.pairwise.distances(X, "euclidean")
+    assert.matrix_near(C.linkage(D, "complete", { metric = "precomputed" }),
+      C.linkage(D:t(), "complete", { metric = "precomputed" }), 0)
+  end)
+
   it("joins two points at their distance and merges in height order", function()
     -- 1-D points 0, 1, 3, 7, 15: single linkage merges at 1, 2, 4, 8 (gaps);
     -- complete at 1, 3, 7, 15 (spans); the sizes count points
