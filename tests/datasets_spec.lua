@@ -122,3 +122,27 @@ describe("generators #smoke", function()
       "luma.datasets.make_moons: n_samples must be an integer >= 2, got 1")
   end)
 end)
+
+describe("generators' positional forms", function()
+  it("take n_samples (and n_features) before or instead of the options", function()
+    local X, y = luma.datasets.make_classification(200, 5, { seed = 3 })
+    assert.same({ 200, 5, 200 }, { X:rows(), X:cols(), y:rows() })
+    local A = luma.datasets.make_classification{ n_samples = 200, n_features = 5, seed = 3 }
+    assert.matrix_near(A, X, 0)
+    local M = luma.datasets.make_moons(30)
+    assert.same({ 30, 2 }, { M:rows(), M:cols() })
+    local B = luma.datasets.make_blobs(40, 3, { centers = 2, seed = 1 })
+    assert.same({ 40, 3 }, { B:rows(), B:cols() })
+  end)
+
+  it("reject other arguments clearly", function()
+    assert.has_error(function() luma.datasets.make_moons(30, 2) end,
+      "bad argument #2 to 'make_moons' (options table expected, got number)")
+    assert.has_error(function() luma.datasets.make_moons(30, {}, 1) end,
+      "luma.datasets.make_moons: too many arguments (3; expected at most 2)")
+    assert.has_error(function() luma.datasets.make_classification(200, { n_samples = 10 }) end,
+      "luma.datasets.make_classification: n_samples given twice (positionally and as an option)")
+    assert.has_error(function() luma.datasets.make_regression(true) end,
+      "bad argument #1 to 'make_regression' (options table expected, got boolean)")
+  end)
+end)

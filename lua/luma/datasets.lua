@@ -118,8 +118,34 @@ end
 
 local function rng_of(opts) return estimator.rng(opts.seed) end
 
-local function check_opts(fname, opts, valid)
-  opts = opts or {}
+-- A generator's options: an options table, or the common positional
+-- forms make_classification(200, 5) (n_samples, then n_features where the
+-- generator has it), optionally followed by the options table.
+local function check_opts(fname, valid, ...)
+  local args, opts = table.pack(...), {}
+  local i = 1
+  for _, key in ipairs{ "n_samples", "n_features" } do
+    if valid[key] and type(args[i]) == "number" then
+      opts[key] = args[i]
+      i = i + 1
+    end
+  end
+  local given = args[i]
+  if given ~= nil then
+    if type(given) ~= "table" or getmetatable(given) ~= nil then
+      fail(3, "bad argument #%d to '%s' (options table expected, got %s)", i, fname,
+        type(given))
+    end
+    for k, v in pairs(given) do
+      if opts[k] ~= nil then
+        fail(3, "luma.datasets.%s: %s given twice (positionally and as an option)", fname, k)
+      end
+      opts[k] = v
+    end
+  end
+  if args.n > i then
+    fail(3, "luma.datasets.%s: too many arguments (%d; expected at most %d)", fname, args.n, i)
+  end
   for k in pairs(opts) do
     if not valid[k] then
       local names = {}
@@ -143,9 +169,9 @@ end
 --- make_blobs{n_samples = 100, n_features = 2, centers = 3 (or a k x d
 -- matrix), cluster_std = 1, center_box = {-10, 10}, seed} -> X, y (labels
 -- 1..k): isotropic Gaussian clusters of near-equal sizes.
-function datasets.make_blobs(opts)
-  opts = check_opts("make_blobs", opts, { n_samples = true, n_features = true, centers = true,
-    cluster_std = true, center_box = true, seed = true })
+function datasets.make_blobs(...)
+  local opts = check_opts("make_blobs", { n_samples = true, n_features = true, centers = true,
+    cluster_std = true, center_box = true, seed = true }, ...)
   local rng = rng_of(opts)
   local n = positive_int("make_blobs", "n_samples", opts.n_samples or 100)
   local centers = opts.centers or 3
@@ -175,9 +201,9 @@ end
 
 --- make_regression{n_samples = 100, n_features = 10, n_informative = 10,
 -- noise = 0, bias = 0, seed} -> X, y, coef: y = X coef + bias + noise.
-function datasets.make_regression(opts)
-  opts = check_opts("make_regression", opts, { n_samples = true, n_features = true,
-    n_informative = true, noise = true, bias = true, seed = true })
+function datasets.make_regression(...)
+  local opts = check_opts("make_regression", { n_samples = true, n_features = true,
+    n_informative = true, noise = true, bias = true, seed = true }, ...)
   local rng = rng_of(opts)
   local n = positive_int("make_regression", "n_samples", opts.n_samples or 100)
   local d = positive_int("make_regression", "n_features", opts.n_features or 10)
@@ -195,9 +221,9 @@ end
 -- 1..n_classes): Gaussian clusters at hypercube vertices in the
 -- informative dimensions, the rest noise (a simplified version of
 -- scikit-learn's generator: no redundant or repeated features).
-function datasets.make_classification(opts)
-  opts = check_opts("make_classification", opts, { n_samples = true, n_features = true,
-    n_informative = true, n_classes = true, class_sep = true, flip_y = true, seed = true })
+function datasets.make_classification(...)
+  local opts = check_opts("make_classification", { n_samples = true, n_features = true,
+    n_informative = true, n_classes = true, class_sep = true, flip_y = true, seed = true }, ...)
   local rng = rng_of(opts)
   local n = positive_int("make_classification", "n_samples", opts.n_samples or 100)
   local d = positive_int("make_classification", "n_features", opts.n_features or 20)
@@ -229,8 +255,8 @@ end
 
 --- make_moons{n_samples = 100, noise = 0, seed} -> X, y: two
 -- interleaving half circles (labels 1 and 2).
-function datasets.make_moons(opts)
-  opts = check_opts("make_moons", opts, { n_samples = true, noise = true, seed = true })
+function datasets.make_moons(...)
+  local opts = check_opts("make_moons", { n_samples = true, noise = true, seed = true }, ...)
   local rng = rng_of(opts)
   local n = positive_int("make_moons", "n_samples", opts.n_samples or 100, 2)
   local n_out, n_in = n // 2, n - n // 2
@@ -254,9 +280,9 @@ end
 
 --- make_circles{n_samples = 100, noise = 0, factor = 0.8, seed} -> X, y:
 -- a large circle (label 1) around a smaller one (label 2).
-function datasets.make_circles(opts)
-  opts = check_opts("make_circles", opts, { n_samples = true, noise = true, factor = true,
-    seed = true })
+function datasets.make_circles(...)
+  local opts = check_opts("make_circles", { n_samples = true, noise = true, factor = true,
+    seed = true }, ...)
   local rng = rng_of(opts)
   local n = positive_int("make_circles", "n_samples", opts.n_samples or 100, 2)
   local factor = opts.factor or 0.8
@@ -281,9 +307,9 @@ end
 
 --- make_friedman1{n_samples = 100, n_features = 10, noise = 0, seed} ->
 -- X ~ U[0, 1]^d, y = 10 sin(pi x1 x2) + 20 (x3 - 1/2)^2 + 10 x4 + 5 x5 + noise.
-function datasets.make_friedman1(opts)
-  opts = check_opts("make_friedman1", opts, { n_samples = true, n_features = true,
-    noise = true, seed = true })
+function datasets.make_friedman1(...)
+  local opts = check_opts("make_friedman1", { n_samples = true, n_features = true,
+    noise = true, seed = true }, ...)
   local rng = rng_of(opts)
   local n = positive_int("make_friedman1", "n_samples", opts.n_samples or 100)
   local d = positive_int("make_friedman1", "n_features", opts.n_features or 10, 5)
@@ -298,8 +324,8 @@ end
 --- make_sinusoid{n_samples = 100, noise = 0.2, seed} -> x, y: the notes'
 -- regression example (notes 004 §9.2): x ~ U[-5, 5],
 -- y = -sin(x / 5) + cos(x) + e with e ~ N(0, noise^2).
-function datasets.make_sinusoid(opts)
-  opts = check_opts("make_sinusoid", opts, { n_samples = true, noise = true, seed = true })
+function datasets.make_sinusoid(...)
+  local opts = check_opts("make_sinusoid", { n_samples = true, noise = true, seed = true }, ...)
   local rng = rng_of(opts)
   local n = positive_int("make_sinusoid", "n_samples", opts.n_samples or 100)
   local x = rng:uniform(n, 1, -5, 5)
@@ -329,33 +355,44 @@ luma.doc.set_members(datasets, "luma.datasets", {
   make_blobs = { signature = "make_blobs{n_samples = 100, n_features = 2, centers = 3, "
       .. "cluster_std = 1, center_box = {-10, 10}, seed = nil} -> X, y",
     doc = "Isotropic Gaussian clusters of near-equal sizes around centers (a count, or a "
-      .. "k x d matrix of centres). Returns X (n x d) and labels 1..k." },
+      .. "k x d matrix of centres). Returns X (n x d) and labels 1..k."
+      .. " n_samples and n_features may also come positionally, before or instead of "
+      .. "the options: make_blobs(200, 5 [, opts])." },
   make_regression = { signature = "make_regression{n_samples = 100, n_features = 10, "
       .. "n_informative = 10, noise = 0, bias = 0, seed = nil} -> X, y, coef",
     doc = "A random linear regression problem y = X coef + bias + N(0, noise^2) noise, "
-      .. "only n_informative coefficients nonzero." },
+      .. "only n_informative coefficients nonzero."
+      .. " n_samples and n_features may also come positionally, before or instead of "
+      .. "the options: make_regression(200, 5 [, opts])." },
   make_classification = { signature = "make_classification{n_samples = 100, n_features = "
       .. "20, n_informative = 2, n_classes = 2, class_sep = 1, flip_y = 0.01, seed = nil} "
       .. "-> X, y",
     doc = "Gaussian clusters at hypercube vertices in the informative dimensions, the rest "
       .. "noise, a fraction flip_y of labels flipped (scikit-learn's generator without "
-      .. "redundant or repeated features). Returns X and labels 1..n_classes." },
+      .. "redundant or repeated features). Returns X and labels 1..n_classes."
+      .. " n_samples and n_features may also come positionally, before or instead of "
+      .. "the options: make_classification(200, 5 [, opts])." },
   make_moons = { signature = "make_moons{n_samples = 100, noise = 0, seed = nil} -> X, y",
-    doc = "Two interleaving half circles in the plane. Returns X (n x 2) and labels 1, 2." },
+    doc = "Two interleaving half circles in the plane. Returns X (n x 2) and labels 1, 2."
+      .. " n_samples may also come positionally: make_moons(200 [, opts])." },
   make_circles = {
     signature = "make_circles{n_samples = 100, noise = 0, factor = 0.8, seed = nil} -> X, y",
     doc = "A large circle (label 1) around a smaller one (label 2, radius factor). Returns "
-      .. "X (n x 2) and the labels." },
+      .. "X (n x 2) and the labels."
+      .. " n_samples may also come positionally: make_circles(200 [, opts])." },
   make_friedman1 = {
     signature = "make_friedman1{n_samples = 100, n_features = 10, noise = 0, seed = nil} "
       .. "-> X, y",
     doc = "Friedman's first regression problem (Friedman, Multivariate Adaptive Regression "
       .. "Splines, 1991): X ~ U[0, 1]^d, y = 10 sin(pi x1 x2) + 20 (x3 - 1/2)^2 + 10 x4 + "
-      .. "5 x5 + noise." },
+      .. "5 x5 + noise."
+      .. " n_samples and n_features may also come positionally, before or instead of "
+      .. "the options: make_friedman1(200, 5 [, opts])." },
   make_sinusoid = { signature = "make_sinusoid{n_samples = 100, noise = 0.2, seed = nil} "
       .. "-> x, y",
     doc = "A one-dimensional nonlinear regression example: x ~ U[-5, 5], y = -sin(x / 5) + "
-      .. "cos(x) + N(0, noise^2) noise. Returns x and y, n x 1 each." },
+      .. "cos(x) + N(0, noise^2) noise. Returns x and y, n x 1 each."
+      .. " n_samples may also come positionally: make_sinusoid(200 [, opts])." },
 })
 
 luma.doc.set(datasets, { name = "luma.datasets",
