@@ -236,21 +236,40 @@ end
 -- (luma.doc.get of a string looks a name up: a class's `name` field would
 -- document the class again), and so is anything documented by own_rec
 -- itself (a class's instance metatable shares the class's record).
+-- Records are keyed by value, so a function stored under two names (an
+-- alias such as a distribution's pmf = pdf) has one record: it is listed
+-- once, under the name its record gives, the other names shown as aliases.
 local function member_lines(tbl, lines, own_rec)
-  local names = {}
+  local keys_of, order = {}, {}
   for k, member in pairs(tbl) do
     if type(k) == "string" and type(member) ~= "string" then
       local rec = luma.doc.get(member)
-      if rec and rec ~= own_rec then names[#names + 1] = k end
+      if rec and rec ~= own_rec then
+        if not keys_of[rec] then
+          keys_of[rec] = {}
+          order[#order + 1] = rec
+        end
+        table.insert(keys_of[rec], k)
+      end
     end
   end
-  table.sort(names)
-  if #names == 0 then return end
-  lines[#lines + 1] = ""
-  for _, k in ipairs(names) do
-    local rec = luma.doc.get(tbl[k])
-    lines[#lines + 1] = string.format("  %-20s  %s", rec.signature or k, first_sentence(rec.doc))
+  if #order == 0 then return end
+  local entries = {}
+  for _, rec in ipairs(order) do
+    local keys = keys_of[rec]
+    table.sort(keys)
+    local own = rec.name and rec.name:match("([^%.:]+)$")
+    local main = keys[1]
+    for _, k in ipairs(keys) do if k == own then main = k end end
+    local aliases = {}
+    for _, k in ipairs(keys) do if k ~= main then aliases[#aliases + 1] = k end end
+    local summary = first_sentence(rec.doc)
+    if #aliases > 0 then summary = summary .. " (also " .. table.concat(aliases, ", ") .. ")" end
+    entries[#entries + 1] = { key = main, text = string.format("  %-20s  %s", rec.signature or main, summary) }
   end
+  table.sort(entries, function(a, b) return a.key < b.key end)
+  lines[#lines + 1] = ""
+  for _, e in ipairs(entries) do lines[#lines + 1] = e.text end
 end
 
 local GENERAL_HELP = [[

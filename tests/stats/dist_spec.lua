@@ -277,3 +277,26 @@ describe("distribution errors", function()
       "MultivariateNormal.logpdf: points must be rows of 2 columns")
   end)
 end)
+
+describe("help of the distribution classes", function()
+  -- pmf is pdf (one function under two names) and help records are keyed
+  -- by function: each must be listed once, the other name as an alias.
+  it("lists each method once", function()
+    for _, name in ipairs({ "NegativeBinomial", "Normal", "Poisson", "Multinomial", "Wishart" }) do
+      local text = luma.help(d[name])
+      local seen = {}
+      for line in text:gmatch("[^\n]+") do
+        assert.is_nil(seen[line], name .. ": duplicated help line " .. line)
+        seen[line] = true
+      end
+    end
+    local nb = luma.help(d.NegativeBinomial)
+    assert.truthy(nb:find("d:pmf(k)", 1, true))
+    assert.truthy(nb:find("(also pdf)", 1, true))
+    assert.falsy(nb:find("d:pdf(x)", 1, true))
+    local normal = luma.help(d.Normal)
+    assert.truthy(normal:find("d:logpdf(x)", 1, true))
+    assert.falsy(normal:find("d:logpmf(k)", 1, true))
+    assert.falsy(luma.help(d.Wishart):find("d:cdf(x)", 1, true)) -- no cdf for matrices
+  end)
+end)

@@ -1126,6 +1126,7 @@ function dist.Wishart.logpdf(self, W)
     - sf.mvlgamma(v / 2, D)
 end
 function dist.Wishart.pdf(self, W) return math.exp(self:logpdf(W)) end
+dist.Wishart.cdf, dist.Wishart.ppf = nil, nil
 function dist.Wishart.sample(self, n, rng)
   rng = default_rng(rng)
   local out = {}
@@ -1175,6 +1176,7 @@ function dist.InverseWishart.logpdf(self, X)
     - (v + D + 1) / 2 * log_det_x - tr / 2
 end
 function dist.InverseWishart.pdf(self, X) return math.exp(self:logpdf(X)) end
+dist.InverseWishart.cdf, dist.InverseWishart.ppf = nil, nil
 function dist.InverseWishart.sample(self, n, rng)
   rng = default_rng(rng)
   local out = {}
@@ -1282,10 +1284,19 @@ local FIT_OPTIONS = {
     .. "when nil" } },
 }
 
+-- Discrete distributions document their mass functions; continuous ones
+-- their densities.  pmf/logpmf and pdf/logpdf are the same functions
+-- (re-aliased here, after the multivariate and matrix-valued classes
+-- replaced pdf), and help records are keyed by function: only one of
+-- the two names gets a record.
+local DISCRETE = { Bernoulli = true, Binomial = true, Geometric = true, NegativeBinomial = true,
+  Poisson = true, Categorical = true, Multinomial = true }
 for name, cls in pairs(dist) do
+  cls.pmf, cls.logpmf = cls.pdf, cls.logpdf
+  local skip = DISCRETE[name] and { pdf = true, logpdf = true } or { pmf = true, logpmf = true }
   local records = {}
   for m, text in pairs(METHOD_DOCS) do
-    if type(rawget(cls, m)) == "function" then
+    if not skip[m] and type(rawget(cls, m)) == "function" then
       records[m] = { signature = text[1]:format(name), doc = text[2]:format(name) }
     end
   end
