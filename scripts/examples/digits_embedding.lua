@@ -23,7 +23,7 @@ embeddings[2] = { "tsne", "t-SNE (Barnes-Hut, perplexity 30)", tsne:fit_transfor
 
 for _, e in ipairs(embeddings) do
   local name, title, Z = e[1], e[2], e[3]
-  luma.io.write_csv(outdir .. "/" .. name .. ".csv", luma.matrix.hstack{ Z, y },
+  luma.io.write_csv(luma.matrix.hstack{ Z, y }, outdir .. "/" .. name .. ".csv",
     { header = { "x", "y", "label" } })
   local fig = luma.plot.figure{ width = 640, height = 560 }
   local ax = fig:axes()

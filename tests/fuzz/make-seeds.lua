@@ -78,9 +78,9 @@ write("csv", "ragged", "\0a,b\n1\n")
 write("csv", "unterminated", "\0a,b\n\"1,2\n")
 
 -- ---------------------------------------------------------------- .npy
-luma.io.write_npy(tmp, X)
+luma.io.write_npy(X, tmp)
 write("npy", "f8-2d", slurp(tmp))
-luma.io.write_npy(tmp, luma.zeros(0, 2))
+luma.io.write_npy(luma.zeros(0, 2), tmp)
 write("npy", "f8-empty", slurp(tmp))
 local function npy(major, dict, data)
   local pre = "\147NUMPY" .. string.char(major, 0)

@@ -45,7 +45,7 @@ describe("read_npy {mmap = true} #smoke", function()
 
   before_each(function()
     path = os.tmpname()
-    io_.write_npy(path, X)
+    io_.write_npy(X, path)
   end)
   after_each(function() os.remove(path) end)
 
@@ -102,7 +102,7 @@ describe("read_npy {mmap = true} #smoke", function()
     -- mapping charged as collector debt, this loop kept all 100 mappings
     -- of 8 MB alive (measured); charged, a cycle ends every few of them.
     local big = os.tmpname()
-    io_.write_npy(big, luma.ones(1024, 1024))
+    io_.write_npy(luma.ones(1024, 1024), big)
     local most = 0
     for _ = 1, 100 do
       assert.equal(1024 * 1024, mapped(big):sum())
@@ -141,7 +141,7 @@ describe("open_npy", function()
   end)
 
   it("writes through with \"r+\" (the default) and copies on write with \"r\"", function()
-    io_.write_npy(path, M{ { 1, 2 }, { 3, 4 } })
+    io_.write_npy(M{ { 1, 2 }, { 3, 4 } }, path)
     local R = io_.open_npy(path, { mode = "r" })
     R:set(1, 1, 100)
     assert.matrix_near({ { 1, 2 }, { 3, 4 } }, io_.read_npy(path), 0)
@@ -180,7 +180,7 @@ describe("open_npy", function()
     assert.matches("unknown option 'mmap'", err(path, 2, 2, { mmap = true }))
     assert.equal("bad argument #2 to 'open_npy' (mode \"w+\" needs rows and cols)",
       err(path, { mode = "w+" }))
-    io_.write_npy(path, luma.zeros(2, 3))
+    io_.write_npy(luma.zeros(2, 3), path)
     assert.equal("holds a 2 x 3 array, not 3 x 2", why(path, io_.open_npy, path, 3, 2))
     local missing = path .. ".missing"
     assert.equal("luma.io.open_npy: cannot open " .. missing .. " (No such file or directory)",

@@ -8,7 +8,7 @@ else
   -- x[i][j] = sin(i * 0.001 * j) * 100, written with 17 significant digits
   local i = luma.arange(100000)
   local X = (i * luma.arange(20):t() * 0.001):sin() * 100
-  luma.io.write_csv(path, X, { header = (function()
+  luma.io.write_csv(X, path, { header = (function()
     local h = {}
     for j = 1, 20 do h[j] = "c" .. j end
     return h

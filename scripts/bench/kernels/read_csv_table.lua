@@ -25,7 +25,7 @@ else
   end
   cols.city, cols.grade, cols.code = city, grade, code
   order[21], order[22], order[23] = "city", "grade", "code"
-  luma.io.write_csv(path, luma.Table(cols, { columns = order }))
+  luma.io.write_csv(luma.Table(cols, { columns = order }), path)
 end
 local best = math.huge
 for _ = 1, 3 do

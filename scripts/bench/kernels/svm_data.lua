@@ -38,7 +38,7 @@ if f then
   f:close()
 else
   local X, y = assert(MAKERS[case], "unknown case " .. case)()
-  luma.io.write_libsvm(path .. ".tmp", X, y)
+  luma.io.write_libsvm(X, y, path .. ".tmp")
   assert(os.rename(path .. ".tmp", path))
 end
 print(path)

@@ -570,10 +570,32 @@ typedef struct OutColumn {
   int64_t ncat;
 } OutColumn;
 
-/* write_csv(path, X [, opts]): X a matrix or a Table. */
+/* The writers take the value first and the path last, as luma.save(obj,
+ * path) does.  The old order, path first, still works: the arguments are
+ * rotated into place, with one deprecation warning per function and
+ * state.  `nvalues` is how many value arguments precede the path. */
+static void path_last(lua_State *L, const char *fname, int nvalues) {
+  if (lua_type(L, 1) != LUA_TSTRING || lua_type(L, nvalues + 1) == LUA_TSTRING) return;
+  lua_rotate(L, 1, -1); /* (path, v1.., opts) -> (v1.., opts, path) */
+  int top = lua_gettop(L);
+  lua_insert(L, nvalues + 1 <= top ? nvalues + 1 : top); /* the path after the values */
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, "luma.io.deprecated_order");
+  if (lua_getfield(L, -1, fname) == LUA_TNIL) {
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -3, fname);
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s(path, ...) is deprecated: the path comes last, as in "
+             "luma.save(obj, path)", fname);
+    lua_warning(L, msg, 0);
+  }
+  lua_pop(L, 2);
+}
+
+/* write_csv(X, path [, opts]): X a matrix or a Table. */
 static int io_write_csv(lua_State *L) {
   luma_check_unsandboxed(L, "luma.io.write_csv");
-  const char *path = luaL_checkstring(L, 1);
+  path_last(L, "luma.io.write_csv", 1);
+  const char *path = luaL_checkstring(L, 2);
   luma_check_options(L, 3, "header|delimiter|precision");
   char delimiter = opt_char(L, 3, "delimiter", ',');
   int precision = (int)luma_opt_integer(L, 3, "precision", 17);
@@ -582,17 +604,17 @@ static int io_write_csv(lua_State *L) {
   lua_settop(L, 3);
   /* 4: names, 5: kinds (nil for a matrix), 6: block, 7: categoricals */
   int64_t nrows, ncols;
-  if (luaL_getmetafield(L, 2, "__name") == LUA_TSTRING &&
+  if (luaL_getmetafield(L, 1, "__name") == LUA_TSTRING &&
       strcmp(lua_tostring(L, -1), "luma.Table") == 0) {
     lua_pop(L, 1);
-    lua_getfield(L, 2, "_parts");
-    lua_pushvalue(L, 2);
+    lua_getfield(L, 1, "_parts");
+    lua_pushvalue(L, 1);
     lua_call(L, 1, 4);
     ncols = (int64_t)lua_rawlen(L, 4);
     nrows = luma_matrix_check(L, 6)->rows; /* the numeric block, n x 0 if none */
   } else {
     lua_settop(L, 3);
-    luma_Mat *X = luma_matrix_check(L, 2);
+    luma_Mat *X = luma_matrix_check(L, 1);
     nrows = X->rows;
     ncols = X->cols;
     lua_createtable(L, (int)ncols, 0);
@@ -601,10 +623,10 @@ static int io_write_csv(lua_State *L) {
       lua_rawseti(L, 4, j + 1);
     }
     lua_pushnil(L);
-    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 1);
     lua_newtable(L);
   }
-  if (ncols == 0) return luma_arg_error(L, 2, "nothing to write: no columns");
+  if (ncols == 0) return luma_arg_error(L, 1, "nothing to write: no columns");
   int header = 1;
   if (!lua_isnil(L, 3) && lua_getfield(L, 3, "header") != LUA_TNIL) { /* 8 */
     if (lua_isboolean(L, 8)) {
@@ -837,8 +859,9 @@ static int io_open_npy(lua_State *L) {
 
 static int io_write_npy(lua_State *L) {
   luma_check_unsandboxed(L, "luma.io.write_npy");
-  const char *path = luaL_checkstring(L, 1);
-  luma_Mat *X = luma_matrix_check(L, 2);
+  path_last(L, "luma.io.write_npy", 1);
+  luma_Mat *X = luma_matrix_check(L, 1);
+  const char *path = luaL_checkstring(L, 2);
   char header[128];
   size_t hlen = luma_npy_header(X->rows, X->cols, header, sizeof header);
   size_t total = hlen + (size_t)(X->rows * X->cols) * 8;
@@ -932,13 +955,14 @@ static int io_read_libsvm(lua_State *L) {
   return 2;
 }
 
-/* write_libsvm(path, X, y): zeros are left out, as the format intends. */
+/* write_libsvm(X, y, path): zeros are left out, as the format intends. */
 static int io_write_libsvm(lua_State *L) {
   luma_check_unsandboxed(L, "luma.io.write_libsvm");
-  const char *path = luaL_checkstring(L, 1);
-  luma_Mat *X = luma_matrix_check(L, 2), *y = luma_matrix_check(L, 3);
+  path_last(L, "luma.io.write_libsvm", 2);
+  luma_Mat *X = luma_matrix_check(L, 1), *y = luma_matrix_check(L, 2);
+  const char *path = luaL_checkstring(L, 3);
   if (y->rows != X->rows || y->cols != 1)
-    return luma_arg_error(L, 3, "y must be a %I x 1 column, got %I x %I", (lua_Integer)X->rows,
+    return luma_arg_error(L, 2, "y must be a %I x 1 column, got %I x %I", (lua_Integer)X->rows,
                           (lua_Integer)y->rows, (lua_Integer)y->cols);
   lua_settop(L, 3);
   luaL_Buffer b;
@@ -982,18 +1006,21 @@ int luma_open_io(lua_State *L) {
        "\"table\"}]) -> Table | matrix, info",
        "Like read_csv, from a string (available in sandboxed states)."},
       {"write_csv", io_write_csv,
-       "write_csv(path, X [, {header = true, delimiter = \",\", precision = 17}]) -> nothing",
+       "write_csv(X, path [, {header = true, delimiter = \",\", precision = 17}]) -> nothing",
        "Writes X, a matrix or a luma.Table, as CSV with a header line (the Table's names, "
        "x1..xk for a matrix, or the list given; false for none) and %.17g numbers, nan and "
        "inf spelled out, so read_csv reads back exactly what was written. Text that would "
        "read back as something else (empty, an NA value, a number, delimiters, quotes, line "
-       "breaks) is quoted; a missing category is an empty field."},
+       "breaks) is quoted; a missing category is an empty field. The path comes last, as in "
+       "luma.save(obj, path); the old order write_csv(path, X) still works, with a "
+       "deprecation warning."},
       {"read_libsvm", io_read_libsvm,
        "read_libsvm(path [, {n_features = largest index}]) -> X, y",
        "Reads the libsvm/svmlight text format (label index:value ...) into a dense X and a "
        "column y; n_features fixes the width (default: the largest index)."},
-      {"write_libsvm", io_write_libsvm, "write_libsvm(path, X, y) -> nothing",
-       "Writes X and y in the libsvm/svmlight format (zeros omitted, %.17g values)."},
+      {"write_libsvm", io_write_libsvm, "write_libsvm(X, y, path) -> nothing",
+       "Writes X and y in the libsvm/svmlight format (zeros omitted, %.17g values). The "
+       "path comes last; write_libsvm(path, X, y) still works, with a deprecation warning."},
       {"read_npy", io_read_npy, "read_npy(path [, {mmap = false}]) -> matrix",
        "Reads a NumPy .npy file (float64, float32, integers or bool; up to 2-D; C or Fortran "
        "order; either byte order) into a matrix; a 1-D array becomes a column. With mmap = "
@@ -1011,8 +1038,9 @@ int luma_open_io(lua_State *L) {
        "once). rows and cols are required for \"w+\" and, if given with \"r\" or "
        "\"r+\", must match the file's shape; the options may also be the second argument. "
        "The mapping is unmapped when the matrix and its views are garbage."},
-      {"write_npy", io_write_npy, "write_npy(path, X) -> nothing",
-       "Writes X as a 2-D float64 .npy file (format 1.0, C order) that numpy.load reads."},
+      {"write_npy", io_write_npy, "write_npy(X, path) -> nothing",
+       "Writes X as a 2-D float64 .npy file (format 1.0, C order) that numpy.load reads. The "
+       "path comes last; write_npy(path, X) still works, with a deprecation warning."},
       {NULL, NULL, NULL, NULL}};
   lua_newtable(L);
   luma_register_funcs(L, -1, "luma.io", funcs);
