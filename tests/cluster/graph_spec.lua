@@ -204,3 +204,25 @@ describe("luma.cluster.native.laplacian_eig", function()
       function() native.graph(luma.ones(2, 4), 2, { format = "edges" }) end)
   end)
 end)
+
+describe("luma.metrics graph cuts", function()
+  -- a path 1 - 2 - 3 - 4 with weights 1, 2, 3, split {1, 2} | {3, 4}:
+  -- cut 2; |A| = 2, 2; degrees 1, 3, 5, 3, volumes 4 and 8
+  local W = luma.matrix{ { 0, 1, 0, 0 }, { 1, 0, 2, 0 }, { 0, 2, 0, 3 }, { 0, 0, 3, 0 } }
+  local labels = luma.matrix{ { 7 }, { 7 }, { 3 }, { 3 } }
+
+  it("computes cut, RatioCut and NCut by hand", function()
+    assert.equal(2, luma.metrics.graph_cut(W, labels))
+    assert.near(2 / 2 + 2 / 2, luma.metrics.ratio_cut(W, labels), 1e-15)
+    assert.near(2 / 4 + 2 / 8, luma.metrics.normalized_cut(W, labels), 1e-15)
+  end)
+
+  it("rejects bad input", function()
+    errors_with("luma.metrics.graph_cut: W must be square, got 4 x 3",
+      function() luma.metrics.graph_cut(W:sub(nil, nil, 1, 3), labels) end)
+    errors_with("luma.metrics.ratio_cut: W has 4 rows but labels has 3",
+      function() luma.metrics.ratio_cut(W, labels:sub(1, 3, nil, nil)) end)
+    errors_with("luma.metrics.normalized_cut: a cluster has volume 0",
+      function() luma.metrics.normalized_cut(luma.zeros(2, 2), luma.matrix{ { 1 }, { 2 } }) end)
+  end)
+end)

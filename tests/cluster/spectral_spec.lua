@@ -86,6 +86,8 @@ describe("luma.cluster.spectral_embedding", function()
     errors_with("bad argument #1 to 'spectral_embedding' %(the affinity matrix must be symmetric",
       function() C.spectral_embedding(luma.matrix{ { 0, 1, 0 }, { 0, 0, 1 }, { 1, 1, 0 } },
         { n_components = 1 }) end)
+    errors_with("bad argument #2 to 'spectral_embedding' %(seed must be an integer or a "
+      .. "luma.Generator", function() C.spectral_embedding(C.gaussian_graph(POINTS), { n_components = 2, seed = 1.5 }) end)
     errors_with("n_components must be an integer in 1..7",
       function() C.spectral_embedding(C.gaussian_graph(POINTS), { n_components = 8 }) end)
   end)

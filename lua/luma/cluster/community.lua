@@ -11,7 +11,6 @@
 -- i != j (the notes' formula is garbled; P_ii = 0, so that both null
 -- models expect the graph's total weight 2m).
 local luma = require("luma")
-local estimator = require("luma.estimator")
 local native = require("luma.cluster.native")
 local common = require("luma.cluster.graph_common")
 
@@ -52,12 +51,6 @@ function M.modularity(G, labels, opts)
   return q
 end
 
--- A seed (integer or generator; nil: the default generator) as the
--- native kernels' integer seed.
-local function native_seed(seed)
-  return estimator.rng(seed):integers(0, math.maxinteger)
-end
-
 --- louvain(G [, opts]) -> labels, Q, history
 function M.louvain(G, opts)
   local fname = "louvain"
@@ -72,16 +65,10 @@ function M.louvain(G, opts)
     fail("bad argument #2 to '%s' (max_levels must be an integer >= 1, got %s)", fname,
       tostring(max_levels))
   end
-  local seed = opts.seed
-  local mt = getmetatable(seed)
-  if seed ~= nil and math.type(seed) ~= "integer"
-    and not (type(mt) == "table" and rawget(mt, "__name") == "luma.Generator") then
-    fail("bad argument #2 to '%s' (seed must be an integer or a luma.Generator, got %s)", fname,
-      type(seed))
-  end
+  local seed = common.native_seed(fname, opts.seed, 2)
   local g, n = common.graph(fname, G, opts, 1)
   local labels, history = native.louvain(g, { resolution = gamma, threshold = threshold,
-    max_levels = max_levels, seed = native_seed(seed) })
+    max_levels = max_levels, seed = seed })
   local q = history:rows() > 0 and history:get(history:rows(), 1) or 0 / 0
   if n > 0 and history:rows() == 0 then
     common.warning("louvain: the graph has no edges; every node is its own community")

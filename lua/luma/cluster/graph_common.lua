@@ -44,9 +44,6 @@ function common.is_graph(v)
   return type(v) == "userdata" and type(mt) == "table" and mt.__name == "luma.cluster.Graph"
 end
 
--- The options the graph argument reads (the caller passes its own table).
-common.GRAPH_OPTIONS = { n_nodes = true, edge_list = true }
-
 --- common.graph(fname, G, opts, argn [, extra]) -> Graph, n, dense (the
 -- matrix when G was an adjacency matrix).  extra: native graph options
 -- (drop_diagonal, scale).
@@ -82,6 +79,19 @@ function common.graph(fname, G, opts, argn, extra)
   o.format = "edges"
   return common.native_call(fname, argn, native.graph, G, math.tointeger(n), o), math.tointeger(n),
     nil
+end
+
+--- common.native_seed(fname, seed, argn) -> the integer seed of a native
+-- kernel, drawn from seed (an integer or a luma.Generator, copied; nil:
+-- the default generator).
+function common.native_seed(fname, seed, argn)
+  local mt = getmetatable(seed)
+  if seed ~= nil and math.type(seed) ~= "integer"
+    and not (type(mt) == "table" and rawget(mt, "__name") == "luma.Generator") then
+    fail("bad argument #%d to '%s' (seed must be an integer or a luma.Generator, got %s)", argn,
+      fname, type(seed))
+  end
+  return require("luma.estimator").rng(seed):integers(0, math.maxinteger)
 end
 
 --- common.check_options(fname, opts, valid, argn): an options table with

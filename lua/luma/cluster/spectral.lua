@@ -151,7 +151,7 @@ function M.spectral_embedding(affinity, opts)
       n - (drop_first and 1 or 0), tostring(m))
   end
   local U, vals = embed(fname, g, n, W, { k = k, method = method, eigen_solver = solver,
-    eigen_tol = tol, seed = estimator.rng(opts.seed):integers(0, math.maxinteger) })
+    eigen_tol = tol, seed = common.native_seed(fname, opts.seed, 2) })
   if drop_first then
     return U:sub(nil, nil, 2, k):copy(), vals:sub(2, k, nil, nil):copy()
   end
