@@ -122,7 +122,7 @@ int luma_hc_nn_chain(int64_t n, double *D, luma_HcMethod method, double *Z, int6
       for (int64_t p = 0; p < na; p++) {
         int64_t a = act[p];
         /* The column below x is one element per row: fetch ahead. */
-        if (p + PREFETCH < na) {
+        if (p + PREFETCH < na && act[p + PREFETCH] != x) {
           int64_t f = act[p + PREFETCH];
           __builtin_prefetch(D + (f < x ? x - 1 + f * n - f * (f + 1) / 2 - f : above + f));
         }
