@@ -179,6 +179,19 @@ describe("luma.cluster.native.laplacian_eig", function()
     end
   end)
 
+  it("finds repeated eigenvalues: the cycle graph's come in pairs", function()
+    -- C_n: 2 - 2 cos(2 pi j / n), j = 0, 1, 1, 2, 2, ... (Chung 1997, ex. 1.5)
+    local n = 400
+    local rows = {}
+    for i = 1, n do rows[i] = { i, i % n + 1 } end
+    local g = native.graph(luma.matrix(rows), n, { format = "edges" })
+    local vals, vecs = native.laplacian_eig(g, 5, { normalized = false, seed = 3 })
+    for t, j in ipairs{ 0, 1, 1, 2, 2 } do
+      assert.near(2 - 2 * math.cos(2 * math.pi * j / n), vals:get(t, 1), 1e-9)
+    end
+    assert.matrix_near(luma.eye(5), vecs:t() * vecs, 1e-8)
+  end)
+
   it("agrees with dense LAPACK on a random graph and its components", function()
     local rng = luma.random.Generator(11)
     local X = rng:normal(700, 2)

@@ -206,9 +206,9 @@ static int64_t dense_need(int64_t s, int64_t *iwork) {
   return s * s + s + 1 + 6 * s + 2 * s * s;
 }
 
-static int64_t lanczos_need(int64_t s, int64_t m, int64_t *iwork) {
+static int64_t lanczos_need(int64_t s, int64_t m, int64_t nz, int64_t *iwork) {
   *iwork = 3 + 5 * m;
-  return s * (m + 1) + s + s * m + 2 * m * m + m + 2 * (m + 1) + 1 + 6 * m + 2 * m * m;
+  return s * (m + 1) + s + s * m + 2 * m * m + m + 2 * (m + 1) + nz + 1 + 6 * m + 2 * m * m;
 }
 
 int64_t luma_laplacian_eig_work(const luma_LaplacianEig *o, int64_t n, int64_t c,
@@ -217,7 +217,7 @@ int64_t luma_laplacian_eig_work(const luma_LaplacianEig *o, int64_t n, int64_t c
   int64_t iw_dense = 0, iw_lanczos = 0;
   int64_t solver = dense_need(largest < thr ? largest : thr, &iw_dense);
   if (largest > thr) {
-    const int64_t need = lanczos_need(largest, lanczos_dim(o->k), &iw_lanczos);
+    const int64_t need = lanczos_need(largest, lanczos_dim(o->k), o->k + 2, &iw_lanczos);
     if (need > solver) solver = need;
   }
   const int64_t iw_solver = iw_dense > iw_lanczos ? iw_dense : iw_lanczos;
@@ -301,23 +301,22 @@ static int dense_pairs(const Comp *c, int64_t r, double *vals, double *vecs, dou
   return 0;
 }
 
-static void orth_against(double *w, const double *z, int64_t s) {
-  const double d = cblas_ddot((int)s, w, 1, z, 1);
-  cblas_daxpy((int)s, -d, z, 1, w, 1);
+/* w minus its projection on the nz orthonormal columns of Z (s x nz,
+ * column-major); hz: nz coefficients of scratch. */
+static void orth_block(double *w, const double *Z, int64_t nz, int64_t s, double *hz) {
+  cblas_dgemv(CblasColMajor, CblasTrans, (int)s, (int)nz, 1.0, Z, (int)s, w, 1, 0.0, hz, 1);
+  cblas_dgemv(CblasColMajor, CblasNoTrans, (int)s, (int)nz, -1.0, Z, (int)s, hz, 1, 1.0, w, 1);
 }
 
-/* A random unit vector orthogonal to z and to the j columns of V. */
-static void random_start(double *v, const double *z, const double *V, int64_t s, int64_t j,
-                         double *h, uint64_t *rng) {
+/* A random unit vector orthogonal to the locked Z and to the j columns of
+ * V. */
+static void random_start(double *v, const double *Z, int64_t nz, const double *V, int64_t s,
+                         int64_t j, double *h, double *hz, uint64_t *rng) {
   for (int attempt = 0; attempt < 8; attempt++) {
     for (int64_t a = 0; a < s; a++) v[a] = 2 * luma_cluster_uniform(rng) - 1;
     for (int pass = 0; pass < 2; pass++) {
-      orth_against(v, z, s);
-      if (j > 0) {
-        cblas_dgemv(CblasColMajor, CblasTrans, (int)s, (int)j, 1.0, V, (int)s, v, 1, 0.0, h, 1);
-        cblas_dgemv(CblasColMajor, CblasNoTrans, (int)s, (int)j, -1.0, V, (int)s, h, 1, 1.0, v,
-                    1);
-      }
+      orth_block(v, Z, nz, s, hz);
+      if (j > 0) orth_block(v, V, j, s, h);
     }
     const double nv = cblas_dnrm2((int)s, v, 1);
     if (nv > 1e-8) {
@@ -328,29 +327,30 @@ static void random_start(double *v, const double *z, const double *V, int64_t s,
 }
 
 /* Thick-restart Lanczos (Wu and Simon 2000) for the r largest eigenpairs
- * of M on the component, deflated by its known top eigenvector z: the
- * basis is kept orthogonal to z and to itself (two passes of classical
- * Gram-Schmidt per step), the projected matrix T = V^T M V is formed from
- * those projections, and on restart the l best Ritz vectors plus the
- * residual direction start the next basis.  The r Ritz values (as
- * Laplacian eigenvalues, ascending) and vectors go to vals/vecs.  Returns
- * 1 converged, 0 not, -1 LAPACK failed, -2 interrupted. */
-static int lanczos_pairs(const Comp *c, const luma_LaplacianEig *o, int64_t r, const double *z,
-                         double *vals, double *vecs, double *work, int64_t *iwork,
+ * of M on the component, deflated by nz known orthonormal eigenvectors Z
+ * (s x nz): the basis is kept orthogonal to Z and to itself (classical
+ * Gram-Schmidt, repeated when it cancels much of the vector), the projected matrix T = V^T M V is
+ * formed from those projections, and on restart the l best Ritz vectors
+ * plus the residual direction start the next basis.  The r Ritz values
+ * (as Laplacian eigenvalues, ascending) and vectors go to vals/vecs.
+ * Returns 1 converged, 0 not, -1 LAPACK failed, -2 interrupted. */
+static int lanczos_pairs(const Comp *c, const luma_LaplacianEig *o, int64_t r, const double *Z,
+                         int64_t nz, double *vals, double *vecs, double *work, int64_t *iwork,
                          uint64_t *rng, int64_t *matvecs) {
   const int64_t s = c->s, m = lanczos_dim(r);
   const double anorm = c->normalized ? 1.0 : c->sigma;
   double *V = work, *w = V + s * (m + 1), *tmp = w + s, *T = tmp + s * m, *S = T + m * m;
-  double *theta = S + m * m, *h = theta + m, *h2 = h + (m + 1), *lw = h2 + (m + 1);
+  double *theta = S + m * m, *h = theta + m, *h2 = h + (m + 1), *hz = h2 + (m + 1);
+  double *lw = hz + nz;
   int64_t liw = 0;
   const int64_t lwork = 1 + 6 * m + 2 * m * m;
-  (void)lanczos_need(s, m, &liw);
+  (void)lanczos_need(s, m, nz, &liw);
   const int64_t l = r + (m - r) / 2;
   int64_t j0 = 0;
   int converged = 0;
   double beta = 0;
   memset(T, 0, (size_t)(m * m) * sizeof *T);
-  random_start(V, z, V, s, 0, h, rng);
+  random_start(V, Z, nz, V, s, 0, h, hz, rng);
   for (;;) {
     for (int64_t j = j0; j < m; j++) {
       if (o->interrupt && atomic_load(o->interrupt)) return -2;
@@ -358,21 +358,28 @@ static int lanczos_pairs(const Comp *c, const luma_LaplacianEig *o, int64_t r, c
       comp_matvec(c, v, w);
       (*matvecs)++;
       const int jj = (int)(j + 1);
-      orth_against(w, z, s);
+      orth_block(w, Z, nz, s, hz);
+      const double before = cblas_dnrm2((int)s, w, 1);
       cblas_dgemv(CblasColMajor, CblasTrans, (int)s, jj, 1.0, V, (int)s, w, 1, 0.0, h, 1);
       cblas_dgemv(CblasColMajor, CblasNoTrans, (int)s, jj, -1.0, V, (int)s, h, 1, 1.0, w, 1);
-      orth_against(w, z, s);
-      cblas_dgemv(CblasColMajor, CblasTrans, (int)s, jj, 1.0, V, (int)s, w, 1, 0.0, h2, 1);
-      cblas_dgemv(CblasColMajor, CblasNoTrans, (int)s, jj, -1.0, V, (int)s, h2, 1, 1.0, w, 1);
-      for (int64_t i = 0; i <= j; i++) T[i + j * m] = h[i] + h2[i];
       beta = cblas_dnrm2((int)s, w, 1);
+      if (beta < 0.7071067811865476 * before) {
+        /* much cancelled: a second pass (Daniel, Gragg, Kaufman and
+         * Stewart 1976) */
+        orth_block(w, Z, nz, s, hz);
+        cblas_dgemv(CblasColMajor, CblasTrans, (int)s, jj, 1.0, V, (int)s, w, 1, 0.0, h2, 1);
+        cblas_dgemv(CblasColMajor, CblasNoTrans, (int)s, jj, -1.0, V, (int)s, h2, 1, 1.0, w, 1);
+        for (int64_t i = 0; i <= j; i++) h[i] += h2[i];
+        beta = cblas_dnrm2((int)s, w, 1);
+      }
+      for (int64_t i = 0; i <= j; i++) T[i + j * m] = h[i];
       double *next = V + (j + 1) * s;
       if (beta > 1e-12 * anorm) {
         for (int64_t a = 0; a < s; a++) next[a] = w[a] / beta;
       } else {
         /* an invariant subspace: carry on from a fresh direction */
         beta = 0;
-        random_start(next, z, V, s, j + 1, h, rng);
+        random_start(next, Z, nz, V, s, j + 1, h, hz, rng);
       }
     }
     memcpy(S, T, (size_t)(m * m) * sizeof *S);
@@ -398,6 +405,42 @@ static int lanczos_pairs(const Comp *c, const luma_LaplacianEig *o, int64_t r, c
     vals[t] = lam > 0 ? lam : 0.0;
     cblas_dgemv(CblasColMajor, CblasNoTrans, (int)s, (int)m, 1.0, V, (int)s, S + col * m, 1, 0.0,
                 vecs + t * s, 1);
+  }
+  return converged;
+}
+
+/* The r bottom eigenpairs of a large component after its null vector z
+ * (vecs follows z in memory, r + 1 vectors of room): one Lanczos run for
+ * r pairs, then checks for missed multiplicities.  Single-vector Lanczos
+ * finds one vector per distinct eigenvalue (a cycle's repeated eigenvalues
+ * would be skipped), so a run deflated by every vector found looks for the
+ * next smallest; while it is below the largest kept value it replaces
+ * that one (the sorted order kept), and the check repeats.  Returns as
+ * lanczos_pairs. */
+static int lanczos_bottom(const Comp *c, const luma_LaplacianEig *o, int64_t r, const double *z,
+                          double *vals, double *vecs, double *work, int64_t *iwork,
+                          uint64_t *rng, int64_t *matvecs) {
+  const int64_t s = c->s;
+  const double anorm = c->normalized ? 1.0 : c->sigma;
+  int status = lanczos_pairs(c, o, r, z, 1, vals, vecs, work, iwork, rng, matvecs);
+  if (status < 0) return status;
+  int converged = status;
+  double *extra = vecs + r * s;
+  for (int64_t round = 0; round <= r + 8; round++) {
+    double mu = 0;
+    status = lanczos_pairs(c, o, 1, z, r + 1, &mu, extra, work, iwork, rng, matvecs);
+    if (status < 0) return status;
+    if (!(mu < vals[r - 1] - 100 * o->tol * anorm)) break;
+    converged = converged && status;
+    /* insert mu, dropping the largest */
+    int64_t t = r - 1;
+    while (t > 0 && vals[t - 1] > mu) {
+      vals[t] = vals[t - 1];
+      memcpy(vecs + t * s, vecs + (t - 1) * s, (size_t)s * sizeof *vecs);
+      t--;
+    }
+    vals[t] = mu;
+    memcpy(vecs + t * s, extra, (size_t)s * sizeof *vecs);
   }
   return converged;
 }
@@ -459,8 +502,8 @@ int luma_laplacian_eig(const luma_Csr *g, const int64_t *label, int64_t c,
     if (s <= dense_threshold(o)) {
       status = dense_pairs(&comp, r, vals, vecs, solver + r, isolver);
     } else {
-      status = lanczos_pairs(&comp, o, r, z, vals, vecs, solver + r, isolver, &rng,
-                             &info->matvecs);
+      status = lanczos_bottom(&comp, o, r, z, vals, vecs, solver + r, isolver, &rng,
+                              &info->matvecs);
       if (status == -2) {
         info->interrupted = 1;
         return 0;
