@@ -99,7 +99,8 @@ int64_t luma_laplacian_eig_work(const luma_LaplacianEig *o, int64_t n, int64_t c
  * or 1 on the component, normalized: eigenvalue 0 exactly, Luxburg 2007
  * Prop. 2 and 4) and its next eigenpairs, from dense LAPACK (dsyevd) on
  * small components and thick-restart Lanczos with full
- * reorthogonalization (Wu and Simon 2000) on large ones; the k smallest of
+ * reorthogonalization (Wu and Simon 2000) on large ones, followed by
+ * deflated runs that catch repeated eigenvalues; the k smallest of
  * all are kept (null vectors of larger components first).  Each vector's
  * entry of largest magnitude is made positive.  label/c: from
  * luma_csr_components.  An isolated node counts as degree 1.  Returns 0,
