@@ -3,7 +3,9 @@
 -- Each distribution is an object made from a parameter table
 -- (`dist.Normal{mu = 0, sigma = 1}`), validated on construction, with
 -- pdf/logpdf (pmf/logpmf for discrete ones), cdf, ppf, sample(n [, rng]),
--- mean, var, entropy, and a class function fit(data) giving the maximum
+-- mean, var, entropy, and for the 1-D ones the tails sf = 1 - cdf,
+-- logcdf, logsf and isf (the inverse of sf), each computed directly so
+-- that a tail keeps its relative accuracy where 1 - cdf would round to 0, and a class function fit(data) giving the maximum
 -- likelihood estimate (variances divide by n).  Densities and cdfs take a
 -- number (and return one) or a matrix of points (and return a matrix of
 -- the same shape); multivariate densities take one point per row.
@@ -40,6 +42,16 @@ local function check_sample_count(n)
   end
 end
 
+local function check_probabilities(name, method, m)
+  if m:lt(0):add(m:gt(1)):any() then fail(5, "%s.%s: probabilities must be in [0, 1]", name, method) end
+end
+
+-- log of a probability p whose complement c = 1 - p is known directly:
+-- log1p(-c) where p is near 1 (log p would round to 0), log p elsewhere.
+local function log_probability(p, c)
+  return luma.matrix.where(p:gt(0.5), (c * -1):log1p(), p:log())
+end
+
 -- A distribution class: new(params) validates and fills; methods shared.
 local function class(name, spec)
   local cls = { name = "luma.dist." .. name }
@@ -73,10 +85,24 @@ local function class(name, spec)
   function cls.cdf(self, x) return lift(x, function(m) return self:_cdf(m) end) end
   function cls.ppf(self, q)
     return lift(q, function(m)
-      if m:lt(0):add(m:gt(1)):any() then fail(5, "%s.ppf: probabilities must be in [0, 1]", name) end
+      check_probabilities(name, "ppf", m)
       return self:_ppf(m)
     end)
   end
+  -- The tails: each class gives _sf (and _isf) directly; logcdf and logsf
+  -- take the log of whichever of cdf and sf is the smaller unless a class
+  -- has a closed form that also holds where both round off.
+  function cls.sf(self, x) return lift(x, function(m) return self:_sf(m) end) end
+  function cls.logcdf(self, x) return lift(x, function(m) return self:_logcdf(m) end) end
+  function cls.logsf(self, x) return lift(x, function(m) return self:_logsf(m) end) end
+  function cls.isf(self, q)
+    return lift(q, function(m)
+      check_probabilities(name, "isf", m)
+      return self:_isf(m)
+    end)
+  end
+  function cls._logcdf(self, m) return log_probability(self:_cdf(m), self:_sf(m)) end
+  function cls._logsf(self, m) return log_probability(self:_sf(m), self:_cdf(m)) end
   function cls.sample(self, n, rng)
     check_sample_count(n)
     return self:_sample(n, default_rng(rng))
@@ -113,24 +139,48 @@ local function data_column(fname, x)
   return x:flatten()
 end
 
--- Smallest integer k in [lo, ...) with cdf(k) >= q, by doubling then bisection.
-local function discrete_ppf(self, q, lo)
-  local function search(p)
-    if p == 0 then return lo end
-    local hi = math.max(lo, 1)
-    while self:cdf(hi) < p do
-      hi = hi * 2
-      if hi > 2 ^ 53 then return math.huge end
-    end
-    local a = lo
-    while a < hi do
-      local mid = (a + hi) // 2
-      if self:cdf(mid) >= p then hi = mid else a = mid + 1 end
-    end
-    return a
+-- Smallest integer k >= lo with ok(k) (ok false, then true), by doubling
+-- then bisection; inf when there is none below 2^53.
+local function smallest_integer(lo, ok)
+  local hi = math.max(lo, 1)
+  while not ok(hi) do
+    hi = hi * 2
+    if hi > 2 ^ 53 then return math.huge end
   end
-  return q:map(search)
+  local a = lo
+  while a < hi do
+    local mid = (a + hi) // 2
+    if ok(mid) then hi = mid else a = mid + 1 end
+  end
+  return a
 end
+
+-- Quantiles of a discrete distribution on lo, lo + 1, ...: ppf(q) is the
+-- smallest k with cdf(k) >= q, isf(q) the smallest k with sf(k) <= q
+-- (searched on sf itself, so a tiny q finds its k); isf(0) is top, the
+-- upper end of the support.
+local function discrete_ppf(self, q, lo)
+  return q:map(function(p)
+    if p == 0 then return lo end
+    return smallest_integer(lo, function(k) return self:cdf(k) >= p end)
+  end)
+end
+local function discrete_isf(self, q, lo, top)
+  return q:map(function(p)
+    if p == 1 then return lo end
+    if p == 0 then return top or math.huge end
+    return smallest_integer(lo, function(k) return self:sf(k) <= p end)
+  end)
+end
+
+-- isf(q) by a tail inverse accurate for small q below 1/2, and by
+-- ppf(1 - q) above (1 - q is exact there, so nothing cancels).
+local function isf_by_halves(self, q, upper)
+  return luma.matrix.where(q:lt(0.5), upper(q:minimum(0.5)), self:_ppf((q * -1 + 1):minimum(0.5)))
+end
+
+-- log(1 + v) for a number (Lua's math has no log1p).
+local function log1p(v) return luma.matrix{ v }:log1p():get(1, 1) end
 
 -- Maximizes a concave-enough f over (lo, hi) by golden-section search
 -- (profile likelihoods in one shape parameter).
@@ -171,8 +221,17 @@ end
 function dist.Normal._cdf(self, x)
   return sf.erfc((x - self.mu) * (-1 / (self.sigma * math.sqrt(2)))) * 0.5
 end
+function dist.Normal._sf(self, x)
+  return sf.erfc((x - self.mu) * (1 / (self.sigma * math.sqrt(2)))) * 0.5
+end
+-- log Phi, with its asymptotic expansion far in the left tail (luma.special.log_ndtr)
+function dist.Normal._logcdf(self, x) return sf.log_ndtr((x - self.mu) / self.sigma) end
+function dist.Normal._logsf(self, x) return sf.log_ndtr((x - self.mu) / -self.sigma) end
 function dist.Normal._ppf(self, q)
   return sf.erfcinv(q * 2) * (-self.sigma * math.sqrt(2)) + self.mu
+end
+function dist.Normal._isf(self, q)
+  return sf.erfcinv(q * 2) * (self.sigma * math.sqrt(2)) + self.mu
 end
 function dist.Normal._sample(self, n, rng) return rng:normal(n, 1, self.mu, self.sigma) end
 function dist.Normal.mean(self) return self.mu end
@@ -200,7 +259,16 @@ end
 function dist.LogNormal._cdf(self, x)
   return luma.matrix.where(x:gt(0), self.normal:_cdf(luma.matrix.where(x:gt(0), x, 1):log()), 0)
 end
+-- the normal's tails at log x (x <= 0: cdf 0, sf 1)
+local function lognormal_tail(self, x, method, below)
+  local inside = x:gt(0)
+  return luma.matrix.where(inside, self.normal[method](self.normal, luma.matrix.where(inside, x, 1):log()), below)
+end
+function dist.LogNormal._sf(self, x) return lognormal_tail(self, x, "_sf", 1) end
+function dist.LogNormal._logcdf(self, x) return lognormal_tail(self, x, "_logcdf", -math.huge) end
+function dist.LogNormal._logsf(self, x) return lognormal_tail(self, x, "_logsf", 0) end
 function dist.LogNormal._ppf(self, q) return self.normal:_ppf(q):exp() end
+function dist.LogNormal._isf(self, q) return self.normal:_isf(q):exp() end
 function dist.LogNormal._sample(self, n, rng) return self.normal:_sample(n, rng):exp() end
 function dist.LogNormal.mean(self) return math.exp(self.mu + self.sigma ^ 2 / 2) end
 function dist.LogNormal.var(self)
@@ -227,7 +295,9 @@ function dist.Uniform._logp(self, x)
   return outside(luma.full(x:rows(), x:cols(), -math.log(self.b - self.a)), x:ge(self.a):mul(x:le(self.b)))
 end
 function dist.Uniform._cdf(self, x) return ((x - self.a) / (self.b - self.a)):clamp(0, 1) end
+function dist.Uniform._sf(self, x) return ((x * -1 + self.b) / (self.b - self.a)):clamp(0, 1) end
 function dist.Uniform._ppf(self, q) return q * (self.b - self.a) + self.a end
+function dist.Uniform._isf(self, q) return q * (self.a - self.b) + self.b end
 function dist.Uniform._sample(self, n, rng) return rng:uniform(n, 1, self.a, self.b) end
 function dist.Uniform.mean(self) return (self.a + self.b) / 2 end
 function dist.Uniform.var(self) return (self.b - self.a) ^ 2 / 12 end
@@ -247,7 +317,10 @@ function dist.Exponential._logp(self, x)
   return outside(x * -self.rate + math.log(self.rate), x:ge(0))
 end
 function dist.Exponential._cdf(self, x) return (x:maximum(0) * -self.rate):expm1() * -1 end
+function dist.Exponential._sf(self, x) return (x:maximum(0) * -self.rate):exp() end
+function dist.Exponential._logsf(self, x) return x:maximum(0) * -self.rate end
 function dist.Exponential._ppf(self, q) return (q * -1):log1p() * (-1 / self.rate) end
+function dist.Exponential._isf(self, q) return q:log() * (-1 / self.rate) end
 function dist.Exponential._sample(self, n, rng) return rng:exponential(self.rate, n, 1) end
 function dist.Exponential.mean(self) return 1 / self.rate end
 function dist.Exponential.var(self) return 1 / self.rate ^ 2 end
@@ -271,10 +344,18 @@ function dist.Laplace._cdf(self, x)
   local z = (x - self.mu) / self.b
   return luma.matrix.where(z:lt(0), z:exp() * 0.5, (z * -1):exp() * -0.5 + 1)
 end
+-- By symmetry about mu: sf(x) = cdf(2 mu - x), isf(q) = 2 mu - ppf(q).
+function dist.Laplace._sf(self, x) return self:_cdf(x * -1 + 2 * self.mu) end
+function dist.Laplace._logcdf(self, x)
+  local z = (x - self.mu) / self.b
+  return luma.matrix.where(z:lt(0), z + math.log(0.5), ((z * -1):exp() * -0.5):log1p())
+end
+function dist.Laplace._logsf(self, x) return self:_logcdf(x * -1 + 2 * self.mu) end
 function dist.Laplace._ppf(self, q)
   return luma.matrix.where(q:lt(0.5), (q * 2):log() * self.b + self.mu,
     ((q * -2) + 2):log() * -self.b + self.mu)
 end
+function dist.Laplace._isf(self, q) return self:_ppf(q) * -1 + 2 * self.mu end
 function dist.Laplace._sample(self, n, rng) return self:_ppf(rng:uniform(n, 1)) end
 function dist.Laplace.mean(self) return self.mu end
 function dist.Laplace.var(self) return 2 * self.b ^ 2 end
@@ -306,7 +387,11 @@ function dist.Gamma._logp(self, x)
   return outside(safe:log() * (a - 1) - safe * r + (a * math.log(r) - sf.lgamma(a)), inside)
 end
 function dist.Gamma._cdf(self, x) return sf.gammainc(self.shape, (x * self.rate):maximum(0)) end
+function dist.Gamma._sf(self, x) return sf.gammaincc(self.shape, (x * self.rate):maximum(0)) end
 function dist.Gamma._ppf(self, q) return sf.gammaincinv(self.shape, q) * self.scale end
+function dist.Gamma._isf(self, q)
+  return isf_by_halves(self, q, function(t) return sf.gammainccinv(self.shape, t) * self.scale end)
+end
 function dist.Gamma._sample(self, n, rng) return rng:gamma(self.shape, n, 1) * self.scale end
 function dist.Gamma.mean(self) return self.shape / self.rate end
 function dist.Gamma.var(self) return self.shape / self.rate ^ 2 end
@@ -339,7 +424,8 @@ class("ChiSquared", {
     self.gamma = dist.Gamma{ shape = self.df / 2, rate = 0.5 }
   end,
 })
-for _, m in ipairs({ "_logp", "_cdf", "_ppf", "_sample", "mean", "var", "entropy" }) do
+for _, m in ipairs({ "_logp", "_cdf", "_ppf", "_sf", "_isf", "_logcdf", "_logsf", "_sample", "mean",
+  "var", "entropy" }) do
   dist.ChiSquared[m] = function(self, ...) return self.gamma[m](self.gamma, ...) end
 end
 function dist.ChiSquared.fit(x)
@@ -361,7 +447,12 @@ function dist.Beta._logp(self, x)
     - sf.lbeta(self.a, self.b), inside)
 end
 function dist.Beta._cdf(self, x) return sf.betainc(self.a, self.b, x:clamp(0, 1)) end
+-- P(X > x) = I_{1-x}(b, a)
+function dist.Beta._sf(self, x) return sf.betainc(self.b, self.a, (x * -1 + 1):clamp(0, 1)) end
 function dist.Beta._ppf(self, q) return sf.betaincinv(self.a, self.b, q) end
+function dist.Beta._isf(self, q)
+  return isf_by_halves(self, q, function(t) return sf.betaincinv(self.b, self.a, t) * -1 + 1 end)
+end
 function dist.Beta._sample(self, n, rng) return rng:beta(self.a, self.b, n, 1) end
 function dist.Beta.mean(self) return self.a / (self.a + self.b) end
 function dist.Beta.var(self)
@@ -410,19 +501,30 @@ function dist.StudentT._logp(self, x)
   return (z:pow(2) / v):log1p() * (-(v + 1) / 2)
     + (sf.lgamma((v + 1) / 2) - sf.lgamma(v / 2) - 0.5 * math.log(v * math.pi) - math.log(self.scale))
 end
-function dist.StudentT._cdf(self, x)
+-- The standardized z and the one-sided tail P(T > |z|) = I_{v/(v+z^2)}(v/2, 1/2) / 2.
+local function t_tail(self, x)
   local v = self.df
   local z = (x - self.loc) / self.scale
-  local tail = sf.betainc(v / 2, 0.5, (z:pow(2) + v):pow(-1) * v) * 0.5 -- P(T > |z|)
+  return z, sf.betainc(v / 2, 0.5, (z:pow(2) + v):pow(-1) * v) * 0.5
+end
+function dist.StudentT._cdf(self, x)
+  local z, tail = t_tail(self, x)
   return luma.matrix.where(z:lt(0), tail, tail * -1 + 1)
 end
-function dist.StudentT._ppf(self, q)
+function dist.StudentT._sf(self, x)
+  local z, tail = t_tail(self, x)
+  return luma.matrix.where(z:gt(0), tail, tail * -1 + 1)
+end
+-- The standard t quantile at q, from the tail mass min(q, 1 - q).
+local function t_quantile(self, q)
   local v = self.df
   local p = luma.matrix.where(q:lt(0.5), q, q * -1 + 1) * 2 -- two-sided tail mass
   local xb = sf.betaincinv(v / 2, 0.5, p)
   local t = ((xb:pow(-1) - 1) * v):sqrt()
-  return luma.matrix.where(q:lt(0.5), t * -1, t) * self.scale + self.loc
+  return luma.matrix.where(q:lt(0.5), t * -1, t)
 end
+function dist.StudentT._ppf(self, q) return t_quantile(self, q) * self.scale + self.loc end
+function dist.StudentT._isf(self, q) return t_quantile(self, q) * -self.scale + self.loc end
 function dist.StudentT._sample(self, n, rng)
   local z = rng:normal(n, 1)
   local chi = rng:gamma(self.df / 2, n, 1) * 2
@@ -477,9 +579,20 @@ function dist.F._cdf(self, x)
   local s = x:maximum(0) * self.d1
   return sf.betainc(self.d1 / 2, self.d2 / 2, s:div(s + self.d2))
 end
+-- P(X > x) = I_{d2/(d2 + d1 x)}(d2/2, d1/2)
+function dist.F._sf(self, x)
+  local s = x:maximum(0) * self.d1
+  return sf.betainc(self.d2 / 2, self.d1 / 2, (s + self.d2):pow(-1) * self.d2)
+end
 function dist.F._ppf(self, q)
   local b = sf.betaincinv(self.d1 / 2, self.d2 / 2, q)
   return b:div(b * -1 + 1) * (self.d2 / self.d1)
+end
+function dist.F._isf(self, q)
+  return isf_by_halves(self, q, function(t)
+    local y = sf.betaincinv(self.d2 / 2, self.d1 / 2, t)
+    return (y * -1 + 1):div(y) * (self.d2 / self.d1)
+  end)
 end
 function dist.F._sample(self, n, rng)
   local a = rng:gamma(self.d1 / 2, n, 1) / self.d1
@@ -533,7 +646,11 @@ end
 function dist.Bernoulli._cdf(self, x)
   return luma.matrix.where(x:lt(0), 0, luma.matrix.where(x:lt(1), 1 - self.p, 1))
 end
+function dist.Bernoulli._sf(self, x)
+  return luma.matrix.where(x:lt(0), 1, luma.matrix.where(x:lt(1), self.p, 0))
+end
 function dist.Bernoulli._ppf(self, q) return q:gt(1 - self.p) end
+function dist.Bernoulli._isf(self, q) return q:lt(self.p) end
 function dist.Bernoulli._sample(self, n, rng) return rng:uniform(n, 1):lt(self.p) end
 function dist.Bernoulli.mean(self) return self.p end
 function dist.Bernoulli.var(self) return self.p * (1 - self.p) end
@@ -577,7 +694,16 @@ function dist.Binomial._cdf(self, x)
   local c = sf.betainc((kk * -1 + n), kk + 1, 1 - p)
   return luma.matrix.where(k:lt(0), 0, luma.matrix.where(k:ge(n), 1, c))
 end
+-- P(X > k) = I_p(k + 1, n - k) for 0 <= k < n
+function dist.Binomial._sf(self, x)
+  local n = self.n
+  local k = x:floor()
+  local kk = luma.matrix.where(k:ge(0):mul(k:lt(n)), k, 0)
+  local c = sf.betainc(kk + 1, kk * -1 + n, self.p)
+  return luma.matrix.where(k:lt(0), 1, luma.matrix.where(k:ge(n), 0, c))
+end
 function dist.Binomial._ppf(self, q) return discrete_ppf(self, q, 0) end
+function dist.Binomial._isf(self, q) return discrete_isf(self, q, 0, self.n) end
 function dist.Binomial._sample(self, n, rng) return rng:binomial(self.n, self.p, n, 1) end
 function dist.Binomial.mean(self) return self.n * self.p end
 function dist.Binomial.var(self) return self.n * self.p * (1 - self.p) end
@@ -606,15 +732,26 @@ class("Geometric", {
 function dist.Geometric._logp(self, x)
   local inside = x:ge(1):mul(integer_valued(x))
   local k = luma.matrix.where(inside, x, 1)
-  return outside((k - 1) * math.log(1 - self.p) + math.log(self.p), inside)
+  return outside((k - 1) * log1p(-self.p) + math.log(self.p), inside)
 end
-function dist.Geometric._cdf(self, x)
+-- P(X > k) = (1 - p)^k for k >= 0: log sf = k log(1 - p) (0 log 0 = 0 at p = 1).
+function dist.Geometric._logsf(self, x)
   local k = x:floor():maximum(0)
-  return (k * math.log(1 - self.p)):expm1() * -1
+  if self.p == 1 then return luma.matrix.where(k:gt(0), -math.huge, 0) end
+  return k * log1p(-self.p)
 end
-function dist.Geometric._ppf(self, q)
-  return ((q * -1):log1p() / math.log(1 - self.p)):ceil():maximum(1)
+function dist.Geometric._sf(self, x) return self:_logsf(x):exp() end
+function dist.Geometric._cdf(self, x) return self:_logsf(x):expm1() * -1 end
+-- The smallest k >= 1 with (1 - p)^k <= t, from log t / log(1 - p) and one
+-- correction step for its rounding.
+local function geometric_count(self, logt)
+  if self.p == 1 then return luma.ones(logt:rows(), logt:cols()) end
+  local lq = log1p(-self.p)
+  local k = (logt / lq):ceil():maximum(1)
+  return luma.matrix.where(k:gt(1):mul(((k - 1) * lq):le(logt)), k - 1, k)
 end
+function dist.Geometric._ppf(self, q) return geometric_count(self, (q * -1):log1p()) end
+function dist.Geometric._isf(self, q) return geometric_count(self, q:log()) end
 function dist.Geometric._sample(self, n, rng) return self:_ppf(rng:uniform(n, 1)) end
 function dist.Geometric.mean(self) return 1 / self.p end
 function dist.Geometric.var(self) return (1 - self.p) / self.p ^ 2 end
@@ -651,7 +788,13 @@ function dist.NegativeBinomial._cdf(self, x)
   local kk = k:maximum(0)
   return luma.matrix.where(k:lt(0), 0, sf.betainc(self.r, kk + 1, self.p))
 end
+-- P(X > k) = I_{1-p}(k + 1, r)
+function dist.NegativeBinomial._sf(self, x)
+  local k = x:floor()
+  return luma.matrix.where(k:lt(0), 1, sf.betainc(k:maximum(0) + 1, self.r, 1 - self.p))
+end
 function dist.NegativeBinomial._ppf(self, q) return discrete_ppf(self, q, 0) end
+function dist.NegativeBinomial._isf(self, q) return discrete_isf(self, q, 0) end
 function dist.NegativeBinomial._sample(self, n, rng)
   -- a Poisson count whose rate is Gamma(r, scale (1 - p) / p)
   local out = luma.zeros(n, 1)
@@ -706,7 +849,14 @@ function dist.Poisson._cdf(self, x)
   if self.lambda == 0 then return k:ge(0) end
   return luma.matrix.where(k:lt(0), 0, sf.gammaincc(k:maximum(0) + 1, self.lambda))
 end
+-- P(X > k) = P(k + 1, lambda), the lower regularized incomplete gamma
+function dist.Poisson._sf(self, x)
+  local k = x:floor()
+  if self.lambda == 0 then return k:lt(0) end
+  return luma.matrix.where(k:lt(0), 1, sf.gammainc(k:maximum(0) + 1, self.lambda))
+end
 function dist.Poisson._ppf(self, q) return discrete_ppf(self, q, 0) end
+function dist.Poisson._isf(self, q) return discrete_isf(self, q, 0) end
 function dist.Poisson._sample(self, n, rng) return rng:poisson(self.lambda, n, 1) end
 function dist.Poisson.mean(self) return self.lambda end
 function dist.Poisson.var(self) return self.lambda end
@@ -750,6 +900,28 @@ function dist.Categorical._cdf(self, x)
     if k < 1 then return 0 end
     if k >= cum:rows() then return 1 end
     return cum:get(k, 1)
+  end)
+end
+-- P(X > k) for k = 1..K: sums of the probabilities above k (not 1 - cumsum).
+local function categorical_above(self)
+  local above, acc = {}, 0
+  for k = self.p:rows(), 1, -1 do above[k] = acc; acc = acc + self.p:get(k, 1) end
+  return above
+end
+function dist.Categorical._sf(self, x)
+  local above, K = categorical_above(self), self.p:rows()
+  return x:map(function(v)
+    local k = math.floor(v)
+    if k < 1 then return 1 end
+    if k >= K then return 0 end
+    return above[k]
+  end)
+end
+function dist.Categorical._isf(self, q)
+  local above, K = categorical_above(self), self.p:rows()
+  return q:map(function(t)
+    for k = 1, K do if above[k] <= t then return k end end
+    return K
   end)
 end
 function dist.Categorical._ppf(self, q)
@@ -801,7 +973,7 @@ local function mv_class(name, spec)
     end
     return self:_logp(X)
   end
-  cls.cdf, cls.ppf = nil, nil
+  cls.cdf, cls.ppf, cls.sf, cls.logcdf, cls.logsf, cls.isf = nil, nil, nil, nil, nil, nil
   return cls
 end
 
@@ -1126,7 +1298,8 @@ function dist.Wishart.logpdf(self, W)
     - sf.mvlgamma(v / 2, D)
 end
 function dist.Wishart.pdf(self, W) return math.exp(self:logpdf(W)) end
-dist.Wishart.cdf, dist.Wishart.ppf = nil, nil
+dist.Wishart.cdf, dist.Wishart.ppf, dist.Wishart.sf, dist.Wishart.isf = nil, nil, nil, nil
+dist.Wishart.logcdf, dist.Wishart.logsf = nil, nil
 function dist.Wishart.sample(self, n, rng)
   rng = default_rng(rng)
   local out = {}
@@ -1176,7 +1349,8 @@ function dist.InverseWishart.logpdf(self, X)
     - (v + D + 1) / 2 * log_det_x - tr / 2
 end
 function dist.InverseWishart.pdf(self, X) return math.exp(self:logpdf(X)) end
-dist.InverseWishart.cdf, dist.InverseWishart.ppf = nil, nil
+dist.InverseWishart.cdf, dist.InverseWishart.ppf, dist.InverseWishart.sf = nil, nil, nil
+dist.InverseWishart.isf, dist.InverseWishart.logcdf, dist.InverseWishart.logsf = nil, nil, nil
 function dist.InverseWishart.sample(self, n, rng)
   rng = default_rng(rng)
   local out = {}
@@ -1260,6 +1434,21 @@ local METHOD_DOCS = {
     .. "a matrix of the shape of x." },
   ppf = { "d:ppf(q)", "The quantile function (inverse cdf) at probabilities q in [0, 1]. "
     .. "Returns a number or a matrix of the shape of q." },
+  sf = { "d:sf(x)", "The survival function P(X > x) = 1 - cdf(x), computed directly (from "
+    .. "erfc, the upper incomplete gamma, the incomplete beta with swapped arguments or a "
+    .. "closed form) so that a far upper tail keeps its relative accuracy instead of "
+    .. "rounding to 0. Returns a number or a matrix of the shape of x.",
+    { { name = "x", doc = "a number or a matrix of points" } } },
+  logcdf = { "d:logcdf(x)", "log P(X <= x), accurate in both tails: -inf outside the "
+    .. "support, log1p(-sf) where the cdf is near 1 and, for the Normal, an asymptotic "
+    .. "expansion where the cdf underflows (Abramowitz and Stegun 26.2.12). Returns a number "
+    .. "or a matrix of the shape of x.", { { name = "x", doc = "a number or a matrix of points" } } },
+  logsf = { "d:logsf(x)", "log P(X > x), accurate in both tails as logcdf. Returns a number "
+    .. "or a matrix of the shape of x.", { { name = "x", doc = "a number or a matrix of points" } } },
+  isf = { "d:isf(q)", "The inverse survival function: the x with sf(x) = q, i.e. ppf(1 - q) "
+    .. "computed without forming 1 - q, so a tiny q such as 1e-300 keeps its accuracy; for discrete "
+    .. "distributions the smallest k with sf(k) <= q. Returns a number or a matrix of the "
+    .. "shape of q.", { { name = "q", doc = "probabilities in [0, 1] (a number or a matrix)" } } },
   sample = { "d:sample(n [, rng = luma.random.default()])", "Draws n independent samples "
     .. "with rng. Returns an n x 1 matrix (n x d for multivariate distributions; a list of "
     .. "n matrices for Wishart and InverseWishart)." },
@@ -1297,7 +1486,7 @@ for name, cls in pairs(dist) do
   local records = {}
   for m, text in pairs(METHOD_DOCS) do
     if not skip[m] and type(rawget(cls, m)) == "function" then
-      records[m] = { signature = text[1]:format(name), doc = text[2]:format(name) }
+      records[m] = { signature = text[1]:format(name), doc = text[2]:format(name), params = text[3] }
     end
   end
   if FIT_OPTIONS[name] then
@@ -1328,7 +1517,8 @@ luma.doc.set(dist, { name = "luma.dist",
   doc = "Probability distributions: Normal, LogNormal, Uniform, Exponential, Laplace, Gamma, "
     .. "ChiSquared, Beta, StudentT, F, Bernoulli, Binomial, Geometric, NegativeBinomial, "
     .. "Poisson, Categorical, MultivariateNormal (marginal, conditional), MultivariateStudentT, "
-    .. "Dirichlet, Multinomial, Wishart, InverseWishart, Mixture; each with pdf/logpdf (pmf/logpmf), cdf and ppf (1-D), sample, "
-    .. "mean, var, entropy and fit." })
+    .. "Dirichlet, Multinomial, Wishart, InverseWishart, Mixture; each with pdf/logpdf "
+    .. "(pmf/logpmf), sample, mean, var, entropy and fit, and for the 1-D ones cdf, ppf and "
+    .. "the tails sf, logcdf, logsf and isf computed directly (not as 1 - cdf)." })
 
 return dist

@@ -282,6 +282,27 @@ double luma_sf_betaincinv(double a, double b, double p) {
   return x;
 }
 
+/* ------------------------------------------------------ normal log-cdf */
+
+/* log Phi(z): log1p(-Q) on the right, where Phi is near 1 (Q = Phi(-z));
+ * log of Phi = erfc(-z / sqrt 2) / 2 in the middle and moderate left tail,
+ * where glibc's erfc keeps its relative accuracy; beyond z = -20 the
+ * asymptotic expansion Phi(z) = phi(z) / |z| (1 - 1/z^2 + 3/z^4 - ...)
+ * (Abramowitz and Stegun 26.2.12), whose terms shrink fast there. */
+double luma_sf_log_ndtr(double z) {
+  if (isnan(z)) return NAN;
+  if (z > 0) return log1p(-0.5 * erfc(z / M_SQRT2));
+  if (z > -20) return log(0.5 * erfc(-z / M_SQRT2));
+  if (isinf(z)) return -INFINITY;
+  double z2 = z * z, term = 1, sum = 1;
+  for (int k = 1; k < 50; k++) {
+    term *= -(2 * k - 1) / z2;
+    sum += term;
+    if (fabs(term) < EPS * 0.1) break;
+  }
+  return -0.5 * z2 - log(-z) - 0.5 * log(2 * M_PI) + log(sum);
+}
+
 /* -------------------------------------------------------------- others */
 
 double luma_sf_log1pexp(double x) {

@@ -22,6 +22,7 @@ double luma_sf_gammaincinv(double a, double p);
 double luma_sf_gammainccinv(double a, double q);
 double luma_sf_betainc(double a, double b, double x);
 double luma_sf_betaincinv(double a, double b, double p);
+double luma_sf_log_ndtr(double z); /* log of the standard normal cdf, also far in the tails */
 double luma_sf_log1pexp(double x); /* log(1 + e^x) without overflow */
 double luma_sf_lchoose(double n, double k);
 

@@ -110,6 +110,7 @@ F2(s_gammaincinv, luma_sf_gammaincinv, "gammaincinv(a, p) needs a > 0 and p in [
 F2(s_gammainccinv, luma_sf_gammainccinv, "gammainccinv(a, q) needs a > 0 and q in [0, 1]")
 F3(s_betainc, luma_sf_betainc, "betainc(a, b, x) needs a > 0, b > 0 and x in [0, 1]")
 F3(s_betaincinv, luma_sf_betaincinv, "betaincinv(a, b, p) needs a > 0, b > 0 and p in [0, 1]")
+F1(s_log_ndtr, luma_sf_log_ndtr, "log_ndtr")
 F1(s_log1pexp, luma_sf_log1pexp, "log1pexp")
 F1(s_logit, logit1, "logit needs p in [0, 1]")
 F1(s_expit, expit1, "expit")
@@ -143,6 +144,9 @@ int luma_open_special(lua_State *L) {
        "Regularized incomplete beta I_x(a, b)."},
       {"betaincinv", s_betaincinv, "betaincinv(a, b, p) -> number | matrix",
        "x with I_x(a, b) = p."},
+      {"log_ndtr", s_log_ndtr, "log_ndtr(z) -> number | matrix",
+       "log of the standard normal cdf Phi(z), accurate in both tails (an asymptotic "
+       "expansion below z = -20: Abramowitz and Stegun 26.2.12)."},
       {"log1pexp", s_log1pexp, "log1pexp(x) -> number | matrix",
        "log(1 + e^x) without overflow (softplus)."},
       {"logit", s_logit, "logit(p) -> number | matrix", "log(p / (1 - p))."},
@@ -156,8 +160,8 @@ int luma_open_special(lua_State *L) {
   luma_register_funcs(L, -1, "luma.special", funcs);
   luma_doc_set(L, -1, "luma.special", NULL,
                "Special functions over numbers or matrices (broadcasting): gamma family, beta, "
-               "error function and inverses, incomplete gamma and beta and their inverses, "
-               "log1pexp, logit, expit, binomial coefficients. logsumexp is the matrix "
-               "method A:logsumexp().");
+               "error function and inverses, log of the normal cdf, incomplete gamma and "
+               "beta and their inverses, log1pexp, logit, expit, binomial coefficients. "
+               "logsumexp is the matrix method A:logsumexp().");
   return 1;
 }
