@@ -131,6 +131,11 @@ describe("luma.cluster.louvain", function()
     errors_with("seed must be an integer or a luma.Generator", function()
       C.louvain(KARATE, { seed = "x" }) end)
     errors_with("unknown option 'weight'", function() C.louvain(KARATE, { weight = 1 }) end)
+    errors_with("bad argument #1 to 'louvain' %(the adjacency matrix must be symmetric: entries "
+      .. "%(1, 2%) and %(2, 1%) differ%)", function()
+        C.louvain(luma.matrix{ { 0, 1, 1 }, { 2, 0, 1 }, { 1, 1, 0 } }) end)
+    errors_with("resolution must be a finite number >= 0, got %-1", function()
+      C.louvain(KARATE, { resolution = -1 }) end)
   end)
 end)
 

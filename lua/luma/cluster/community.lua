@@ -26,11 +26,23 @@ local function graph_options(fname, opts, extra, argn)
   return common.check_options(fname, opts, valid, argn)
 end
 
-local function check_number(fname, what, v, argn, ok)
-  if type(v) ~= "number" or v ~= v or not ok(v) then
-    fail("bad argument #%d to '%s' (%s: invalid value %s)", argn, fname, what, tostring(v))
+local function nonnegative(fname, what, v, argn)
+  if type(v) ~= "number" or not (v >= 0 and v < math.huge) then
+    fail("bad argument #%d to '%s' (%s must be a finite number >= 0, got %s)", argn, fname, what,
+      tostring(v))
   end
   return v
+end
+
+-- The graph argument, symmetric.
+local function symmetric_graph(fname, G, opts)
+  local g, n = common.graph(fname, G, opts, 1)
+  local ok, i, j = native.symmetric(g)
+  if not ok then
+    fail("bad argument #1 to '%s' (the adjacency matrix must be symmetric: entries (%d, %d) and "
+      .. "(%d, %d) differ)", fname, i, j, j, i)
+  end
+  return g, n
 end
 
 --- modularity(G, labels [, opts]) -> Q
@@ -42,9 +54,8 @@ function M.modularity(G, labels, opts)
     fail("bad argument #3 to '%s' (null_model must be \"configuration\" or \"erdos_renyi\", got "
       .. "%s)", fname, tostring(null_model))
   end
-  local gamma = check_number(fname, "resolution", opts.resolution or 1, 3,
-    function(v) return v >= 0 and v < math.huge end)
-  local g, n = common.graph(fname, G, opts, 1)
+  local gamma = nonnegative(fname, "resolution", opts.resolution or 1, 3)
+  local g, n = symmetric_graph(fname, G, opts)
   local lab = common.labels(fname, labels, n, 2)
   local q = native.modularity(g, lab, { resolution = gamma, null_model = null_model })
   if q ~= q then fail("bad argument #1 to '%s' (the graph has no edges: Q is undefined)", fname) end
@@ -56,17 +67,15 @@ function M.louvain(G, opts)
   local fname = "louvain"
   opts = graph_options(fname, opts,
     { resolution = true, threshold = true, max_levels = true, seed = true }, 2)
-  local gamma = check_number(fname, "resolution", opts.resolution or 1, 2,
-    function(v) return v >= 0 and v < math.huge end)
-  local threshold = check_number(fname, "threshold", opts.threshold or 1e-7, 2,
-    function(v) return v >= 0 and v < math.huge end)
+  local gamma = nonnegative(fname, "resolution", opts.resolution or 1, 2)
+  local threshold = nonnegative(fname, "threshold", opts.threshold or 1e-7, 2)
   local max_levels = opts.max_levels or 100
   if math.type(max_levels) ~= "integer" or max_levels < 1 then
     fail("bad argument #2 to '%s' (max_levels must be an integer >= 1, got %s)", fname,
       tostring(max_levels))
   end
   local seed = common.native_seed(fname, opts.seed, 2)
-  local g, n = common.graph(fname, G, opts, 1)
+  local g, n = symmetric_graph(fname, G, opts)
   local labels, history = native.louvain(g, { resolution = gamma, threshold = threshold,
     max_levels = max_levels, seed = seed })
   local q = history:rows() > 0 and history:get(history:rows(), 1) or 0 / 0
@@ -80,11 +89,8 @@ end
 function M.spectral_bisection(G, opts)
   local fname = "spectral_bisection"
   opts = graph_options(fname, opts, { n1 = true }, 2)
-  local g, n = common.graph(fname, G, opts, 1)
+  local g, n = symmetric_graph(fname, G, opts)
   if n < 2 then fail("bad argument #1 to '%s' (the graph needs at least 2 nodes, has %d)", fname, n) end
-  if not native.symmetric(g) then
-    fail("bad argument #1 to '%s' (the adjacency matrix must be symmetric)", fname)
-  end
   local n1 = opts.n1 or n // 2
   if math.type(n1) ~= "integer" or n1 < 1 or n1 >= n then
     fail("bad argument #2 to '%s' (n1 must be an integer in 1..%d, got %s)", fname, n - 1,
