@@ -144,11 +144,10 @@ local function kmeans_fit(self, X, _, sample_weight)
   local best
   for _ = 1, runs do
     local init = initial_centers(self, Xc, rng, w, mean)
-    local labels, centers, inertia, n_iter, _, relocated = native.kmeans_fit(Xc, init,
+    local labels, centers, inertia, n_iter = native.kmeans_fit(Xc, init,
       { weights = w, algorithm = p.algorithm, max_iter = p.max_iter, tol = tol })
     if not best or (inertia < best.inertia and not same_clustering(labels, best.labels, k)) then
-      best = { labels = labels, centers = centers, inertia = inertia, n_iter = n_iter,
-               relocated = relocated }
+      best = { labels = labels, centers = centers, inertia = inertia, n_iter = n_iter }
     end
   end
   self.labels = best.labels
