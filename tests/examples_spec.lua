@@ -48,4 +48,29 @@ describe("examples", function()
     end
     assert.is_true(rows["8MAP"].test < rows["8ML"].test / 10)
   end)
+
+  it("draws the sequence examples' figures when given an output folder", function()
+    local dir = os.tmpname()
+    os.remove(dir)
+    assert(os.execute("mkdir " .. support.quote(dir)))
+    for _, case in ipairs{ { "hmm_regimes", { dir } }, { "kalman_tracking", { "7", dir } },
+                           { "arima_forecast", { "3", dir } } } do
+      local args = { "scripts/examples/" .. case[1] .. ".lua" }
+      for _, a in ipairs(case[2]) do args[#args + 1] = a end
+      local out, err, code = support.luma_run(args)
+      assert.equal(0, code, err)
+      local path = dir .. "/" .. case[1] .. ".svg"
+      assert.truthy(out:find("wrote " .. path, 1, true))
+      local f = assert(io.open(path, "rb"))
+      local svg = f:read("a")
+      f:close()
+      os.remove(path)
+      -- a figure with its title and at least two drawn series
+      assert.truthy(svg:find("^<svg") or svg:find("<svg", 1, true))
+      local _, lines = svg:gsub("<polyline", "")
+      local _, paths = svg:gsub("<path", "")
+      assert.is_true(lines + paths >= 2)
+    end
+    os.remove(dir)
+  end)
 end)

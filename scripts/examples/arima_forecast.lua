@@ -11,7 +11,10 @@
 -- constant, p and q picked by BIC on the seasonally differenced series.  Printed: the selected order,
 -- the fitted coefficients and log-likelihood, the Ljung-Box p-value of
 -- the residuals, and the forecasts of the held-out years against the
--- truth with their 95% interval coverage.
+-- truth with their 95% interval coverage.  Given OUTDIR, also draws the
+-- series and the forecast with its intervals into OUTDIR/arima_forecast.svg.
+--
+--   luma scripts/examples/arima_forecast.lua [SEED = 3 [OUTDIR]]
 local luma = require("luma")
 local tsa = luma.tsa
 
@@ -51,4 +54,20 @@ print(" month  truth    forecast  95% interval")
 for h = 1, HOLD, 6 do
   print(string.format("  %3d  %7.2f  %7.2f  [%7.2f, %7.2f]", n - HOLD + h, test:get(h, 1), f:get(h, 1),
     ci:get(h, 1), ci:get(h, 2)))
+end
+
+local outdir = arg and arg[2]
+if outdir then
+  local fig = luma.plot.figure{ width = 900, height = 420,
+    title = "ARIMA forecast of a seasonal series with 95% prediction intervals" }
+  local ax = fig:axes()
+  local months = luma.arange(n)
+  local ahead = months:sub(n - HOLD + 1, n)
+  ax:line(months, y, { label = "series", color = "black" })
+  ax:line(ahead, f, { label = "forecast", color = "C1" })
+  ax:line(ahead, ci:col(1), { label = "95% interval", color = "C1", style = "--" })
+  ax:line(ahead, ci:col(2), { color = "C1", style = "--" })
+  ax:set{ xlabel = "month", ylabel = "value" }
+  fig:save(outdir .. "/arima_forecast.svg")
+  print("wrote " .. outdir .. "/arima_forecast.svg")
 end

@@ -5,9 +5,11 @@
 -- turbulent one (mean -0.1, sd 2); regimes last about 50 and 20 days
 -- (staying probabilities 0.98 and 0.95).  A 2-state GaussianHMM fitted by
 -- Baum-Welch recovers the parameters, Viterbi decodes the regimes, and
--- BIC over 1..3 states picks 2.  Prints those numbers.
+-- BIC over 1..3 states picks 2.  Prints those numbers; given OUTDIR, also
+-- draws the series with the posterior probability of the turbulent regime
+-- into OUTDIR/hmm_regimes.svg.
 --
---   luma scripts/examples/hmm_regimes.lua
+--   luma scripts/examples/hmm_regimes.lua [OUTDIR]
 local luma = require("luma")
 local GaussianHMM = luma.hmm.GaussianHMM
 
@@ -52,3 +54,19 @@ end
 local best = 1
 for k = 2, 3 do if bics[k] < bics[best] then best = k end end
 print(string.format("BIC chooses %d states", best))
+
+local outdir = arg and arg[1]
+if outdir then
+  local plot = luma.plot
+  local fig = plot.figure{ rows = 2, cols = 1, width = 900, height = 520,
+    title = "A regime-switching series decoded by a 2-state GaussianHMM" }
+  local days = luma.arange(X:rows())
+  fig:axes(1, 1):line(days, X, { color = "C1" })
+  fig:axes(1, 1):set{ ylabel = "return" }
+  local top = fig:axes(2, 1)
+  top:line(days, gamma:col(turb), { label = "p(turbulent | all days)", color = "C2" })
+  top:line(days, regimes - 1, { label = "true regime", color = "black" })
+  top:set{ xlabel = "day", ylabel = "probability", ylim = { -0.05, 1.05 } }
+  fig:save(outdir .. "/hmm_regimes.svg")
+  print("wrote " .. outdir .. "/hmm_regimes.svg")
+end

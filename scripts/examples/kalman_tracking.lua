@@ -11,7 +11,10 @@
 -- raw reports, of the filtered estimates and of the smoothed ones (the
 -- smoother uses the whole track, so it is the most accurate), the mean
 -- smoothed position standard deviation, and the noise variances that EM
--- learns back from the reports alone.
+-- learns back from the reports alone.  Given OUTDIR, also draws the track,
+-- the reports and the smoothed estimate into OUTDIR/kalman_tracking.svg.
+--
+--   luma scripts/examples/kalman_tracking.lua [SEED = 7 [OUTDIR]]
 local luma = require("luma")
 
 local SEED = math.tointeger(tonumber(arg and arg[1])) or 7
@@ -64,3 +67,18 @@ local h = em.loglik_history
 print(string.format("EM: log-likelihood %.2f -> %.2f in %d iterations; learned sensor variance %.2f %.2f (true %.2f)",
   h:get(1, 1), h:get(h:rows(), 1), em.n_iter, em.observation_covariance:get(1, 1),
   em.observation_covariance:get(2, 2), SD ^ 2))
+
+local outdir = arg and arg[2]
+if outdir then
+  local fig = luma.plot.figure{ width = 720, height = 560,
+    title = "Tracking with the Kalman filter and the RTS smoother" }
+  local ax = fig:axes()
+  local got = reports:take(seen) -- the reports that arrived
+  ax:scatter(got:col(1), got:col(2), { label = "reports (sd 2)", color = "C7", size = 3 })
+  ax:line(position:col(1), position:col(2), { label = "true track", color = "black" })
+  ax:line(filtered:col(1), filtered:col(2), { label = "filtered", color = "C2" })
+  ax:line(smoothed:col(1), smoothed:col(2), { label = "smoothed", color = "C1" })
+  ax:set{ xlabel = "x", ylabel = "y" }
+  fig:save(outdir .. "/kalman_tracking.svg")
+  print("wrote " .. outdir .. "/kalman_tracking.svg")
+end
