@@ -30,8 +30,23 @@ common.document(optim, {
       .. "nil, tol = 1e-10, max_iter = 200}]) -> result",
     "The convex QP min 1/2 x'Qx + c'x under linear and box constraints, by Mehrotra's "
       .. "primal-dual interior point with an active-set polish (Nocedal and Wright, Numerical "
-      .. "Optimization, sec. 16.6). Returns {x, fun, status, converged, message, iterations, "
-      .. "y, z}; status \"optimal\", \"infeasible\", \"max_iter\" or \"unbounded\"." },
+      .. "Optimization, sec. 16.6); bounds keep their own slacks and multipliers (no constraint "
+      .. "rows are built for them). Returns {x, fun, status, converged, message, iterations, "
+      .. "residual, y, z}: residual is the largest KKT residual relative to max(1, |Q|, |c|); "
+      .. "status \"optimal\" (residual <= tol), \"inaccurate\" (tol is below the attainable "
+      .. "accuracy: the iteration stopped improving and x is the best iterate, the message "
+      .. "says why), \"infeasible\", \"max_iter\" or \"unbounded\"; z lists the multipliers "
+      .. "of A_ub's rows, then of the finite lower bounds, then of the finite upper bounds.",
+    params = {
+      { name = "A_eq", default = nil, doc = "p x n matrix of the equality constraints A_eq x = b_eq" },
+      { name = "b_eq", default = nil, doc = "p x 1 right-hand side" },
+      { name = "A_ub", default = nil, doc = "m x n matrix of the inequalities A_ub x <= b_ub" },
+      { name = "b_ub", default = nil, doc = "m x 1 right-hand side" },
+      { name = "lower", default = nil, doc = "lower bounds: a number or an n x 1 matrix (nil: none)" },
+      { name = "upper", default = nil, doc = "upper bounds: a number or an n x 1 matrix (nil: none)" },
+      { name = "tol", default = 1e-10, doc = "target for the relative KKT residual" },
+      { name = "max_iter", default = 200, doc = "interior-point iterations at most" },
+    } },
   nnls = { "nnls(A, b [, {max_iter = 3 n, tol = 10 eps |A|_1}]) -> x, rnorm",
     "Non-negative least squares min |A x - b|_2 subject to x >= 0 (Lawson and Hanson, "
       .. "Solving Least Squares Problems, ch. 23)." },
