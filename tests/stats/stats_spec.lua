@@ -175,6 +175,17 @@ describe("hypothesis tests #smoke", function()
     assert.is_true(b.ci[1] < x:mean() and x:mean() < b.ci[2])
     local again = st.bootstrap(x, function(s) return s:mean() end, { seed = 1, n_resamples = 2000 })
     assert.equal(b.ci[1], again.ci[1])
+    -- estimate: the statistic on x; mean: over the resamples; bias = mean - estimate
+    close(b.distribution:mean(), b.mean, 1e-15)
+    assert.equal(b.mean - b.estimate, b.bias)
+    -- The plug-in variance (divisor n) has bootstrap expectation (n - 1)/n
+    -- times its value on x (the resamples are draws from the empirical
+    -- distribution), so the bootstrap bias is -var/n; the Monte Carlo error
+    -- of the mean of 20000 resampled variances is standard_error / sqrt(20000).
+    local v = st.bootstrap(x, function(s) return s:var() end, { seed = 3, n_resamples = 20000 })
+    close(x:var(), v.estimate, 1e-15)
+    assert.is_true(math.abs(v.bias - (-x:var() / 7)) < 4 * v.standard_error / math.sqrt(20000))
+    assert.is_true(v.bias < 0)
     local p = st.permutation_test(x, y, function(a, c) return a:mean() - c:mean() end,
       { seed = 2, n_resamples = 2000 })
     assert.is_true(p.pvalue < 0.02 and p.pvalue >= 1 / 2001) -- the t-test says 0.007

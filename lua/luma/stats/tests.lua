@@ -254,8 +254,12 @@ function tests.permutation_test(x, y, statistic, opts)
 end
 
 --- bootstrap(x, statistic [, {n_resamples = 9999, confidence = 0.95,
--- seed}]) -> {estimate, standard_error, ci = {lo, hi}}: the percentile
--- bootstrap (notes 002 E11) of statistic(sample) -> number.
+-- seed}]) -> {estimate, mean, bias, standard_error, ci = {lo, hi},
+-- distribution}: the percentile bootstrap of statistic(sample) -> number.
+-- estimate is the statistic on the original sample (the point estimate);
+-- mean is the mean over the resamples, the bootstrap estimate of notes 002
+-- E11 (S_BS = 1/B sum S_b), and bias = mean - estimate (Efron and
+-- Tibshirani eq. 10.2).
 function tests.bootstrap(x, statistic, opts)
   opts = opts or {}
   if not luma.ismatrix(x) or x:rows() < 2 then fail(2, "luma.stats.bootstrap: needs a matrix with 2 or more rows") end
@@ -269,8 +273,10 @@ function tests.bootstrap(x, statistic, opts)
     values:set(r, 1, statistic(x:take(rng:integers(1, n, n, 1))))
   end
   local q = quantile(values, { (1 - conf) / 2, (1 + conf) / 2 })
-  return { estimate = statistic(x), standard_error = math.sqrt(values:var(nil, 1)),
-    ci = { q:get(1, 1), q:get(2, 1) }, distribution = values }
+  local estimate, mean = statistic(x), values:mean()
+  return { estimate = estimate, mean = mean, bias = mean - estimate,
+    standard_error = math.sqrt(values:var(nil, 1)), ci = { q:get(1, 1), q:get(2, 1) },
+    distribution = values }
 end
 
 --- mean_ci(x [, {confidence = 0.95}]) -> lo, hi: the t interval for a mean.
@@ -391,8 +397,20 @@ luma.doc.set_members(tests, "luma.stats", {
   bootstrap = { signature = "bootstrap(x, statistic [, {n_resamples = 9999, confidence = "
       .. "0.95, seed = nil}])",
     doc = "The percentile bootstrap of statistic(sample) -> number (Efron and Tibshirani, An "
-      .. "Introduction to the Bootstrap, ch. 13). Returns {estimate, standard_error, ci = "
-      .. "{lo, hi}}." },
+      .. "Introduction to the Bootstrap, 1993): n_resamples resamples of the rows of x with "
+      .. "replacement. Returns {estimate, mean, bias, standard_error, ci = {lo, hi}, "
+      .. "distribution}: estimate is the statistic on the original sample (the usual point "
+      .. "estimate, not a resampling average); mean is the mean of the statistic over the "
+      .. "resamples (the bootstrap estimate, theta*(.) of eq. 10.2); bias = mean - estimate, "
+      .. "the bootstrap estimate of the bias (eq. 10.2); standard_error the standard "
+      .. "deviation over the resamples with divisor n_resamples - 1 (eq. 6.6); ci the "
+      .. "percentile interval (ch. 13) at the given confidence; distribution the "
+      .. "n_resamples x 1 column of the resampled statistics.",
+    params = {
+      { name = "n_resamples", default = 9999, doc = "number of bootstrap resamples" },
+      { name = "confidence", default = 0.95, doc = "level of the percentile interval, in (0, 1)" },
+      { name = "seed", default = nil, doc = "seed of the resampling (nil: the default generator)" },
+    } },
   mean_ci = { signature = "mean_ci(x [, {confidence = 0.95}]) -> lo, hi",
     doc = "The Student t confidence interval for the mean of x." },
   proportion_ci = {
