@@ -300,3 +300,37 @@ describe("help of the distribution classes", function()
     assert.falsy(luma.help(d.Wishart):find("d:cdf(x)", 1, true)) -- no cdf for matrices
   end)
 end)
+
+describe("NegativeBinomial's parameterisation", function()
+  -- failures before the r-th success, success probability p (scipy.stats.nbinom)
+  it("has the documented pmf, mean and variance, and sample agrees", function()
+    local nb = d.NegativeBinomial{ r = 3, p = 0.4 }
+    -- C(k + r - 1, k) p^r (1 - p)^k at k = 2: C(4, 2) 0.4^3 0.6^2 = 6 * 0.064 * 0.36
+    assert.is_true(math.abs(nb:pmf(2) - 0.13824) < 1e-15)
+    assert.is_true(math.abs(nb:pmf(0) - 0.064) < 1e-16) -- three successes first
+    -- the moments of the pmf summed over its support against mean() and var()
+    local ks = luma.arange(0, 400)
+    local pk = nb:pmf(ks)
+    local m1 = pk:dot(ks)
+    local m2 = pk:dot(ks:pow(2)) - m1 ^ 2
+    assert.is_true(math.abs(pk:sum() - 1) < 1e-13)
+    assert.is_true(math.abs(nb:mean() - 4.5) < 1e-15) -- r (1 - p) / p
+    assert.is_true(math.abs(nb:var() - 11.25) < 1e-14) -- r (1 - p) / p^2
+    assert.is_true(math.abs(m1 - 4.5) < 1e-11)
+    assert.is_true(math.abs(m2 - 11.25) < 1e-10)
+    -- sampling (a real r) against the same moments: 200000 draws, the
+    -- mean within 4 standard errors, the variance within 3 %
+    local real = d.NegativeBinomial{ r = 2.5, p = 0.4 }
+    local draws = real:sample(200000, luma.random.Generator(11))
+    assert.is_true(math.abs(draws:mean() - real:mean()) < 4 * math.sqrt(real:var() / 200000))
+    assert.is_true(math.abs(draws:var() / real:var() - 1) < 0.03)
+    assert.is_true(draws:eq(draws:floor()):all() and draws:min() >= 0)
+  end)
+
+  it("says so in help()", function()
+    local text = luma.help(d.NegativeBinomial)
+    assert.truthy(text:find("failures before the r-th success", 1, true))
+    assert.truthy(text:find("C(k + r - 1, k) p^r (1 - p)^k", 1, true))
+    assert.truthy(text:find("probability of success of each trial", 1, true))
+  end)
+end)

@@ -114,7 +114,9 @@ local function class(name, spec)
   local defaults = {}
   for p, v in (signature or ""):gmatch("([%w_]+)%s*=%s*([^,}]+)") do defaults[p] = v end
   local record = { name = cls.name, signature = signature, doc = summary or spec.doc, params = {} }
-  for i, p in ipairs(spec.params) do record.params[i] = { name = p, default = defaults[p] } end
+  for i, p in ipairs(spec.params) do
+    record.params[i] = { name = p, default = defaults[p], doc = spec.param_docs and spec.param_docs[p] }
+  end
   luma.doc.set(cls, record)
   luma.doc.set(meta, record)
   dist[name] = cls
@@ -768,7 +770,16 @@ end
 
 class("NegativeBinomial", {
   params = { "r", "p" },
-  doc = "NegativeBinomial{r, p}: failures before the r-th success (r may be real).",
+  doc = "NegativeBinomial{r, p}: the number k = 0, 1, 2, ... of failures before the r-th "
+    .. "success in independent trials that each succeed with probability p (the "
+    .. "parameterisation of scipy.stats.nbinom): pmf C(k + r - 1, k) p^r (1 - p)^k, mean "
+    .. "r (1 - p) / p, variance r (1 - p) / p^2. A real r > 0 gives the gamma-Poisson "
+    .. "mixture (a Poisson count whose rate is Gamma(r, scale (1 - p) / p)), which is how "
+    .. "sample draws. Both parameters are required (no defaults).",
+  param_docs = {
+    r = "number of successes that ends the trials: a real number > 0 (required)",
+    p = "probability of success of each trial, in (0, 1] (required)",
+  },
   init = function(self, p, check)
     self.r = positive(check, p.r, "r")
     self.p = probability(check, p.p, "p")
