@@ -128,6 +128,13 @@ describe("luma.cluster.SpectralClustering", function()
             method = method, seed = 0 }:fit(data[1])
         end)
         assert.is_true(same_partition(data[2], sc.labels), method)
+        -- the k-NN affinity as an edge list: symmetric, weights 1/2 or 1
+        local E = sc.affinity_matrix
+        assert.equal(3, E:cols())
+        assert.near(0, C.laplacian(require("luma.cluster.native").dense(require(
+          "luma.cluster.native").graph(E, 300, { format = "edges", directed = true })))
+          :sum(2):abs():max(), 1e-12)
+        assert.is_true(E:col(3):eq(0.5):add(E:col(3):eq(1)):all())
       end
     end
     -- the Lanczos path gives the same labels

@@ -222,7 +222,8 @@ local function fit(self, X)
   self.embedding = U
   self.eigenvalues = vals
   self.n_connected_components = ncomp
-  self.affinity_matrix = W or native.dense(g)
+  -- the k-NN affinity stays sparse: its entries as an edge list
+  self.affinity_matrix = W or native.edges(g)
   return self
 end
 
@@ -237,7 +238,8 @@ M.SpectralClustering = estimator.class{
     .. "the rows of the embedding. Large graphs are solved by thick-restart Lanczos on the "
     .. "sparse graph, component by component. A disconnected graph gives a warning. Fitted: "
     .. "labels (n x 1, 1..k), embedding (n x n_components), eigenvalues, "
-    .. "n_connected_components, affinity_matrix (n x n).",
+    .. "n_connected_components, affinity_matrix (n x n; for nearest_neighbors an E x 3 list "
+    .. "(i, j, w) of its nonzero entries, both directions).",
   params = {
     { name = "n_clusters", type = "integer", default = 8, min = 1, doc = "number of clusters k" },
     { name = "method", type = "string", default = "shi_malik",

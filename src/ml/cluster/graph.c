@@ -211,7 +211,7 @@ static int64_t lanczos_need(int64_t s, int64_t m, int64_t nz, int64_t *iwork) {
   return s * (m + 1) + s + s * m + 2 * m * m + m + 2 * (m + 1) + nz + 1 + 6 * m + 2 * m * m;
 }
 
-int64_t luma_laplacian_eig_work(const luma_LaplacianEig *o, int64_t n, int64_t c,
+int64_t luma_laplacian_eig_work(const luma_LaplacianEig *o, int64_t n, int64_t nnz, int64_t c,
                                 int64_t largest, int64_t *iwork) {
   const int64_t thr = dense_threshold(o);
   int64_t iw_dense = 0, iw_lanczos = 0;
@@ -221,14 +221,17 @@ int64_t luma_laplacian_eig_work(const luma_LaplacianEig *o, int64_t n, int64_t c
     if (need > solver) solver = need;
   }
   const int64_t iw_solver = iw_dense > iw_lanczos ? iw_dense : iw_lanczos;
-  /* nodes, pos, starts, candidate component/offset/order, solver */
-  *iwork = 2 * n + (c + 1) + 3 * n + iw_solver;
-  /* degrees, inverse square roots, candidate vectors and values, one
-   * component's values, solver */
-  return 2 * n + n * (o->k + 1) + n + o->k + solver;
+  /* nodes, pos, starts, candidate component/offset/order, the local
+   * operator's rows and columns, solver */
+  *iwork = 2 * n + (c + 1) + 3 * n + (n + 1) + nnz + iw_solver;
+  /* degrees, inverse square roots, candidate vectors and values, the
+   * local operator's entries and diagonal, one component's values, solver */
+  return 2 * n + n * (o->k + 1) + n + nnz + n + o->k + solver;
 }
 
-/* One component: its nodes (global ids), their local positions. */
+/* One component: its nodes (global ids), their local positions, and for
+ * the Lanczos products its operator M in local compressed rows (the
+ * diagonal apart). */
 typedef struct Comp {
   const luma_Csr *g;
   const int64_t *nodes; /* s */
@@ -237,27 +240,38 @@ typedef struct Comp {
   const double *deg, *dinv;
   int normalized;
   double sigma; /* unnormalized: M = sigma I - L */
+  int64_t *lptr, *lcol; /* s + 1, the component's entries */
+  double *lval, *ldiag; /* entries, s */
 } Comp;
 
-/* y = M x on the component: D^-1/2 W D^-1/2 x or (sigma I - L) x. */
-static void comp_matvec(const Comp *c, const double *x, double *y) {
+/* Fills the local operator: M = D^-1/2 W D^-1/2 (zero diagonal) or
+ * sigma I - L = (sigma - d) I + W, in local indices. */
+static void comp_operator(Comp *c) {
   const luma_Csr *g = c->g;
+  int64_t q = 0;
   for (int64_t a = 0; a < c->s; a++) {
     const int64_t i = c->nodes[a];
-    double acc = 0;
-    if (c->normalized) {
-      for (int64_t p = g->ptr[i]; p < g->ptr[i + 1]; p++) {
-        const int64_t j = g->col[p];
-        if (j != i) acc += g->val[p] * c->dinv[j] * x[c->pos[j]];
-      }
-      y[a] = c->dinv[i] * acc;
-    } else {
-      for (int64_t p = g->ptr[i]; p < g->ptr[i + 1]; p++) {
-        const int64_t j = g->col[p];
-        if (j != i) acc += g->val[p] * x[c->pos[j]];
-      }
-      y[a] = (c->sigma - c->deg[i]) * x[a] + acc;
+    c->lptr[a] = q;
+    for (int64_t p = g->ptr[i]; p < g->ptr[i + 1]; p++) {
+      const int64_t j = g->col[p];
+      if (j == i) continue;
+      c->lcol[q] = c->pos[j];
+      c->lval[q] = c->normalized ? g->val[p] * c->dinv[i] * c->dinv[j] : g->val[p];
+      q++;
     }
+    c->ldiag[a] = c->normalized ? 0.0 : c->sigma - c->deg[i];
+  }
+  c->lptr[c->s] = q;
+}
+
+/* y = M x on the component. */
+static void comp_matvec(const Comp *c, const double *x, double *y) {
+  const int64_t *lptr = c->lptr, *lcol = c->lcol;
+  const double *lval = c->lval;
+  for (int64_t a = 0; a < c->s; a++) {
+    double acc = c->ldiag[a] * x[a];
+    for (int64_t p = lptr[a]; p < lptr[a + 1]; p++) acc += lval[p] * x[lcol[p]];
+    y[a] = acc;
   }
 }
 
@@ -301,12 +315,15 @@ static int dense_pairs(const Comp *c, int64_t r, double *vals, double *vecs, dou
   return 0;
 }
 
-/* w minus its projection on the nz orthonormal columns of Z (s x nz,
- * column-major); hz: nz coefficients of scratch. */
-static void orth_block(double *w, const double *Z, int64_t nz, int64_t s, double *hz) {
-  cblas_dgemv(CblasColMajor, CblasTrans, (int)s, (int)nz, 1.0, Z, (int)s, w, 1, 0.0, hz, 1);
-  cblas_dgemv(CblasColMajor, CblasNoTrans, (int)s, (int)nz, -1.0, Z, (int)s, hz, 1, 1.0, w, 1);
+/* h = V^T w for the nz columns of V (s x nz, column-major), then w -= V h:
+ * one classical Gram-Schmidt pass. */
+static void gs_pass(double *w, const double *V, int64_t nz, int64_t s, double *h) {
+  cblas_dgemv(CblasColMajor, CblasTrans, (int)s, (int)nz, 1.0, V, (int)s, w, 1, 0.0, h, 1);
+  cblas_dgemv(CblasColMajor, CblasNoTrans, (int)s, (int)nz, -1.0, V, (int)s, h, 1, 1.0, w, 1);
 }
+
+static double norm2(const double *w, int64_t s) { return cblas_dnrm2((int)s, w, 1); }
+
 
 /* A random unit vector orthogonal to the locked Z and to the j columns of
  * V. */
@@ -315,12 +332,12 @@ static void random_start(double *v, const double *Z, int64_t nz, const double *V
   for (int attempt = 0; attempt < 8; attempt++) {
     for (int64_t a = 0; a < s; a++) v[a] = 2 * luma_cluster_uniform(rng) - 1;
     for (int pass = 0; pass < 2; pass++) {
-      orth_block(v, Z, nz, s, hz);
-      if (j > 0) orth_block(v, V, j, s, h);
+      gs_pass(v, Z, nz, s, hz);
+      if (j > 0) gs_pass(v, V, j, s, h);
     }
-    const double nv = cblas_dnrm2((int)s, v, 1);
+    const double nv = norm2(v, s);
     if (nv > 1e-8) {
-      cblas_dscal((int)s, 1.0 / nv, v, 1);
+      for (int64_t a = 0; a < s; a++) v[a] /= nv;
       return;
     }
   }
@@ -357,20 +374,18 @@ static int lanczos_pairs(const Comp *c, const luma_LaplacianEig *o, int64_t r, c
       double *v = V + j * s;
       comp_matvec(c, v, w);
       (*matvecs)++;
-      const int jj = (int)(j + 1);
-      orth_block(w, Z, nz, s, hz);
-      const double before = cblas_dnrm2((int)s, w, 1);
-      cblas_dgemv(CblasColMajor, CblasTrans, (int)s, jj, 1.0, V, (int)s, w, 1, 0.0, h, 1);
-      cblas_dgemv(CblasColMajor, CblasNoTrans, (int)s, jj, -1.0, V, (int)s, h, 1, 1.0, w, 1);
-      beta = cblas_dnrm2((int)s, w, 1);
+      const int64_t jj = j + 1;
+      gs_pass(w, Z, nz, s, hz);
+      const double before = norm2(w, s);
+      gs_pass(w, V, jj, s, h);
+      beta = norm2(w, s);
       if (beta < 0.7071067811865476 * before) {
         /* much cancelled: a second pass (Daniel, Gragg, Kaufman and
          * Stewart 1976) */
-        orth_block(w, Z, nz, s, hz);
-        cblas_dgemv(CblasColMajor, CblasTrans, (int)s, jj, 1.0, V, (int)s, w, 1, 0.0, h2, 1);
-        cblas_dgemv(CblasColMajor, CblasNoTrans, (int)s, jj, -1.0, V, (int)s, h2, 1, 1.0, w, 1);
+        gs_pass(w, Z, nz, s, hz);
+        gs_pass(w, V, jj, s, h2);
         for (int64_t i = 0; i <= j; i++) h[i] += h2[i];
-        beta = cblas_dnrm2((int)s, w, 1);
+        beta = norm2(w, s);
       }
       for (int64_t i = 0; i <= j; i++) T[i + j * m] = h[i];
       double *next = V + (j + 1) * s;
@@ -449,10 +464,12 @@ int luma_laplacian_eig(const luma_Csr *g, const int64_t *label, int64_t c,
                        const luma_LaplacianEig *o, double *evals, double *evecs, double *work,
                        int64_t *iwork, luma_LaplacianEigInfo *info) {
   const int64_t n = g->n, k = o->k;
+  const int64_t nnz = g->ptr[n];
   double *deg = work, *dinv = deg + n, *cvec = dinv + n, *cval = cvec + n * (k + 1);
-  double *solver = cval + n;
+  double *lval = cval + n, *ldiag = lval + nnz, *solver = ldiag + n;
   int64_t *nodes = iwork, *pos = nodes + n, *start = pos + n, *ccomp = start + (c + 1);
-  int64_t *coff = ccomp + n, *order = coff + n, *isolver = order + n;
+  int64_t *coff = ccomp + n, *order = coff + n, *lptr = order + n, *lcol = lptr + (n + 1);
+  int64_t *isolver = lcol + nnz;
   info->matvecs = 0;
   info->converged = 1;
   info->interrupted = 0;
@@ -482,7 +499,8 @@ int luma_laplacian_eig(const luma_Csr *g, const int64_t *label, int64_t c,
   int64_t ncand = 0, used = 0;
   for (int64_t b = 0; b < c; b++) {
     const int64_t s = start[b + 1] - start[b];
-    Comp comp = {g, nodes + start[b], pos, s, deg, dinv, o->normalized, 2 * maxdeg};
+    Comp comp = {g,    nodes + start[b], pos,  s,    deg,  dinv, o->normalized, 2 * maxdeg,
+                 lptr, lcol,             lval, ldiag};
     /* the null vector */
     double *z = cvec + used;
     double norm = 0;
@@ -502,6 +520,7 @@ int luma_laplacian_eig(const luma_Csr *g, const int64_t *label, int64_t c,
     if (s <= dense_threshold(o)) {
       status = dense_pairs(&comp, r, vals, vecs, solver + r, isolver);
     } else {
+      comp_operator(&comp);
       status = lanczos_bottom(&comp, o, r, z, vals, vecs, solver + r, isolver, &rng,
                               &info->matvecs);
       if (status == -2) {

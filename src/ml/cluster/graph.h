@@ -87,9 +87,9 @@ typedef struct luma_LaplacianEigInfo {
 } luma_LaplacianEigInfo;
 
 /* Sizes of the work buffers of luma_laplacian_eig for a graph of n nodes
- * in c components, the largest of `largest` nodes: doubles returned,
- * int64s in *iwork. */
-int64_t luma_laplacian_eig_work(const luma_LaplacianEig *o, int64_t n, int64_t c,
+ * and nnz stored entries in c components, the largest of `largest` nodes:
+ * doubles returned, int64s in *iwork. */
+int64_t luma_laplacian_eig_work(const luma_LaplacianEig *o, int64_t n, int64_t nnz, int64_t c,
                                 int64_t largest, int64_t *iwork);
 
 /* The k smallest eigenvalues (ascending, into evals) and unit

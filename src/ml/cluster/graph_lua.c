@@ -7,6 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <cblas.h> /* openblas_set_num_threads */
+
 #include "cluster/cluster_lua.h"
 #include "cluster/graph.h"
 #include "core/matrix_lua.h"
@@ -126,6 +128,20 @@ static int g_dense(lua_State *L) {
   for (int64_t i = 0; i < n; i++)
     for (int64_t p = g->csr.ptr[i]; p < g->csr.ptr[i + 1]; p++)
       LUMA_AT(a, i, g->csr.col[p]) = g->csr.val[p];
+  return 1;
+}
+
+/* edges(g) -> E x 3 (i, j, weight), every stored entry (both directions) */
+static int g_edges(lua_State *L) {
+  Graph *g = check_graph(L, 1);
+  const int64_t n = g->csr.n;
+  luma_Mat *e = luma_matrix_new(L, g->csr.ptr[n], 3);
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t p = g->csr.ptr[i]; p < g->csr.ptr[i + 1]; p++) {
+      LUMA_AT(e, p, 0) = (double)(i + 1);
+      LUMA_AT(e, p, 1) = (double)(g->csr.col[p] + 1);
+      LUMA_AT(e, p, 2) = g->csr.val[p];
+    }
   return 1;
 }
 
@@ -256,7 +272,7 @@ static int g_laplacian_eig(lua_State *L) {
   for (int64_t i = 0; i < n; i++)
     if (++queue[label[i]] > largest) largest = queue[label[i]];
   int64_t niwork = 0;
-  const int64_t nwork = luma_laplacian_eig_work(&o, n, c, largest, &niwork);
+  const int64_t nwork = luma_laplacian_eig_work(&o, n, g->csr.ptr[n], c, largest, &niwork);
   double *work = scratch(L, nwork, sizeof(double));
   int64_t *iwork = scratch(L, niwork, sizeof(int64_t));
   luma_Mat *vals = luma_matrix_new(L, k, 1);
@@ -268,8 +284,13 @@ static int g_laplacian_eig(lua_State *L) {
   luma_Threads *t = luma_threads_of(L);
   o.interrupt = t->interrupt;
   luma_LaplacianEigInfo info;
+  /* the solver's BLAS products are small (n x 40 blocks): one BLAS thread,
+   * as in a parallel loop, instead of workers spinning between calls */
+  const int blas_threads = openblas_get_num_threads();
+  openblas_set_num_threads(1);
   const int status =
       luma_laplacian_eig(&g->csr, label, c, &o, vals->data, vecs->data, work, iwork, &info);
+  openblas_set_num_threads(blas_threads);
   luma_threads_finish(L, t, info.interrupted ? LUMA_LOOP_INTERRUPTED : LUMA_LOOP_DONE);
   if (status != 0) return luaL_error(L, "laplacian_eig: the LAPACK eigensolver failed");
   memcpy(deg->data, work, (size_t)n * sizeof *deg->data); /* the kernel's degrees */
@@ -298,6 +319,9 @@ void luma_cluster_register_graph(lua_State *L, int t) {
       {"graph_info", g_info, "graph_info(g) -> n, entries",
        "The number of nodes and of stored adjacency entries of a graph."},
       {"dense", g_dense, "dense(g) -> matrix", "The n x n adjacency matrix of a graph."},
+      {"edges", g_edges, "edges(g) -> matrix",
+       "The stored entries of a graph's adjacency matrix as an E x 3 list (i, j, weight), by "
+       "row then column, both directions of each edge."},
       {"symmetric", g_symmetric, "symmetric(g [, tol = 1e-10]) -> true | false, i, j",
        "Whether the adjacency matrix is symmetric (relative tolerance tol); if not, a pair "
        "(i, j) where A_ij differs from A_ji."},
