@@ -264,6 +264,28 @@ describe("linalg derived quantities #smoke", function()
     assert.is_true(math.abs(la.cond(luma.diag{1, 10}, 1) - 10) < 1e-14)
     assert.is_true(la.cond(D) > 1e15) -- s_min is rounding noise, as in NumPy
     assert.equal(math.huge, la.cond(luma.zeros(2, 2), 1))
+    -- numpy.linalg.cond (NumPy 1.24, Debian /usr/bin/python3) of
+    -- A = [[4, 1, 2], [0.5, 3, 1], [2, -1, 5]] for p = None, 1, inf, "fro",
+    -- "nuc", of [[1, 2], [3, 4], [5, 7]] (p = None) and of the 5 x 5
+    -- Hilbert matrix 1 / (i + j - 1) (p = None and 1)
+    local A = M{{4, 1, 2}, {0.5, 3, 1}, {2, -1, 5}}
+    local function rel(expected, got) return math.abs(got - expected) <= 1e-13 * expected end
+    assert.is_true(rel(3.059659155864061, la.cond(A)))
+    assert.is_true(rel(3.059659155864061, la.cond(A, 2)))
+    assert.is_true(rel(4.594059405940595, la.cond(A, 1)))
+    assert.is_true(rel(4.435643564356436, la.cond(A, math.huge)))
+    assert.is_true(rel(4.435643564356436, la.cond(A, "inf")))
+    assert.is_true(rel(4.399079650828779, la.cond(A, "fro")))
+    assert.is_true(rel(11.047164627675778, la.cond(A, "nuc")))
+    assert.is_true(rel(27.759144994596202, la.cond(M{{1, 2}, {3, 4}, {5, 7}})))
+    local H = luma.zeros(5, 5)
+    for i = 1, 5 do for j = 1, 5 do H:set(i, j, 1 / (i + j - 1)) end end
+    assert.is_true(math.abs(la.cond(H) - 476607.2502419338) < 1e-9 * 476607.25)
+    assert.is_true(math.abs(la.cond(H, 1) - 943656.0000017195) < 1e-9 * 943656)
+    -- the definitions themselves: s_max / s_min and norm(A, p) norm(inv(A), p)
+    local sv = la.svd(A, { mode = "values" })
+    assert.is_true(rel(sv:max() / sv:min(), la.cond(A)))
+    assert.is_true(rel(la.norm(A, "fro") * la.norm(la.inv(A), "fro"), la.cond(A, "fro")))
   end)
 
   it("spans null spaces and ranges", function()

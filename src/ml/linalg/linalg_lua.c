@@ -584,7 +584,11 @@ int luma_open_linalg(lua_State *L) {
        "Matrix norm: 2 (largest singular value, default), 1 (largest column sum), math.huge "
        "or \"inf\" (largest row sum), \"fro\" (Frobenius), \"nuc\" (sum of singular values)."},
       {"cond", la_cond, "cond(A [, p = 2]) -> number",
-       "Condition number in the p-norm (2 by default: s_max / s_min); inf when singular."},
+       "Condition number kappa_p(A), defined as numpy.linalg.cond defines it (Golub and Van "
+       "Loan, Matrix Computations, sec. 2.6.2). p = 2 (the default): s_max / s_min, the "
+       "ratio of the extreme singular values from the SVD (any shape; inf when s_min is 0). "
+       "p = 1, math.huge or \"inf\", \"fro\", \"nuc\": norm(A, p) * norm(inv(A), p) for "
+       "a square A, inf when A is singular. Returns a number."},
       {"null_space", la_null_space, "null_space(A [, {rtol = eps * max(m, n)}]) -> matrix",
        "An orthonormal basis of the null space (columns), from the SVD."},
       {"orth", la_orth, "orth(A [, {rtol = eps * max(m, n)}]) -> matrix",
