@@ -9,6 +9,7 @@
 #include <lualib.h>
 
 #include "core.h"
+#include "budget.h"
 
 /* ------------------------------------------------------------ allocator */
 
@@ -76,6 +77,28 @@ int luma_state_time_error(lua_State *L) {
   return luaL_error(L, "time limit exceeded (%f s)", (lua_Number)(info ? info->time_limit : 0));
 }
 
+int luma_state_refuse_cost(lua_State *L, const char *what, double cost, uint64_t left) {
+  luma_StateInfo *info = luma_state_info(L);
+  fail_from_now_on(L);
+  return luaL_error(L, "instruction limit exceeded (%I instructions): %s would cost about %.3g "
+                    "units of work, more than the %I left", (lua_Integer)(info ? info->instruction_limit : 0),
+                    what, cost, (lua_Integer)left);
+}
+
+void luma_charge(lua_State *L, uint64_t units) {
+  luma_StateInfo *info = luma_state_info(L);
+  if (info == NULL) return;
+  if (info->instruction_limit != 0) {
+    info->instructions = units > UINT64_MAX - info->instructions ? UINT64_MAX
+                                                                 : info->instructions + units;
+    if (info->instructions > info->instruction_limit) luma_state_limit_error(L);
+  }
+  luma_state_check_interrupt(L);
+  if (info->time_limit > 0 && units >= LUMA_CHARGE_CLOCK_UNITS &&
+      luma_monotonic_seconds() > info->deadline)
+    luma_state_time_error(L);
+}
+
 double luma_state_deadline(lua_State *L) {
   luma_StateInfo *info = luma_state_info(L);
   return info != NULL && info->time_limit > 0 ? info->deadline : 0;
@@ -109,6 +132,7 @@ void luma_state_restart_budget(lua_State *L) {
   info->instructions = 0;
   if (info->time_limit > 0) info->deadline = luma_monotonic_seconds() + info->time_limit;
   normal_hook(L, info);
+  luma_threads_new_run(L);
 }
 
 void luma_state_drop_time_limit(lua_State *L) {

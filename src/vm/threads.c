@@ -3,6 +3,13 @@
  * use inside a userdata (so the collector closes it with the state),
  * configured per state, and tied to the state's limits: loops stop on the
  * state's interrupt flag and on what is left of its instruction budget.
+ *
+ * The pool's meter (core/parallel.h) counts the units native work spent
+ * since they were last added to the state's instruction count; they are
+ * added (committed) whenever a binding takes the pool (luma_threads_of)
+ * and when it is done (luma_threads_finish), so a binding that calls
+ * back into Lua, which runs other bindings, loses no charge: between two
+ * commits t->budget is exactly what the state has left.
  */
 #include <stdlib.h>
 
@@ -10,6 +17,7 @@
 
 #include "core.h"
 #include "core/parallel.h"
+#include "budget.h"
 
 /* Registry keys: the pool userdata and its metatable (addresses only). */
 static const char POOL_KEY = 0;
@@ -60,22 +68,32 @@ static luma_Threads *pool_of(lua_State *L) {
   return t;
 }
 
+/* Adds the meter's units to the state's count and reads the budget left. */
+static void commit(luma_StateInfo *info, luma_Threads *t) {
+  uint64_t spent = atomic_exchange(&t->spent, 0);
+  t->budget = UINT64_MAX;
+  if (info == NULL || info->instruction_limit == 0) return;
+  info->instructions = spent > UINT64_MAX - info->instructions ? UINT64_MAX
+                                                               : info->instructions + spent;
+  t->budget = info->instructions < info->instruction_limit
+                  ? info->instruction_limit - info->instructions
+                  : 0;
+}
+
 luma_Threads *luma_threads_of(lua_State *L) {
   luma_Threads *t = pool_of(L);
   luma_StateInfo *info = luma_state_info(L);
+  commit(info, t);
+  atomic_store(&t->stop, LUMA_LOOP_DONE);
   t->interrupt = info ? &info->interrupted : NULL;
-  t->budget = UINT64_MAX;
   t->deadline = luma_state_deadline(L);
-  if (info != NULL && info->instruction_limit != 0)
-    t->budget = info->instructions < info->instruction_limit
-                    ? info->instruction_limit - info->instructions
-                    : 0;
   return t;
 }
 
 void luma_threads_finish(lua_State *L, luma_Threads *t, int status) {
-  luma_StateInfo *info = luma_state_info(L);
-  if (info != NULL && info->instruction_limit != 0) info->instructions += atomic_load(&t->spent);
+  if (status == LUMA_LOOP_DONE) status = luma_work_status(t);
+  commit(luma_state_info(L), t);
+  atomic_store(&t->stop, LUMA_LOOP_DONE);
   switch ((luma_LoopStatus)status) {
   case LUMA_LOOP_DONE: return;
   case LUMA_LOOP_INTERRUPTED:
@@ -85,6 +103,34 @@ void luma_threads_finish(lua_State *L, luma_Threads *t, int status) {
   case LUMA_LOOP_OVER_BUDGET: luma_state_limit_error(L); return;
   case LUMA_LOOP_TIMEOUT: luma_state_time_error(L); return;
   }
+}
+
+void luma_threads_new_run(lua_State *L) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &POOL_KEY) == LUA_TUSERDATA)
+    luma_work_reset(lua_touserdata(L, -1));
+  lua_pop(L, 1);
+}
+
+luma_Threads *luma_meter(lua_State *L, uint64_t units) {
+  if (units < LUMA_WORK_CHUNK) {
+    luma_charge(L, units);
+    return NULL;
+  }
+  return luma_threads_of(L);
+}
+
+void luma_meter_done(lua_State *L, luma_Threads *t) {
+  if (t != NULL) luma_threads_finish(L, t, LUMA_LOOP_DONE);
+}
+
+void luma_charge_uninterruptible(lua_State *L, double cost, const char *what) {
+  luma_StateInfo *info = luma_state_info(L);
+  if (info != NULL && info->instruction_limit != 0) {
+    luma_Threads *t = luma_threads_of(L); /* commits what the pool spent */
+    luma_threads_finish(L, t, LUMA_LOOP_DONE);
+    if (!(cost <= (double)t->budget)) luma_state_refuse_cost(L, what, cost, t->budget);
+  }
+  luma_charge(L, cost < 1.8e19 ? (uint64_t)cost : UINT64_MAX);
 }
 
 void luma_threads_configure(lua_State *L, int count) {

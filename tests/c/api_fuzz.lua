@@ -5,13 +5,8 @@
 -- whole run is inside AddressSanitizer + UBSan, so a crash, a memory error
 -- or undefined behaviour in any binding fails the suite.
 --
--- Discovery is automatic, so modules that land later are covered without
--- edits here: the luma table and every lazily loaded submodule (the
--- __lazy list of luma's metatable), the parts of family packages (the
--- luma.* entries of package.preload), tables nested in them, the metatables
--- of native types (the registry's "luma.*" entries: methods and
--- metamethods), and the methods of objects the calls return (estimators,
--- generators, results, distributions...).
+-- Discovery is automatic (tests/c/api_registry.lua, shared with the limits
+-- probe), so modules that land later are covered without edits here.
 local verbose = os.getenv and os.getenv("LUMA_API_FUZZ_VERBOSE") == "1"
 
 -- Functions that are not called, each with its reason.  (The driver also
@@ -30,9 +25,6 @@ local SKIP = {
   ["luma.parallel.mpi.run"] = "starts MPI",
   ["luma.mpi.run"] = "starts MPI",
 }
--- Metamethods only the collector calls: calling them by hand on a live
--- object would release its storage twice, by design.
-local SKIP_META = { __gc = true, __close = true, __mode = true, __name = true, __metatable = true }
 
 -- ------------------------------------------------------------ arguments
 
@@ -77,105 +69,12 @@ end
 
 -- ------------------------------------------------------------ discovery
 
-local targets = {} -- { name, fn, self (or nil), selves (list or nil) }
-local seen_fn = {}
-local seen_table = {}
-local seen_mt = {}
-local skipped = {}
-
-local function add(name, fn, self, selves)
-  if SKIP[name] then
-    skipped[name] = SKIP[name]
-    return
-  end
-  local key = selves and fn or (self ~= nil and fn) or fn
-  if seen_fn[key] and not self and not selves then return end
-  seen_fn[key] = true
-  targets[#targets + 1] = { name = name, fn = fn, self = self, selves = selves }
-end
-
-local function callable(v)
-  if type(v) == "function" then return true end
-  local mt = (type(v) == "table" or type(v) == "userdata") and getmetatable(v)
-  return type(mt) == "table" and rawget(mt, "__call") ~= nil
-end
-
-local walk_methods
-
-local function walk_table(prefix, t, depth)
-  if seen_table[t] or depth > 4 then return end
-  seen_table[t] = true
-  local keys = {}
-  for k in pairs(t) do
-    if type(k) == "string" then keys[#keys + 1] = k end
-  end
-  table.sort(keys)
-  for _, k in ipairs(keys) do
-    local v = rawget(t, k)
-    local name = prefix .. "." .. k
-    if callable(v) then add(name, v) end
-    if type(v) == "table" and not k:match("^_") then walk_table(name, v, depth + 1) end
-  end
-end
-
--- Methods of an object's metatable (its __index table) and metamethods.
-walk_methods = function(obj, mt, selves)
-  if type(mt) ~= "table" or seen_mt[mt] then return end
-  seen_mt[mt] = true
-  local tname = rawget(mt, "__name")
-  tname = type(tname) == "string" and tname or "object"
-  local methods = rawget(mt, "__methods") or rawget(mt, "__index")
-  if type(methods) == "table" then
-    local keys = {}
-    for k, v in pairs(methods) do
-      if type(k) == "string" and type(v) == "function" then keys[#keys + 1] = k end
-    end
-    table.sort(keys)
-    for _, k in ipairs(keys) do add(tname .. ":" .. k, methods[k], obj, selves) end
-  end
-  local metas = {}
-  for k, v in pairs(mt) do
-    if type(k) == "string" and k:match("^__") and type(v) == "function" and not SKIP_META[k] then
-      metas[#metas + 1] = k
-    end
-  end
-  table.sort(metas)
-  for _, k in ipairs(metas) do add(tname .. "." .. k, mt[k], obj, selves) end
-end
-
--- The luma table and every lazy submodule.
-local lazy = getmetatable(luma).__lazy
-for _, name in ipairs(lazy) do local _ = luma[name] end
-walk_table("luma", luma, 0)
-
--- The parts of family packages (luma.linear.common, luma.linear.native,
--- ...), which only require reaches: every luma.* module in package.preload
--- but the data files.
-local parts = {}
-for name in pairs(package.preload) do
-  if name:match("^luma%.") and not name:match("^luma%.data%.") then parts[#parts + 1] = name end
-end
-table.sort(parts)
-for _, name in ipairs(parts) do
-  local ok, module = pcall(require, name)
-  if ok and type(module) == "table" then walk_table(name, module, 0) end
-end
-
--- Native types: the registry's metatables named "luma.*".
-local reg = debug.getregistry()
-local type_names = {}
-for k, v in pairs(reg) do
-  if type(k) == "string" and k:match("^luma%.") and type(v) == "table" then
-    type_names[#type_names + 1] = k
-  end
-end
-table.sort(type_names)
-for _, k in ipairs(type_names) do
-  local selves = k == "luma.Matrix" and matrix_selves() or nil
-  local self = nil
-  if k == "luma.Generator" then self = luma.random.Generator(5) end
-  walk_methods(self, reg[k], selves)
-end
+-- tests/c/api_registry.lua, loaded by the driver
+local registry = api_registry.new{
+  skip = SKIP, types = native_types,
+  selves = { ["luma.Matrix"] = matrix_selves() },
+  self_of = { ["luma.Generator"] = luma.random.Generator(5) },
+}
 
 -- ------------------------------------------------------------- calling
 
@@ -184,20 +83,14 @@ local unstructured_seen = {}
 local memory = 0 -- memory errors (huge sizes refused by the allocator)
 local unstructured = 0 -- errors naming neither function nor argument (failures)
 local propagated = 0 -- the fixtures' own errors passed through
-local new_objects = {}
-local queued_mt = {} -- metatables already waiting in new_objects
 
 local function note_result(ok, a, b, c)
   calls = calls + 1
   if ok then
     -- objects we have not seen: their methods join the walk
-    for _, r in ipairs{ a, b, c } do
-      local mt = (type(r) == "table" or type(r) == "userdata") and getmetatable(r)
-      if type(mt) == "table" and not seen_mt[mt] and not queued_mt[mt] then
-        queued_mt[mt] = true
-        new_objects[#new_objects + 1] = { r, mt }
-      end
-    end
+    registry:note(a)
+    registry:note(b)
+    registry:note(c)
     return
   end
   errors = errors + 1
@@ -275,21 +168,13 @@ local function fuzz_target(t)
   if verbose then io.stderr:write(string.format("api_fuzz: %.3f s %s\n", dt, t.name)) end
 end
 
-local k = 1
 local functions = 0
-while k <= #targets do
-  fuzz_target(targets[k])
+for t in registry:each() do
+  fuzz_target(t)
   functions = functions + 1
-  k = k + 1
-  -- methods of objects the calls returned (once per metatable)
-  while #new_objects > 0 and k > #targets do
-    local o = table.remove(new_objects, 1)
-    walk_methods(o[1], o[2], nil)
-  end
 end
+local nskipped = registry:nskipped()
 
-local nskipped = 0
-for _ in pairs(skipped) do nskipped = nskipped + 1 end
 local report = { string.format("api_fuzz: %d functions and methods, %d calls, %d errors (%d memory "
   .. "errors, %d propagated from the fixtures, %d not naming the argument or function), %d skipped",
   functions, calls, errors, memory, propagated, unstructured, nskipped) }

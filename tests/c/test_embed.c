@@ -143,8 +143,9 @@ static void test_instruction_limit_in_native_loops(void) {
                       msg, sizeof msg) == LUA_ERRRUN);
     CHECK(strstr(msg, "instruction limit exceeded") != NULL);
     CHECK(strstr(msg, "[C]: in function 'luma.pairwise.distances'") != NULL);
-    /* An element-wise loop: 2 x 10^6 elements over a 10^6 budget. */
-    CHECK(run_failing(L, "return luma.zeros(2000, 1000):exp()", msg, sizeof msg) == LUA_ERRRUN);
+    /* An element-wise loop: 6 x 10^5 elements to fill, then 6 x 10^5 to
+     * exponentiate, over a 10^6 budget. */
+    CHECK(run_failing(L, "return luma.zeros(1000, 600):exp()", msg, sizeof msg) == LUA_ERRRUN);
     CHECK(strstr(msg, "instruction limit exceeded") != NULL);
     CHECK(strstr(msg, "[C]: in method 'exp'") != NULL);
     /* The next run has a fresh budget, and small loops fit in it. */

@@ -6,7 +6,7 @@
 #include "core/matrix.h"
 
 int64_t luma_mat_checked_size(int64_t rows, int64_t cols) {
-  if (rows < 0 || cols < 0) return -1;
+  if (rows < 0 || cols < 0 || rows > LUMA_MAX_DIM || cols > LUMA_MAX_DIM) return -1;
   if (rows != 0 && cols > LUMA_MAX_ELEMENTS / rows) return -1;
   return rows * cols;
 }
@@ -31,7 +31,12 @@ luma_Mat luma_mat_block(const luma_Mat *m, int64_t r0, int64_t c0, int64_t rows,
   return b;
 }
 
+/* Loops below run over rows, then columns: an empty matrix (2^31 - 1 rows
+ * of nothing) must return before the row loop, not walk it. */
+static int is_empty(const luma_Mat *m) { return m->rows == 0 || m->cols == 0; }
+
 void luma_mat_fill(luma_Mat *m, double value) {
+  if (is_empty(m)) return;
   if (luma_mat_is_contiguous(m)) {
     int64_t n = m->rows * m->cols;
     for (int64_t k = 0; k < n; k++) m->data[k] = value;
@@ -48,6 +53,7 @@ void luma_mat_set_identity(luma_Mat *m) {
 }
 
 void luma_mat_copy(luma_Mat *dst, const luma_Mat *src) {
+  if (is_empty(src)) return;
   if (dst->data == src->data && dst->rs == src->rs && dst->cs == src->cs) return;
   if (luma_mat_is_contiguous(dst) && luma_mat_is_contiguous(src)) {
     size_t n = (size_t)(src->rows * src->cols);
@@ -82,6 +88,7 @@ luma_Mat luma_mat_diagonal(const luma_Mat *m, int64_t k) {
 }
 
 void luma_mat_take(luma_Mat *dst, const luma_Mat *src, const int64_t *index, int along_cols) {
+  if (is_empty(dst)) return;
   if (along_cols) {
     for (int64_t i = 0; i < dst->rows; i++)
       for (int64_t j = 0; j < dst->cols; j++) LUMA_AT(dst, i, j) = LUMA_AT(src, i, index[j]);

@@ -22,8 +22,13 @@ typedef struct luma_Mat {
 /* The largest element count a matrix may have: keeps byte sizes and
  * index arithmetic far from overflow. */
 #define LUMA_MAX_ELEMENTS (((int64_t)1) << 40)
+/* The largest number of rows or of columns (2^31 - 1): every dimension
+ * fits a C int (BLAS, LAPACK, Lua table sizes), and a loop over the rows
+ * of an empty matrix stays short. */
+#define LUMA_MAX_DIM ((int64_t)2147483647)
 
-/* Number of elements, or -1 if rows*cols is negative or above the maximum. */
+/* Number of elements, or -1 if a size is negative or above LUMA_MAX_DIM,
+ * or rows*cols is above LUMA_MAX_ELEMENTS. */
 int64_t luma_mat_checked_size(int64_t rows, int64_t cols);
 
 /* Nonzero when elements are row-major and contiguous (rs == cols, cs == 1,

@@ -194,6 +194,7 @@ static void elementwise_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) 
 
 static luma_LoopStatus elementwise(luma_Threads *t, ElementwiseJob *job) {
   int64_t rows = job->out.rows, cols = job->out.cols;
+  if (rows == 0 || cols == 0) return luma_work_status(t); /* not a loop over 2^31 empty rows */
   job->by_rows = rows > 1 || cols == 1;
   int64_t extent = job->by_rows ? rows : cols, width = job->by_rows ? cols : 1;
   int64_t grain = extent;
@@ -218,14 +219,17 @@ luma_LoopStatus luma_mat_unary(luma_Threads *t, luma_UnaryOp op, const luma_Mat 
 }
 
 void luma_mat_clamp(const luma_Mat *a, double lo, double hi, luma_Mat *out) {
+  if (out->rows == 0 || out->cols == 0) return;
   UNARY_LOOP(isnan(x) ? x : (x < lo ? lo : (x > hi ? hi : x)));
 }
 
 void luma_mat_scale(const luma_Mat *a, double alpha, luma_Mat *out) {
+  if (out->rows == 0 || out->cols == 0) return;
   UNARY_LOOP(alpha * x);
 }
 
 void luma_mat_where(const luma_Mat *mask, const luma_Mat *a, const luma_Mat *b, luma_Mat *out) {
+  if (out->rows == 0 || out->cols == 0) return;
   for (int64_t i = 0; i < out->rows; i++)
     for (int64_t j = 0; j < out->cols; j++)
       LUMA_AT(out, i, j) = LUMA_AT(mask, i, j) != 0 ? LUMA_AT(a, i, j) : LUMA_AT(b, i, j);

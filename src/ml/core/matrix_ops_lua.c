@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <math.h>
 
+#include "budget.h"
 #include "core/matrix_lua.h"
 #include "core/matrix_ops.h"
 
@@ -91,6 +92,7 @@ static int m_clamp(lua_State *L) {
   if (!(lo <= hi)) return luma_arg_error(L, 3, "upper bound %f is below lower bound %f", hi, lo);
   luma_Mat *out = luma_matrix_result(L, 4, a->rows, a->cols);
   if (!lua_isnoneornil(L, 4)) luma_matrix_check_no_overlap(L, 4, out, a);
+  luma_charge(L, (uint64_t)(out->rows * out->cols));
   luma_mat_clamp(a, lo, hi, out);
   return 1;
 }
@@ -101,7 +103,7 @@ static int m_map(lua_State *L) {
   luma_Mat *a = luma_matrix_check(L, 1);
   luaL_checktype(L, 2, LUA_TFUNCTION);
   luma_Mat *out = luma_matrix_result(L, 3, a->rows, a->cols);
-  for (int64_t i = 0; i < a->rows; i++)
+  for (int64_t i = 0; i < a->rows && a->cols > 0; i++)
     for (int64_t j = 0; j < a->cols; j++) {
       lua_pushvalue(L, 2);
       lua_pushnumber(L, LUMA_AT(a, i, j));
@@ -137,6 +139,7 @@ static int m_where(lua_State *L) {
   }
   luma_Mat bm = luma_broadcast_to(mask, r2, c2), ba = luma_broadcast_to(&a.m, r2, c2),
            bb = luma_broadcast_to(&b.m, r2, c2);
+  luma_charge(L, (uint64_t)(out->rows * out->cols));
   luma_mat_where(&bm, &ba, &bb, out);
   return 1;
 }
@@ -170,6 +173,10 @@ static int m_matmul(lua_State *L) {
   check_blas_size(L, pa, 1);
   check_blas_size(L, pb, 2);
   int64_t rows = pa->rows, cols = pb->cols;
+  /* one dgemm cannot be interrupted: refused up front when over budget
+   * (m n k multiply-adds; m n to zero the result when k is 0) */
+  luma_charge_uninterruptible(L, (double)rows * (double)cols * (double)(pa->cols > 0 ? pa->cols : 1),
+                              "this matrix product");
   lua_settop(L, 3);
   luma_Mat a = blas_operand(L, 1), b = blas_operand(L, 2);
   luma_Mat *out = luma_matrix_result(L, 3, rows, cols);
@@ -189,7 +196,9 @@ static int mm_mul(lua_State *L) {
     int m_arg = lua_type(L, 1) == LUA_TNUMBER ? 2 : 1;
     luma_Mat *a = luma_matrix_check(L, m_arg);
     double alpha = luaL_checknumber(L, m_arg == 1 ? 2 : 1);
-    luma_mat_scale(a, alpha, luma_matrix_new(L, a->rows, a->cols));
+    luma_Mat *out = luma_matrix_new(L, a->rows, a->cols);
+    luma_charge(L, (uint64_t)(out->rows * out->cols));
+    luma_mat_scale(a, alpha, out);
     return 1;
   }
   lua_settop(L, 2);

@@ -38,30 +38,46 @@ static double monotonic_seconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Stops the meter for `why` unless it already stopped (the first reason
+ * stays); returns the reason in force. */
+static luma_LoopStatus stop_with(luma_Threads *t, luma_LoopStatus why) {
+  int expected = LUMA_LOOP_DONE;
+  if (atomic_compare_exchange_strong(&t->stop, &expected, (int)why)) return why;
+  return (luma_LoopStatus)expected;
+}
+
+luma_LoopStatus luma_work_charge(luma_Threads *t, uint64_t units) {
+  if (t == NULL) return LUMA_LOOP_DONE;
+  int stopped = atomic_load_explicit(&t->stop, memory_order_relaxed);
+  if (stopped != LUMA_LOOP_DONE) return (luma_LoopStatus)stopped;
+  if (t->interrupt && atomic_load_explicit(t->interrupt, memory_order_relaxed))
+    return stop_with(t, LUMA_LOOP_INTERRUPTED);
+  if (t->deadline > 0 && monotonic_seconds() > t->deadline) return stop_with(t, LUMA_LOOP_TIMEOUT);
+  uint64_t before = atomic_fetch_add_explicit(&t->spent, units, memory_order_relaxed);
+  if (t->budget != UINT64_MAX && (before + units < before || before + units > t->budget))
+    return stop_with(t, LUMA_LOOP_OVER_BUDGET);
+  return LUMA_LOOP_DONE;
+}
+
+luma_LoopStatus luma_work_status(const luma_Threads *t) {
+  return t == NULL ? LUMA_LOOP_DONE : (luma_LoopStatus)atomic_load(&t->stop);
+}
+
+void luma_work_reset(luma_Threads *t) {
+  atomic_store(&t->spent, 0);
+  atomic_store(&t->stop, LUMA_LOOP_DONE);
+}
+
 /* Claims and runs chunks until none is left or the loop stops. */
 static void run_chunks(luma_Threads *t) {
   const luma_Loop *loop = &t->loop;
   for (;;) {
     if (atomic_load_explicit(&t->stop, memory_order_relaxed) != LUMA_LOOP_DONE) return;
-    if (t->interrupt && atomic_load_explicit(t->interrupt, memory_order_relaxed)) {
-      atomic_store(&t->stop, LUMA_LOOP_INTERRUPTED);
-      return;
-    }
-    if (t->deadline > 0 && monotonic_seconds() > t->deadline) {
-      atomic_store(&t->stop, LUMA_LOOP_TIMEOUT);
-      return;
-    }
     long long k = atomic_fetch_add(&t->next, 1);
     if (k >= t->chunks) return;
     int64_t begin = (int64_t)k * loop->grain;
     int64_t end = loop->n - begin < loop->grain ? loop->n : begin + loop->grain;
-    if (t->budget != UINT64_MAX) {
-      uint64_t units = (uint64_t)(end - begin) * loop->cost;
-      if (atomic_fetch_add(&t->spent, units) + units > t->budget) {
-        atomic_store(&t->stop, LUMA_LOOP_OVER_BUDGET);
-        return;
-      }
-    }
+    if (luma_work_charge(t, (uint64_t)(end - begin) * loop->cost) != LUMA_LOOP_DONE) return;
     loop->fn(loop->ctx, (int64_t)k, begin, end);
   }
 }
@@ -124,6 +140,8 @@ void luma_threads_set_count(luma_Threads *t, int count) {
   t->count = count;
 }
 
+/* Every chunk on the caller, unmetered: without a pool, or inside a
+ * chunk of a running loop (the outer chunk paid for the work). */
 static luma_LoopStatus run_serially(const luma_Loop *loop) {
   for (int64_t begin = 0, k = 0; begin < loop->n; begin += loop->grain, k++)
     loop->fn(loop->ctx, k, begin, loop->n - begin < loop->grain ? loop->n : begin + loop->grain);
@@ -131,15 +149,14 @@ static luma_LoopStatus run_serially(const luma_Loop *loop) {
 }
 
 luma_LoopStatus luma_parallel_for(luma_Threads *t, const luma_Loop *loop) {
-  if (loop->n <= 0) return LUMA_LOOP_DONE;
+  if (loop->n <= 0) return luma_work_status(t);
   if (t == NULL || t->running) return run_serially(loop);
+  if (luma_work_status(t) != LUMA_LOOP_DONE) return luma_work_status(t);
   forget_if_forked(t);
   t->loop = *loop;
   if (t->loop.grain < 1) t->loop.grain = 1;
   t->chunks = (loop->n - 1) / t->loop.grain + 1;
   atomic_store(&t->next, 0);
-  atomic_store(&t->stop, LUMA_LOOP_DONE);
-  atomic_store(&t->spent, 0);
   t->running = 1;
 
   int helpers = t->chunks > 1 && t->count > 1;

@@ -14,6 +14,24 @@
  * clock.  A stopped loop returns early
  * with the reason; the caller turns it into an error.
  *
+ * The work meter: kernels that loop outside luma_parallel_for (serial
+ * scans, sorts, samplers, parsers, encoders) charge the same budget and
+ * poll the same three conditions through luma_work_charge, about every
+ * LUMA_WORK_CHUNK units (tens of microseconds of work):
+ *
+ *     for (...) {
+ *       if (luma_work_charge(t, units_of_next_piece)) return;  // stopped
+ *       ...do the piece...
+ *     }
+ *
+ * One unit is about one element touched by a simple operation (an add, a
+ * comparison, a copy): a loop over n elements doing c flops each charges
+ * about n*c; docs/EMBEDDING.md has the cost model.  Once a loop or a
+ * charge stops, the meter stays stopped (every later charge and loop
+ * returns the same status) until the owner resets it for the next call;
+ * the binding then raises the state's error.  Charges are atomic, so
+ * chunk functions running on worker threads may charge too.
+ *
  * Fork: worker threads do not survive fork().  The pool remembers the
  * process that started them; in a forked child it forgets them and
  * starts new ones on the next loop, so a fork pool's workers can run
@@ -75,8 +93,55 @@ typedef struct luma_Threads {
   atomic_int *interrupt; /* nonzero stops loops; may be NULL */
   uint64_t budget;                        /* units a loop may spend; UINT64_MAX: no limit */
   double deadline;                        /* CLOCK_MONOTONIC seconds; 0: none */
-  atomic_ullong spent;                    /* units the last loop spent */
+  atomic_ullong spent;                    /* units spent since the owner's last reset */
 } luma_Threads;
+
+/* Units a kernel charges at a time (a few tens of microseconds of work):
+ * often enough to stop within a millisecond, rarely enough to cost
+ * nothing measurable. */
+#define LUMA_WORK_CHUNK 65536
+
+/* Charges `units` of work about to be done to t's budget and checks the
+ * interrupt flag, the deadline and whether the meter already stopped.
+ * Returns LUMA_LOOP_DONE (0) to go on, or why to stop (then the work must
+ * not be done).  t may be NULL: nothing is charged or checked. */
+luma_LoopStatus luma_work_charge(luma_Threads *t, uint64_t units);
+
+/* The meter's state: LUMA_LOOP_DONE, or why the last loop or charge
+ * stopped (t may be NULL). */
+luma_LoopStatus luma_work_status(const luma_Threads *t);
+
+/* Starts a fresh meter: nothing spent, not stopped (the owner calls it
+ * when it sets the budget for a new call). */
+void luma_work_reset(luma_Threads *t);
+
+/* Small pieces of work (a lane, a row) charged in batches of about
+ * LUMA_WORK_CHUNK units:
+ *
+ *     luma_WorkBatch w = {t, 0};
+ *     for (...) { if (luma_work_add(&w, piece_units)) return; ...piece... }
+ *     luma_work_flush(&w);
+ */
+typedef struct luma_WorkBatch {
+  luma_Threads *t;
+  uint64_t pending;
+} luma_WorkBatch;
+
+/* Adds units; charges the batch once it reaches LUMA_WORK_CHUNK.  Nonzero:
+ * stop (luma_work_status(t) says why). */
+static inline int luma_work_add(luma_WorkBatch *w, uint64_t units) {
+  w->pending += units;
+  if (w->pending < LUMA_WORK_CHUNK) return 0;
+  uint64_t batch = w->pending;
+  w->pending = 0;
+  return luma_work_charge(w->t, batch) != LUMA_LOOP_DONE;
+}
+
+/* Charges what is left of the batch. */
+static inline void luma_work_flush(luma_WorkBatch *w) {
+  if (w->pending > 0) luma_work_charge(w->t, w->pending);
+  w->pending = 0;
+}
 
 /* Initializes t in place (its memory is the caller's) for count threads;
  * no thread starts before the first loop that can use one. */
@@ -94,8 +159,10 @@ int luma_threads_cores(void);
 
 /* Runs loop->fn over every chunk of loop->n items and returns when all
  * have run or the loop stopped (the status says why; chunks already
- * started finish first).  t may be NULL: the caller runs every chunk,
- * with no stop checks. */
+ * started finish first).  Each chunk is charged (end - begin) * cost
+ * units to the meter before it runs; a meter already stopped runs
+ * nothing.  t may be NULL: the caller runs every chunk, with no stop
+ * checks. */
 luma_LoopStatus luma_parallel_for(luma_Threads *t, const luma_Loop *loop);
 
 #endif

@@ -137,20 +137,28 @@ static luma_Lane lane_of(const luma_Mat *a, int dim, int64_t k) {
 
 static int64_t lane_count(const luma_Mat *a, int dim) { return dim == 1 ? a->cols : a->rows; }
 
-void luma_reduce_dim(luma_Reduce op, const luma_Mat *a, int dim, double param, luma_Mat *out) {
+void luma_reduce_dim(luma_Threads *t, luma_Reduce op, const luma_Mat *a, int dim, double param,
+                     luma_Mat *out) {
   int64_t lanes = lane_count(a, dim);
+  luma_WorkBatch w = {t, 0};
   for (int64_t k = 0; k < lanes; k++) {
-    double v = luma_reduce_lane(op, lane_of(a, dim, k), param);
+    luma_Lane lane = lane_of(a, dim, k);
+    if (luma_work_add(&w, (uint64_t)lane.n + 1)) return;
+    double v = luma_reduce_lane(op, lane, param);
     if (dim == 1)
       LUMA_AT(out, 0, k) = v;
     else
       LUMA_AT(out, k, 0) = v;
   }
+  luma_work_flush(&w);
 }
 
-double luma_reduce_all(luma_Reduce op, const luma_Mat *a, double param) {
+double luma_reduce_all(luma_Threads *t, luma_Reduce op, const luma_Mat *a, double param) {
   int64_t n = a->rows * a->cols;
-  if (luma_mat_is_contiguous(a)) {
+  /* One pass over the elements (two for var, std, norm and logsumexp),
+   * charged at once: a pass over memory is short. */
+  if (luma_work_charge(t, (uint64_t)n) != LUMA_LOOP_DONE) return NAN;
+  if (n == 0 || luma_mat_is_contiguous(a)) {
     luma_Lane l = {a->data, n, 1};
     return luma_reduce_lane(op, l, param);
   }
@@ -178,7 +186,7 @@ double luma_reduce_all(luma_Reduce op, const luma_Mat *a, double param) {
     case LUMA_RED_STD: {
       double dof = (double)n - param;
       if (n == 0 || dof <= 0) return NAN;
-      double mean = luma_reduce_all(LUMA_RED_MEAN, a, 0), ss = 0;
+      double mean = luma_reduce_all(NULL, LUMA_RED_MEAN, a, 0), ss = 0;
       for (int64_t i = 0; i < a->rows; i++) ss += lane_sum_sq_dev(lane_of(a, 2, i), mean);
       return op == LUMA_RED_STD ? sqrt(ss / dof) : ss / dof;
     }
@@ -213,7 +221,7 @@ double luma_reduce_all(luma_Reduce op, const luma_Mat *a, double param) {
         }
         return r;
       }
-      double scale = luma_reduce_all(LUMA_RED_NORM, a, INFINITY);
+      double scale = luma_reduce_all(NULL, LUMA_RED_NORM, a, INFINITY);
       if (scale == 0 || !isfinite(scale)) return scale;
       double s = 0;
       for (int64_t i = 0; i < a->rows; i++)
@@ -222,7 +230,7 @@ double luma_reduce_all(luma_Reduce op, const luma_Mat *a, double param) {
     }
     case LUMA_RED_LOGSUMEXP: {
       if (n == 0) return -INFINITY;
-      double m = luma_reduce_all(LUMA_RED_MAX, a, 0), s = 0;
+      double m = luma_reduce_all(NULL, LUMA_RED_MAX, a, 0), s = 0;
       if (!isfinite(m)) return m;
       for (int64_t i = 0; i < a->rows; i++) s += lane_sum_exp_shifted(lane_of(a, 2, i), m);
       return m + log(s);
@@ -234,21 +242,24 @@ double luma_reduce_all(luma_Reduce op, const luma_Mat *a, double param) {
 
 /* ----------------------------------------------------------------- scans */
 
-void luma_scan_dim(luma_Scan op, const luma_Mat *a, int dim, luma_Mat *out) {
+void luma_scan_dim(luma_Threads *t, luma_Scan op, const luma_Mat *a, int dim, luma_Mat *out) {
+  if (a->rows == 0 || a->cols == 0) return;
   int64_t lanes = lane_count(a, dim);
+  luma_WorkBatch w = {t, 0};
   for (int64_t k = 0; k < lanes; k++) {
     luma_Lane in = lane_of(a, dim, k);
+    if (luma_work_add(&w, (uint64_t)in.n + 1)) return;
     luma_Lane o = lane_of(out, dim, k);
     double *po = (double *)o.p;
     switch (op) {
       case LUMA_SCAN_CUMSUM: {
         double s = 0;
-        for (int64_t t = 0; t < in.n; t++) po[t * o.stride] = s += AT(in, t);
+        for (int64_t i = 0; i < in.n; i++) po[i * o.stride] = s += AT(in, i);
         break;
       }
       case LUMA_SCAN_CUMPROD: {
         double s = 1;
-        for (int64_t t = 0; t < in.n; t++) po[t * o.stride] = s *= AT(in, t);
+        for (int64_t i = 0; i < in.n; i++) po[i * o.stride] = s *= AT(in, i);
         break;
       }
       case LUMA_SCAN_SOFTMAX:
@@ -260,15 +271,16 @@ void luma_scan_dim(luma_Scan op, const luma_Mat *a, int dim, luma_Mat *out) {
         if (!isfinite(m)) m = 0; /* NaN propagates; all -inf gives NaN as in NumPy */
         double total = lane_sum_exp_shifted(in, m);
         double log_total = log(total);
-        for (int64_t t = 0; t < in.n; t++) {
-          double shifted = AT(in, t) - m;
-          po[t * o.stride] =
+        for (int64_t i = 0; i < in.n; i++) {
+          double shifted = AT(in, i) - m;
+          po[i * o.stride] =
               op == LUMA_SCAN_SOFTMAX ? exp(shifted) / total : shifted - log_total;
         }
         break;
       }
     }
   }
+  luma_work_flush(&w);
 }
 
 /* --------------------------------------------------------------- sorting */
@@ -286,12 +298,9 @@ static int compare_order(double x, double y, int descending) {
   return descending ? compare_values(y, x) : compare_values(x, y);
 }
 
-/* Stable merge sort of the positions pos[0..n) by the lane's values. */
-static void merge_sort(luma_Lane l, int descending, int64_t *pos, int64_t *tmp, int64_t n) {
-  if (n < 2) return;
-  int64_t half = n / 2;
-  merge_sort(l, descending, pos, tmp, half);
-  merge_sort(l, descending, pos + half, tmp, n - half);
+/* Merges the sorted runs pos[0..half) and pos[half..n). */
+static void merge(luma_Lane l, int descending, int64_t *pos, int64_t *tmp, int64_t half,
+                  int64_t n) {
   int64_t i = 0, j = half, k = 0;
   while (i < half && j < n) {
     /* Take from the right run only when strictly before the left one. */
@@ -305,24 +314,62 @@ static void merge_sort(luma_Lane l, int descending, int64_t *pos, int64_t *tmp, 
   memcpy(pos, tmp, (size_t)n * sizeof *pos);
 }
 
-void luma_sort_dim(const luma_Mat *a, int dim, int descending, luma_Mat *out, luma_Mat *idx,
-                   int64_t *work) {
+/* Stable merge sort of the positions pos[0..n) by the lane's values. */
+static void merge_sort(luma_Lane l, int descending, int64_t *pos, int64_t *tmp, int64_t n) {
+  if (n < 2) return;
+  int64_t half = n / 2;
+  merge_sort(l, descending, pos, tmp, half);
+  merge_sort(l, descending, pos + half, tmp, n - half);
+  merge(l, descending, pos, tmp, half, n);
+}
+
+uint64_t luma_sort_cost(int64_t n) {
+  uint64_t levels = 1;
+  while (levels < 63 && ((int64_t)1 << levels) < n) levels++;
+  return (uint64_t)n * levels;
+}
+
+/* Runs below this length are sorted in one piece, charged up front. */
+#define SORT_PIECE 4096
+
+/* merge_sort with the meter: big runs charge each merge (n units) as it
+ * comes, so a long sort stops within one merge of the budget.  Returns
+ * nonzero when stopped. */
+static int metered_sort(luma_Threads *t, luma_Lane l, int descending, int64_t *pos, int64_t *tmp,
+                        int64_t n) {
+  if (n <= SORT_PIECE) {
+    if (luma_work_charge(t, luma_sort_cost(n)) != LUMA_LOOP_DONE) return 1;
+    merge_sort(l, descending, pos, tmp, n);
+    return 0;
+  }
+  int64_t half = n / 2;
+  if (metered_sort(t, l, descending, pos, tmp, half) ||
+      metered_sort(t, l, descending, pos + half, tmp, n - half) ||
+      luma_work_charge(t, (uint64_t)n) != LUMA_LOOP_DONE)
+    return 1;
+  merge(l, descending, pos, tmp, half, n);
+  return 0;
+}
+
+void luma_sort_dim(luma_Threads *t, const luma_Mat *a, int dim, int descending, luma_Mat *out,
+                   luma_Mat *idx, int64_t *work) {
+  if (a->rows == 0 || a->cols == 0) return;
   int64_t lanes = lane_count(a, dim);
   for (int64_t k = 0; k < lanes; k++) {
     luma_Lane in = lane_of(a, dim, k);
     int64_t *pos = work, *tmp = work + in.n;
-    for (int64_t t = 0; t < in.n; t++) pos[t] = t;
-    merge_sort(in, descending, pos, tmp, in.n);
+    for (int64_t i = 0; i < in.n; i++) pos[i] = i;
+    if (metered_sort(t, in, descending, pos, tmp, in.n)) return;
     if (out) {
       /* Gather first: out may be the input itself. */
       double *sorted = (double *)tmp;
-      for (int64_t t = 0; t < in.n; t++) sorted[t] = AT(in, pos[t]);
+      for (int64_t i = 0; i < in.n; i++) sorted[i] = AT(in, pos[i]);
       luma_Lane o = lane_of(out, dim, k);
-      for (int64_t t = 0; t < in.n; t++) ((double *)o.p)[t * o.stride] = sorted[t];
+      for (int64_t i = 0; i < in.n; i++) ((double *)o.p)[i * o.stride] = sorted[i];
     }
     if (idx) {
       luma_Lane o = lane_of(idx, dim, k);
-      for (int64_t t = 0; t < in.n; t++) ((double *)o.p)[t * o.stride] = (double)pos[t];
+      for (int64_t i = 0; i < in.n; i++) ((double *)o.p)[i * o.stride] = (double)pos[i];
     }
   }
 }
@@ -331,7 +378,12 @@ static int compare_for_qsort(const void *x, const void *y) {
   return compare_values(*(const double *)x, *(const double *)y);
 }
 
-int64_t luma_unique(const luma_Mat *a, double *values, double *counts, double *work) {
+int64_t luma_unique(luma_Threads *t, const luma_Mat *a, double *values, double *counts,
+                    double *work) {
+  if (a->rows == 0 || a->cols == 0) return 0;
+  /* qsort runs in one piece: charged up front */
+  if (luma_work_charge(t, luma_sort_cost(a->rows * a->cols) + (uint64_t)(a->rows * a->cols)))
+    return 0;
   int64_t n = 0;
   for (int64_t i = 0; i < a->rows; i++)
     for (int64_t j = 0; j < a->cols; j++) work[n++] = LUMA_AT(a, i, j);
@@ -348,7 +400,11 @@ int64_t luma_unique(const luma_Mat *a, double *values, double *counts, double *w
   return m;
 }
 
-void luma_unique_positions(const luma_Mat *a, const double *values, int64_t m, luma_Mat *out) {
+void luma_unique_positions(luma_Threads *t, const luma_Mat *a, const double *values, int64_t m,
+                           luma_Mat *out) {
+  if (a->rows == 0 || a->cols == 0) return;
+  if (luma_work_charge(t, (uint64_t)(a->rows * a->cols) * luma_sort_cost(m) / (m > 0 ? (uint64_t)m : 1)))
+    return;
   for (int64_t i = 0; i < a->rows; i++)
     for (int64_t j = 0; j < a->cols; j++) {
       double v = LUMA_AT(a, i, j);

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "budget.h"
 #include "core/matrix_lua.h"
 #include "core/reduce.h"
 
@@ -52,7 +53,11 @@ static luma_Mat *same_shape_result(lua_State *L, const luma_Mat *a, int out_arg)
   return out;
 }
 
+/* The elements of a, as work units (a 2^31 x 0 matrix has none). */
+static uint64_t elements(const luma_Mat *a) { return (uint64_t)(a->rows * a->cols); }
+
 static void add_one(luma_Mat *m) {
+  if (m->rows == 0 || m->cols == 0) return;
   for (int64_t i = 0; i < m->rows; i++)
     for (int64_t j = 0; j < m->cols; j++) LUMA_AT(m, i, j) += 1;
 }
@@ -63,7 +68,9 @@ static int reduce(lua_State *L, luma_Reduce op, double param, int dim_arg, int o
   int dim = opt_dim(L, dim_arg);
   int is_arg = op == LUMA_RED_ARGMIN || op == LUMA_RED_ARGMAX;
   if (dim == 0) {
-    double v = luma_reduce_all(op, a, param);
+    luma_Threads *t = luma_meter(L, elements(a));
+    double v = luma_reduce_all(t, op, a, param);
+    luma_meter_done(L, t);
     if (!is_arg) {
       lua_pushnumber(L, v);
       return 1;
@@ -79,7 +86,9 @@ static int reduce(lua_State *L, luma_Reduce op, double param, int dim_arg, int o
   if (is_arg && (dim == 1 ? a->rows : a->cols) == 0)
     return luma_arg_error(L, 2, "dimension %d of the matrix is empty: it has no extremum to locate",
                           dim);
-  luma_reduce_dim(op, a, dim, param, out);
+  luma_Threads *t = luma_meter(L, elements(a) + elements(out));
+  luma_reduce_dim(t, op, a, dim, param, out);
+  luma_meter_done(L, t);
   if (is_arg) add_one(out);
   return 1;
 }
@@ -98,7 +107,10 @@ SIMPLE_REDUCE(r_logsumexp, LUMA_RED_LOGSUMEXP)
 static int any_all(lua_State *L, luma_Reduce op) {
   if (lua_isnoneornil(L, 2)) {
     luma_Mat *a = luma_matrix_check(L, 1);
-    lua_pushboolean(L, luma_reduce_all(op, a, 0) != 0);
+    luma_Threads *t = luma_meter(L, elements(a));
+    double v = luma_reduce_all(t, op, a, 0);
+    luma_meter_done(L, t);
+    lua_pushboolean(L, v != 0);
     return 1;
   }
   return reduce(L, op, 0, 2, 3);
@@ -139,7 +151,9 @@ static int scan(lua_State *L, luma_Scan op, int matrix_default) {
   luma_Mat *a = luma_matrix_check(L, 1);
   int dim = scan_dim(L, 2, a, matrix_default);
   luma_Mat *out = same_shape_result(L, a, 3);
-  luma_scan_dim(op, a, dim, out);
+  luma_Threads *t = luma_meter(L, 2 * elements(a));
+  luma_scan_dim(t, op, a, dim, out);
+  luma_meter_done(L, t);
   return 1;
 }
 static int r_cumsum(lua_State *L) { return scan(L, LUMA_SCAN_CUMSUM, 1); }
@@ -154,12 +168,14 @@ static int sort(lua_State *L, int want_indices) {
   luma_Mat *a = luma_matrix_check(L, 1);
   int dim = scan_dim(L, 2, a, 1);
   int descending = lua_toboolean(L, 3);
-  int64_t n = dim == 1 ? a->rows : a->cols;
+  int64_t n = elements(a) == 0 ? 0 : dim == 1 ? a->rows : a->cols; /* lane length */
   lua_settop(L, 4); /* scratch goes above the arguments */
   /* Scratch stays on the stack (reachable) until the function returns. */
   int64_t *work = lua_newuserdatauv(L, (size_t)(2 * (n > 0 ? n : 1)) * sizeof(int64_t), 0);
   luma_Mat *out = same_shape_result(L, a, 4);
-  luma_sort_dim(a, dim, descending, want_indices ? NULL : out, want_indices ? out : NULL, work);
+  luma_Threads *t = luma_meter(L, luma_sort_cost(n) * (uint64_t)(dim == 1 ? a->cols : a->rows));
+  luma_sort_dim(t, a, dim, descending, want_indices ? NULL : out, want_indices ? out : NULL, work);
+  luma_meter_done(L, t);
   if (want_indices) add_one(out);
   return 1;
 }
@@ -174,7 +190,9 @@ static int r_unique(lua_State *L) {
   int64_t n = a->rows * a->cols;
   size_t bytes = (size_t)(n > 0 ? n : 1) * sizeof(double);
   double *work = lua_newuserdatauv(L, 3 * bytes, 0);
-  int64_t m = luma_unique(a, work + n, work + 2 * n, work);
+  luma_Threads *t = luma_meter(L, luma_sort_cost(n) + (uint64_t)n);
+  int64_t m = luma_unique(t, a, work + n, work + 2 * n, work);
+  luma_meter_done(L, t);
   luma_Mat *values = luma_matrix_new(L, m, 1);
   luma_Mat *counts = luma_matrix_new(L, m, 1);
   if (m > 0) {
@@ -182,7 +200,10 @@ static int r_unique(lua_State *L) {
     memcpy(counts->data, work + 2 * n, (size_t)m * sizeof(double));
   }
   if (!inverse) return 2;
-  luma_unique_positions(a, values->data, m, luma_matrix_new(L, a->rows, a->cols));
+  luma_Mat *positions = luma_matrix_new(L, a->rows, a->cols);
+  t = luma_meter(L, luma_sort_cost(m) * (uint64_t)n / (uint64_t)(m > 0 ? m : 1));
+  luma_unique_positions(t, a, values->data, m, positions);
+  luma_meter_done(L, t);
   return 3;
 }
 
@@ -203,6 +224,7 @@ static int r_dot(lua_State *L) {
     return luma_arg_error(L, 2, "cannot take the dot product of %I x %I and %I x %I",
                           (lua_Integer)a->rows, (lua_Integer)a->cols, (lua_Integer)b->rows,
                           (lua_Integer)b->cols);
+  luma_charge(L, 2 * (uint64_t)n);
   double s = 0;
   for (int64_t k = 0; k < n; k++) s += flat_at(a, k) * flat_at(b, k);
   lua_pushnumber(L, s);
@@ -216,6 +238,8 @@ static int r_outer(lua_State *L) {
   luma_Mat shape = {NULL, n, m, 0, 0};
   lua_settop(L, 3);
   luma_Mat *out = same_shape_result(L, &shape, 3);
+  if (n == 0 || m == 0) return 1;
+  luma_charge(L, elements(out));
   for (int64_t i = 0; i < n; i++)
     for (int64_t j = 0; j < m; j++) LUMA_AT(out, i, j) = flat_at(a, i) * flat_at(b, j);
   return 1;
@@ -232,12 +256,16 @@ static int r_trace(lua_State *L) {
 /* A:kron(B [, out]): the Kronecker product, (ra*rb) x (ca*cb). */
 static int r_kron(lua_State *L) {
   luma_Mat *a = luma_matrix_check(L, 1), *b = luma_matrix_check(L, 2);
-  int64_t rows = a->rows * b->rows, cols = a->cols * b->cols;
+  int64_t rows = a->rows * b->rows, cols = a->cols * b->cols; /* each < 2^62 */
   if (luma_mat_checked_size(rows, cols) < 0)
-    return luma_arg_error(L, 2, "the Kronecker product would be too large");
+    return luma_arg_error(L, 2, "the Kronecker product would be %I x %I: too large (at most "
+                          "2^31 - 1 rows and columns, 2^40 elements)", (lua_Integer)rows,
+                          (lua_Integer)cols);
   luma_Mat shape = {NULL, rows, cols, 0, 0};
   lua_settop(L, 3);
   luma_Mat *out = same_shape_result(L, &shape, 3);
+  if (rows == 0 || cols == 0) return 1;
+  luma_charge(L, elements(out));
   for (int64_t i = 0; i < a->rows; i++)
     for (int64_t j = 0; j < a->cols; j++)
       for (int64_t p = 0; p < b->rows; p++)
@@ -255,7 +283,8 @@ static int r_allclose(lua_State *L) {
   if (!(rtol >= 0)) return luma_arg_error(L, 3, "rtol must be >= 0, got %f", rtol);
   if (!(atol >= 0)) return luma_arg_error(L, 4, "atol must be >= 0, got %f", atol);
   int close = a->rows == b->rows && a->cols == b->cols;
-  for (int64_t i = 0; close && i < a->rows; i++)
+  if (close) luma_charge(L, elements(a));
+  for (int64_t i = 0; close && elements(a) > 0 && i < a->rows; i++)
     for (int64_t j = 0; close && j < a->cols; j++) {
       double x = LUMA_AT(a, i, j), y = LUMA_AT(b, i, j);
       close = x == y || fabs(x - y) <= atol + rtol * fabs(y);
@@ -268,7 +297,8 @@ static int r_allclose(lua_State *L) {
 static int r_equal(lua_State *L) {
   luma_Mat *a = luma_matrix_check(L, 1), *b = luma_matrix_check(L, 2);
   int same = a->rows == b->rows && a->cols == b->cols;
-  for (int64_t i = 0; same && i < a->rows; i++)
+  if (same) luma_charge(L, elements(a));
+  for (int64_t i = 0; same && elements(a) > 0 && i < a->rows; i++)
     for (int64_t j = 0; same && j < a->cols; j++) same = LUMA_AT(a, i, j) == LUMA_AT(b, i, j);
   lua_pushboolean(L, same);
   return 1;

@@ -7,11 +7,17 @@
 #include <math.h>
 #include <string.h>
 
+#include "budget.h"
 #include "core/matrix_lua.h"
 #include "core/matrix_ops.h"
 
 static int64_t check_count(lua_State *L, int arg, const char *what) {
   return luma_check_int_range(L, arg, what, 0, LUMA_MAX_ELEMENTS);
+}
+
+/* n * reps rows (or columns) of a repeated matrix, or -1 past LUMA_MAX_DIM. */
+static int64_t repeated(int64_t n, int64_t reps) {
+  return n != 0 && reps > LUMA_MAX_DIM / n ? -1 : n * reps;
 }
 
 static int is_vector(const luma_Mat *m) { return m->rows == 1 || m->cols == 1; }
@@ -32,6 +38,7 @@ static int64_t *check_indices(lua_State *L, int arg, int64_t n, int64_t *count) 
                    (lua_Integer)m->cols);
   int64_t len = m ? m->rows * m->cols : (int64_t)lua_rawlen(L, arg);
   int64_t *index = lua_newuserdatauv(L, (size_t)len * sizeof *index, 0);
+  luma_charge(L, (uint64_t)len * (m ? 1 : 4));
   for (int64_t k = 0; k < len; k++) {
     double v;
     if (m) {
@@ -59,9 +66,12 @@ static int check_dim(lua_State *L, int arg) {
   return (int)(lua_isnoneornil(L, arg) ? 1 : luma_check_int_range(L, arg, "dim", 1, 2));
 }
 
-/* The number of nonzero elements of a mask. */
-static int64_t count_nonzero(const luma_Mat *mask) {
+/* The number of nonzero elements of a mask (charged: one unit each, the
+ * caller's second pass over it included). */
+static int64_t count_nonzero(lua_State *L, const luma_Mat *mask) {
   int64_t count = 0;
+  if (mask->rows == 0 || mask->cols == 0) return 0;
+  luma_charge(L, 2 * (uint64_t)(mask->rows * mask->cols));
   for (int64_t i = 0; i < mask->rows; i++)
     for (int64_t j = 0; j < mask->cols; j++) count += LUMA_AT(mask, i, j) != 0;
   return count;
@@ -73,6 +83,7 @@ static int64_t count_nonzero(const luma_Mat *mask) {
 static luma_Mat *table_vector(lua_State *L, int arg) {
   int64_t n = (int64_t)lua_rawlen(L, arg);
   luma_Mat *v = luma_matrix_new(L, n, 1);
+  luma_charge(L, 4 * (uint64_t)n);
   for (int64_t k = 0; k < n; k++) {
     int isnum = 0;
     lua_rawgeti(L, arg, k + 1);
@@ -95,6 +106,7 @@ static int m_diag(lua_State *L) {
   if (is_vector(a)) {
     int64_t len = a->rows * a->cols, n = len + (k < 0 ? -k : k);
     luma_Mat *m = luma_matrix_new(L, n, n);
+    luma_charge(L, (uint64_t)(n * n));
     luma_mat_fill(m, 0.0);
     luma_Mat d = luma_mat_diagonal(m, k);
     for (int64_t i = 0; i < len; i++) LUMA_AT(&d, i, 0) = vector_at(a, i);
@@ -108,8 +120,9 @@ static int m_diag(lua_State *L) {
 /* linspace(a, b, n): n evenly spaced values from a to b inclusive. */
 static int m_linspace(lua_State *L) {
   double a = luma_check_finite(L, 1, "start"), b = luma_check_finite(L, 2, "stop");
-  int64_t n = lua_isnoneornil(L, 3) ? 50 : check_count(L, 3, "n");
+  int64_t n = lua_isnoneornil(L, 3) ? 50 : luma_check_int_range(L, 3, "n", 0, LUMA_MAX_DIM);
   luma_Mat *m = luma_matrix_new(L, n, 1);
+  luma_charge(L, (uint64_t)n);
   double step = n > 1 ? (b - a) / (double)(n - 1) : 0.0;
   for (int64_t i = 0; i < n; i++) m->data[i] = a + (double)i * step;
   if (n > 1) m->data[n - 1] = b; /* exact end point despite rounding */
@@ -132,9 +145,10 @@ static int m_arange(lua_State *L) {
    * binary representation. */
   double span = (last - first) / step;
   double count = span < 0 ? 0 : floor(span + 1e-10 * (1 + fabs(span))) + 1;
-  if (count > (double)LUMA_MAX_ELEMENTS)
-    return luma_arg_error(L, 1, "arange would have %f elements (at most 2^40)", count);
+  if (count > (double)LUMA_MAX_DIM)
+    return luma_arg_error(L, 1, "arange would have %f elements (at most 2^31 - 1)", count);
   luma_Mat *m = luma_matrix_new(L, (int64_t)count, 1);
+  luma_charge(L, (uint64_t)count);
   for (int64_t i = 0; i < m->rows; i++) m->data[i] = first + (double)i * step;
   return 1;
 }
@@ -165,6 +179,7 @@ static int64_t stack_inputs(lua_State *L, int along_cols, int64_t *other) {
 static int stack(lua_State *L, int along_cols) {
   int64_t other = 0, total = stack_inputs(L, along_cols, &other);
   luma_Mat *out = along_cols ? luma_matrix_new(L, other, total) : luma_matrix_new(L, total, other);
+  luma_charge(L, (uint64_t)(out->rows * out->cols) + (uint64_t)lua_rawlen(L, 1));
   int64_t at = 0;
   for (lua_Integer k = 1; k <= (lua_Integer)lua_rawlen(L, 1); k++) {
     lua_rawgeti(L, 1, k);
@@ -185,9 +200,9 @@ static int m_vstack(lua_State *L) { return stack(L, 0); }
  * as a column vector. */
 static int m_find(lua_State *L) {
   luma_Mat *mask = luma_matrix_check(L, 1);
-  luma_Mat *out = luma_matrix_new(L, count_nonzero(mask), 1);
+  luma_Mat *out = luma_matrix_new(L, count_nonzero(L, mask), 1);
   int64_t at = 0;
-  for (int64_t i = 0; i < mask->rows; i++)
+  for (int64_t i = 0; out->rows > 0 && i < mask->rows; i++)
     for (int64_t j = 0; j < mask->cols; j++)
       if (LUMA_AT(mask, i, j) != 0) out->data[at++] = (double)(i * mask->cols + j + 1);
   return 1;
@@ -221,6 +236,7 @@ static int m_reshape(lua_State *L) {
     return 1;
   }
   luma_Mat *out = luma_matrix_new(L, rows, cols);
+  luma_charge(L, (uint64_t)n);
   luma_Mat as_src_shape = luma_mat_dense(out->data, m->rows, m->cols);
   luma_mat_copy(&as_src_shape, m);
   return 1;
@@ -232,13 +248,16 @@ static int m_contiguous(lua_State *L) {
     lua_settop(L, 1);
     return 1;
   }
-  luma_mat_copy(luma_matrix_new(L, m->rows, m->cols), m);
+  luma_Mat *out = luma_matrix_new(L, m->rows, m->cols);
+  luma_charge(L, (uint64_t)(m->rows * m->cols));
+  luma_mat_copy(out, m);
   return 1;
 }
 
 static int m_flatten(lua_State *L) {
   luma_Mat *m = luma_matrix_check(L, 1);
   luma_Mat *out = luma_matrix_new(L, m->rows * m->cols, 1);
+  luma_charge(L, (uint64_t)(m->rows * m->cols));
   luma_Mat as_src_shape = luma_mat_dense(out->data, m->rows, m->cols);
   luma_mat_copy(&as_src_shape, m);
   return 1;
@@ -256,6 +275,7 @@ static int m_take(lua_State *L) {
                              : luma_matrix_result(L, 4, count, m->cols);
   if (!lua_isnoneornil(L, 4) && luma_mat_overlaps(out, m))
     return luma_arg_error(L, 4, "out must not share memory with the matrix taken from");
+  luma_charge(L, (uint64_t)(out->rows * out->cols));
   luma_mat_take(out, m, index, along_cols);
   return 1;
 }
@@ -270,9 +290,9 @@ static int m_select(lua_State *L) {
       return luma_arg_error(L, 2, "mask is %I x %I but the matrix is %I x %I (pass dim to "
                             "select rows or columns)", (lua_Integer)mask->rows,
                             (lua_Integer)mask->cols, (lua_Integer)m->rows, (lua_Integer)m->cols);
-    luma_Mat *out = luma_matrix_new(L, count_nonzero(mask), 1);
+    luma_Mat *out = luma_matrix_new(L, count_nonzero(L, mask), 1);
     int64_t at = 0;
-    for (int64_t i = 0; i < m->rows; i++)
+    for (int64_t i = 0; out->rows > 0 && i < m->rows; i++)
       for (int64_t j = 0; j < m->cols; j++)
         if (LUMA_AT(mask, i, j) != 0) out->data[at++] = LUMA_AT(m, i, j);
     return 1;
@@ -283,12 +303,13 @@ static int m_select(lua_State *L) {
     return luma_arg_error(L, 2, "mask must be a vector of %I entries (one per %s), got %I x %I",
                           (lua_Integer)n, along_cols ? "column" : "row",
                           (lua_Integer)mask->rows, (lua_Integer)mask->cols);
-  int64_t count = count_nonzero(mask);
+  int64_t count = count_nonzero(L, mask);
   int64_t *index = lua_newuserdatauv(L, (size_t)count * sizeof *index, 0);
   for (int64_t k = 0, at = 0; k < n; k++)
     if (vector_at(mask, k) != 0) index[at++] = k;
   luma_Mat *out = along_cols ? luma_matrix_new(L, m->rows, count)
                              : luma_matrix_new(L, count, m->cols);
+  luma_charge(L, (uint64_t)(out->rows * out->cols));
   luma_mat_take(out, m, index, along_cols);
   return 1;
 }
@@ -311,6 +332,7 @@ static int m_assign(lua_State *L) {
     src.m = *c;
   }
   luma_Mat b = luma_broadcast_to(&src.m, rows, cols);
+  luma_charge(L, (uint64_t)(rows * cols));
   if (lua_isnoneornil(L, 3)) {
     luma_mat_copy(m, &b);
   } else {
@@ -330,14 +352,16 @@ static int m_tile(lua_State *L) {
   luma_Mat *m = luma_matrix_check(L, 1);
   int64_t rr = check_count(L, 2, "row repetitions");
   int64_t rc = lua_isnoneornil(L, 3) ? 1 : check_count(L, 3, "column repetitions");
-  if (luma_mat_checked_size(m->rows, rr) < 0 || luma_mat_checked_size(m->cols, rc) < 0 ||
-      luma_mat_checked_size(m->rows * rr, m->cols * rc) < 0)
-    return luma_arg_error(L, 2, "tiling %I x %I by %I x %I is too large", (lua_Integer)m->rows,
+  int64_t rows = repeated(m->rows, rr), cols = repeated(m->cols, rc);
+  if (rows < 0 || cols < 0 || luma_mat_checked_size(rows, cols) < 0)
+    return luma_arg_error(L, 2, "tiling %I x %I by %I x %I is too large (at most 2^31 - 1 rows "
+                          "and columns, 2^40 elements)", (lua_Integer)m->rows,
                           (lua_Integer)m->cols, (lua_Integer)rr, (lua_Integer)rc);
-  luma_Mat *out = luma_matrix_new(L, m->rows * rr, m->cols * rc);
+  luma_Mat *out = luma_matrix_new(L, rows, cols);
   /* An empty result has nothing to copy: without this, tiling a 0 x n
    * matrix by 1e18 looped 1e18 times in C, past any instruction limit. */
   if (out->rows == 0 || out->cols == 0) return 1;
+  luma_charge(L, (uint64_t)(rows * cols) + (uint64_t)(rr * rc)); /* the copies, one per block */
   for (int64_t a = 0; a < rr; a++)
     for (int64_t b = 0; b < rc; b++) {
       luma_Mat dst = luma_mat_block(out, a * m->rows, b * m->cols, m->rows, m->cols);

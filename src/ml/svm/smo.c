@@ -279,12 +279,7 @@ static int fill_row(QMat *q, int64_t i, float *out, int64_t begin, int64_t end, 
   loop.fn = row_chunk;
   loop.ctx = &job;
   luma_LoopStatus st = luma_parallel_for(q->t, &loop);
-  if (q->t) {
-    /* each loop restarts the count: carry the spending over */
-    uint64_t spent = atomic_load(&q->t->spent);
-    q->spent += spent;
-    if (q->t->budget != UINT64_MAX) q->t->budget -= spent < q->t->budget ? spent : q->t->budget;
-  }
+  if (q->t) q->spent = atomic_load(&q->t->spent); /* the meter's running total */
   if (st == LUMA_LOOP_INTERRUPTED) q->status = LUMA_SVM_INTERRUPTED;
   if (st == LUMA_LOOP_OVER_BUDGET) q->status = LUMA_SVM_OVER_BUDGET;
   return st == LUMA_LOOP_DONE;
