@@ -23,6 +23,16 @@ MPI_CFLAGS := $(shell pkg-config --exists ompi 2>/dev/null && \
 MPI_LIBS   := $(if $(MPI_CFLAGS),$(shell pkg-config --libs ompi))
 endif
 
+# FreeType and zlib, for luma.plot's in-process PNG renderer (src/ml/plot):
+# built in when pkg-config finds both (scripts/setup-deps installs them);
+# PNG=no leaves them out and PNG goes through rsvg-convert.
+PNG ?= auto
+ifneq ($(PNG),no)
+PNG_CFLAGS := $(shell pkg-config --exists freetype2 zlib 2>/dev/null && \
+	echo -DLUMA_HAVE_PNG $$(pkg-config --cflags freetype2 zlib | sed 's/-I/-isystem /g'))
+PNG_LIBS   := $(if $(PNG_CFLAGS),$(shell pkg-config --libs freetype2 zlib))
+endif
+
 OPT      ?= -O2
 SANITIZE ?=
 CFLAGS_BASE = -std=c11 $(OPT) -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
@@ -63,6 +73,14 @@ $(BUILD)/gen/mpi.flags: FORCE
 	@echo '$(MPI_CFLAGS) $(MPI_LIBS)' | cmp -s - $@ || echo '$(MPI_CFLAGS) $(MPI_LIBS)' > $@
 FORCE:
 
+# likewise the plot family alone sees FreeType and zlib
+PLOT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/ml/plot/*.c))
+$(PLOT_OBJS): CFLAGS_BASE += $(PNG_CFLAGS)
+$(PLOT_OBJS): $(BUILD)/gen/png.flags
+$(BUILD)/gen/png.flags: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(PNG_CFLAGS) $(PNG_LIBS)' | cmp -s - $@ || echo '$(PNG_CFLAGS) $(PNG_LIBS)' > $@
+
 $(BUILD)/gen/embedded_lua.c: scripts/gen-embedded.lua $(LUA_SRCS) $(DATA_SRCS)
 	@mkdir -p $(dir $@)
 	$(LUA) scripts/gen-embedded.lua $@ $(LUA_SRCS) $(DATA_SRCS)
@@ -78,25 +96,25 @@ $(BUILD)/libluma.a: $(LIB_OBJS)
 # The shared library for embedding hosts links Lua; the C module for stock
 # Lua must not (its host already has Lua), so the same objects link twice.
 $(BUILD)/libluma.so: $(LIB_OBJS)
-	$(CC) -shared -Wl,-soname,libluma.so.0 $(LDFLAGS_BASE) -o $@ $^ $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(RPATH) -lmvec -lm
+	$(CC) -shared -Wl,-soname,libluma.so.0 $(LDFLAGS_BASE) -o $@ $^ $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm
 
 $(BUILD)/luma.so: $(LIB_OBJS)
-	$(CC) -shared $(LDFLAGS_BASE) -o $@ $^ $(BLAS_LIBS) $(MPI_LIBS) $(RPATH) -lmvec -lm
+	$(CC) -shared $(LDFLAGS_BASE) -o $@ $^ $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm
 
 $(BUILD)/luma: $(BIN_OBJS) $(BUILD)/libluma.a
-	$(CC) $(LDFLAGS_BASE) -o $@ $(BIN_OBJS) $(BUILD)/libluma.a $(LUA_LIBS) $(EDIT_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(RPATH) -lmvec -lm
+	$(CC) $(LDFLAGS_BASE) -o $@ $(BIN_OBJS) $(BUILD)/libluma.a $(LUA_LIBS) $(EDIT_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm
 
 $(BUILD)/test_embed: tests/c/test_embed.c $(BUILD)/libluma.a
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(RPATH) -lmvec -lm -lpthread
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm -lpthread
 
 $(BUILD)/test_threads: tests/c/test_threads.c $(BUILD)/libluma.a
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(RPATH) -lmvec -lm -lpthread
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm -lpthread
 
 $(BUILD)/api_fuzz: tests/c/api_fuzz.c $(BUILD)/libluma.a
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(RPATH) -lmvec -lm
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm
 
 $(BUILD)/embed_host: scripts/embed_host.c $(BUILD)/libluma.a
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(RPATH) -lmvec -lm
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm
 
 $(BUILD)/ptydrive: tests/c/ptydrive.c
 	$(CC) $(CFLAGS_BASE) -o $@ $< -lutil
@@ -111,9 +129,10 @@ $(BUILD)/gen/prefix: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' > $@
 
-$(BUILD)/luma.pc: scripts/luma.pc.in src/vm/luma.h $(BUILD)/gen/mpi.flags $(BUILD)/gen/prefix
+$(BUILD)/luma.pc: scripts/luma.pc.in src/vm/luma.h $(BUILD)/gen/mpi.flags $(BUILD)/gen/png.flags \
+		$(BUILD)/gen/prefix
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
-		-e 's|^Libs.private: .*|& $(MPI_LIBS)|' $< > $@
+		-e 's|^Libs.private: .*|& $(MPI_LIBS) $(PNG_LIBS)|' $< > $@
 
 run: deps
 	@$(MAKE) --no-print-directory all
@@ -163,7 +182,7 @@ fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(BUILD)/libluma.a
 	$(CC) $(CFLAGS_BASE) -fsanitize=fuzzer -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) \
-		$(MPI_LIBS) $(RPATH) -lmvec -lm
+		$(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm
 
 fuzz: deps fuzz-build
 	@FUZZ_BUILD=$(FUZZ_BUILD) scripts/run-fuzz --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)
@@ -172,7 +191,7 @@ fuzz: deps fuzz-build
 # specs that compile small hosts ask here, so they follow the build's
 # choices: MPI or not).
 host-libs:
-	@echo $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(RPATH) -lmvec -lm -lpthread
+	@echo $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm -lpthread
 
 # The HTML reference from the doc registry (scripts/make-docs.lua):
 # build/docs/index.html and one page per module.
