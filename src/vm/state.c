@@ -79,10 +79,13 @@ int luma_state_time_error(lua_State *L) {
 
 int luma_state_refuse_cost(lua_State *L, const char *what, double cost, uint64_t left) {
   luma_StateInfo *info = luma_state_info(L);
+  char estimate[32];
+  snprintf(estimate, sizeof estimate, "%.3g", cost);
   fail_from_now_on(L);
-  return luaL_error(L, "instruction limit exceeded (%I instructions): %s would cost about %.3g "
-                    "units of work, more than the %I left", (lua_Integer)(info ? info->instruction_limit : 0),
-                    what, cost, (lua_Integer)left);
+  return luaL_error(L, "instruction limit exceeded (%I instructions): %s would cost about %s "
+                    "units of work, more than the %I left",
+                    (lua_Integer)(info ? info->instruction_limit : 0), what, estimate,
+                    (lua_Integer)left);
 }
 
 void luma_charge(lua_State *L, uint64_t units) {

@@ -22,7 +22,8 @@
  *
  *   api_fuzz [--probe] [script]   (default tests/c/api_fuzz.lua;
  *       LUMA_API_FUZZ_VERBOSE=1 names each function before calling it;
- *       LUMA_PROBE_ONLY=text probes only the names containing text)
+ *       LUMA_PROBE_ONLY=text probes only the names containing text;
+ *       LUMA_PROBE_FROM=name starts at that name)
  * Prints the script's report and "N passed, N failed".
  */
 #include <dirent.h>
@@ -205,6 +206,9 @@ int main(int argc, char **argv) {
   /* LUMA_PROBE_ONLY=text: probe only the targets whose name contains it */
   lua_pushstring(L, getenv("LUMA_PROBE_ONLY"));
   lua_setglobal(L, "probe_only");
+  /* LUMA_PROBE_FROM=name: start at that target (resuming after a hang) */
+  lua_pushstring(L, getenv("LUMA_PROBE_FROM"));
+  lua_setglobal(L, "probe_from");
   if (probe) {
     pthread_t dog;
     signal(SIGSEGV, on_crash);

@@ -123,8 +123,10 @@ local function probe(t)
 end
 
 local functions = 0
+local started = not probe_from
 for t in registry:each() do
-  if not probe_only or t.name:find(probe_only, 1, true) then
+  started = started or t.name == probe_from
+  if started and (not probe_only or t.name:find(probe_only, 1, true)) then
     probe(t)
     functions = functions + 1
   end

@@ -156,6 +156,65 @@ static void test_instruction_limit_in_native_loops(void) {
   }
 }
 
+/* Issue 24: limits bind inside serial native kernels too.  A sandboxed
+ * state with a 256 MB memory limit and a small budget: degenerate shapes
+ * cost nothing, a sort, a sum, a tostring over many elements and a
+ * sampler with a huge count end at the budget from inside the C
+ * function; a script that catches the limit error with pcall cannot go
+ * on; one BLAS product that cannot be interrupted is refused up front
+ * with its estimated cost; the next run works. */
+static void test_limits_in_serial_kernels(void) {
+  luma_Options opts = {0};
+  opts.sandbox = 1;
+  opts.memory_limit = (size_t)256 << 20;
+  opts.instruction_limit = 2000000;
+  lua_State *L = luma_newstate(&opts);
+  CHECK(L != NULL);
+  char msg[1024];
+  /* 2^31 - 1 rows of nothing: every kernel returns at once */
+  CHECK(strcmp(eval_string(L, "local E = luma.zeros(2^31 - 1, 0) "
+                              "local s = E:sum() + E:t():sum() + E:t():norm() "
+                              "local S = E:t():sort() local T = E:take({}, 2) "
+                              "return tostring(E:t()):sub(1, 24) .. ' ' .. s .. ' ' .. "
+                              "S:cols() .. ' ' .. T:rows() .. ' ' .. #E:t():totable()"),
+               "matrix 0 x 2147483647 (v 0.0 2147483647 2147483647 0") == 0);
+  /* the largest dimension */
+  CHECK(run_failing(L, "return luma.zeros(2^31, 0)", msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "rows must be in [0, 2147483647], got 2147483648") != NULL);
+  CHECK(run_failing(L, "return luma.zeros(3, 0):reshape(2^31, 0)", msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "cannot reshape 3 x 0 (0 elements) into 2147483648 x 0") != NULL);
+  CHECK(run_failing(L, "return luma.ones(2^20, 1):kron(luma.ones(2^12, 1))", msg, sizeof msg) ==
+        LUA_ERRRUN);
+  CHECK(strstr(msg, "the Kronecker product would be 4294967296 x 1: too large") != NULL);
+  /* serial kernels stop at the budget from inside (the traceback starts
+   * in the C function) */
+  static const char *const kernels[][2] = {
+      {"local A = luma.random.Generator(1):normal(1500, 1000) return A:sort()", "'sort'"},
+      {"local A = luma.random.Generator(1):normal(1, 1500000) return A:unique()", "'unique'"},
+      {"local A = luma.ones(1500, 1000) return A:sum(2), A:sum(1), A:cumsum()", "'sum'"},
+      {"local A = luma.ones(500, 1000) return A:totable()", "'totable'"},
+      {"return luma.special.gammainccinv(luma.full(200, 1, 2^31), 0.9999)", "gammainccinv"},
+  };
+  for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+    CHECK(run_failing(L, kernels[k][0], msg, sizeof msg) == LUA_ERRRUN);
+    CHECK(strstr(msg, "instruction limit exceeded (2000000 instructions)") != NULL);
+    CHECK(strstr(msg, "[C]: in ") != NULL && strstr(msg, kernels[k][1]) != NULL);
+  }
+  /* pcall cannot swallow a limit raised inside native code */
+  CHECK(run_failing(L, "local A = luma.ones(1500, 1000) "
+                       "for i = 1, 100 do pcall(A.sort, A) end return 'went on'",
+                    msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "instruction limit exceeded") != NULL);
+  /* one uninterruptible product: refused before it starts */
+  CHECK(run_failing(L, "local A = luma.ones(1000, 1000) return A * A", msg, sizeof msg) ==
+        LUA_ERRRUN);
+  CHECK(strstr(msg, "this matrix product would cost about 1e+09 units of work, more than the") !=
+        NULL);
+  CHECK(strcmp(eval_string(L, "return tostring((luma.ones(2, 3) * luma.ones(3, 2)):sum())"),
+               "12.0") == 0);
+  luma_close(L);
+}
+
 /* luma_interrupt from another thread stops a long native loop (a
  * Minkowski distance matrix needing about 10^9 pow calls, minutes of
  * work) from inside: the error is raised by the C function (the traceback
@@ -190,6 +249,15 @@ static void test_interrupt_native_loop(void) {
   CHECK(strstr(msg, "interrupted!") != NULL);
   CHECK(strstr(msg, "[C]: in function 'luma.pairwise.distances'") != NULL);
   CHECK(strcmp(eval_string(L, "return tostring(1 + 1)"), "2") == 0);
+  /* a serial kernel (a 6 x 10^6 merge sort, ~1 s) stops the same way */
+  it.delay_ms = 100;
+  pthread_create(&thread, NULL, interrupt_later, &it);
+  status = run_failing(L, "local A = luma.random.Generator(1):normal(6000, 1000) return A:sort()",
+                       msg, sizeof msg);
+  pthread_join(thread, NULL);
+  CHECK(status == LUA_ERRRUN);
+  CHECK(strstr(msg, "interrupted!") != NULL);
+  CHECK(strstr(msg, "[C]: in method 'sort'") != NULL);
   /* An interrupt requested while nothing runs does not hit the next run. */
   luma_interrupt(L);
   CHECK(strcmp(eval_string(L, "return tostring(luma.zeros(300, 300):exp():sum())"), "90000.0") == 0);
@@ -216,6 +284,11 @@ static void test_time_limit(void) {
                     msg, sizeof msg) == LUA_ERRRUN);
   CHECK(strstr(msg, "time limit exceeded") != NULL);
   CHECK(strstr(msg, "[C]: in function 'luma.pairwise.distances'") != NULL);
+  /* a serial kernel: a 6 x 10^6 merge sort */
+  CHECK(run_failing(L, "local A = luma.random.Generator(1):normal(6000, 1000) return A:sort()",
+                    msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "time limit exceeded") != NULL);
+  CHECK(strstr(msg, "[C]: in method 'sort'") != NULL);
   /* waiting for workers that spin for a minute: killed, reaped */
   CHECK(run_failing(L, "return luma.parallel.map(function() local t = os.clock() "
                        "while os.clock() - t < 60 do end end, {1, 2}, {n_jobs = 2})",
@@ -641,6 +714,7 @@ int main(void) {
   test_instruction_limit();
   test_instruction_limit_in_native_loops();
   test_interrupt_native_loop();
+  test_limits_in_serial_kernels();
   test_time_limit();
   test_print_capture();
   test_sandbox();

@@ -59,6 +59,15 @@ luma_LoopStatus luma_work_charge(luma_Threads *t, uint64_t units) {
   return LUMA_LOOP_DONE;
 }
 
+double luma_work_clock(void) { return monotonic_seconds(); }
+
+luma_LoopStatus luma_work_timed(luma_Threads *t, double *since, uint64_t units) {
+  double now = monotonic_seconds();
+  double timed = (now - *since) * 1e9 / LUMA_NS_PER_UNIT;
+  *since = now;
+  return luma_work_charge(t, timed > (double)units ? (uint64_t)timed : units);
+}
+
 luma_LoopStatus luma_work_status(const luma_Threads *t) {
   return t == NULL ? LUMA_LOOP_DONE : (luma_LoopStatus)atomic_load(&t->stop);
 }

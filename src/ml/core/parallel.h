@@ -115,6 +115,17 @@ luma_LoopStatus luma_work_status(const luma_Threads *t);
  * when it sets the budget for a new call). */
 void luma_work_reset(luma_Threads *t);
 
+/* Kernels whose cost per item depends on the data (iterative special
+ * functions, root finding) charge the time they took instead, one unit
+ * per LUMA_NS_PER_UNIT nanoseconds, or `units` if that is more:
+ *
+ *     double since = luma_work_clock();
+ *     for (...) { ...item...; if (luma_work_timed(t, &since, 1)) break; }
+ */
+#define LUMA_NS_PER_UNIT 1.0
+double luma_work_clock(void);
+luma_LoopStatus luma_work_timed(luma_Threads *t, double *since, uint64_t units);
+
 /* Small pieces of work (a lane, a row) charged in batches of about
  * LUMA_WORK_CHUNK units:
  *

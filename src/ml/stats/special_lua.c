@@ -8,6 +8,7 @@
  */
 #include <math.h>
 
+#include "budget.h"
 #include "core/matrix_lua.h"
 #include "core/matrix_ops.h"
 #include "stats/special.h"
@@ -39,10 +40,15 @@ static int apply(lua_State *L, const Spec *s) {
     luma_matrix_operand(L, k + 1, &ops[k]);
     if (luma_matrix_test(L, k + 1)) any_matrix = 1;
   }
+  /* Iterative functions cost what the arguments say (0.1 s for one
+   * gammainccinv near a = 2^31): each value is charged the time it took
+   * (core/parallel.h, luma_work_timed), at least one unit. */
+  double since = luma_work_clock();
   if (!any_matrix) {
     double v[3];
     for (int k = 0; k < s->arity; k++) v[k] = ops[k].scalar;
     double r = call(s, v);
+    luma_charge(L, (uint64_t)((luma_work_clock() - since) * 1e9 / LUMA_NS_PER_UNIT) + 1);
     int nan_in = 0;
     for (int k = 0; k < s->arity; k++) nan_in |= isnan(v[k]);
     if (isnan(r) && !nan_in) return luaL_error(L, "luma.special: %s", s->domain);
@@ -60,12 +66,20 @@ static int apply(lua_State *L, const Spec *s) {
   luma_Mat b[3];
   for (int k = 0; k < s->arity; k++) b[k] = luma_broadcast_to(&ops[k].m, rows, cols);
   luma_Mat *out = luma_matrix_new(L, rows, cols);
+  if (rows == 0 || cols == 0) return 1;
+  luma_Threads *t = luma_threads_of(L);
+  since = luma_work_clock();
   double v[3];
   for (int64_t i = 0; i < rows; i++)
     for (int64_t j = 0; j < cols; j++) {
       for (int k = 0; k < s->arity; k++) v[k] = LUMA_AT(&b[k], i, j);
       LUMA_AT(out, i, j) = call(s, v);
+      if (luma_work_timed(t, &since, 1) != LUMA_LOOP_DONE) {
+        i = rows; /* stopped: raised below */
+        break;
+      }
     }
+  luma_threads_finish(L, t, LUMA_LOOP_DONE);
   return 1;
 }
 
