@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "core.h"
 #include "core/matrix_lua.h"
 
@@ -128,6 +129,8 @@ static void encode(lua_State *L, Out *b, int idx, int seen_idx, int depth) {
       out_byte(b, T_MATRIX);
       put_u64(b, (uint64_t)m->rows);
       put_u64(b, (uint64_t)m->cols);
+      if (m->rows == 0 || m->cols == 0) return; /* not a walk over 2^31 - 1 empty rows */
+      luma_charge(L, 4 * (uint64_t)(m->rows * m->cols)); /* issue 24: native work is budgeted */
       for (int64_t i = 0; i < m->rows; i++)
         for (int64_t j = 0; j < m->cols; j++) put_f64(b, LUMA_AT(m, i, j));
       return;
@@ -280,6 +283,7 @@ static void decode(lua_State *L, Reader *r, int depth) {
     uint64_t n = rows * cols;
     if (n > (uint64_t)(r->end - r->p) / 8) corrupt(L, r, "a matrix larger than the file");
     luma_Mat *m = luma_matrix_new(L, (int64_t)rows, (int64_t)cols);
+    luma_charge(L, 2 * n);
     for (uint64_t k = 0; k < n; k++) m->data[k] = get_f64(L, r);
     return;
   }
