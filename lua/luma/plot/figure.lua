@@ -956,12 +956,19 @@ function figure.legend_size(ax)
   return w + 44, #entries * (font + 6) + 10
 end
 
+--- figure.maps(ax) -> mx, my: the axes' maps from data x and y to pixels
+-- as numbers (scale.mapping), for the native renderer.
+function figure.maps(ax)
+  local box = ax:box()
+  local x0, x1, y0, y1 = ax:limits()
+  return scale.mapping(ax.opts.xscale or "linear", x0, x1, box.x, box.x + box.w),
+    scale.mapping(ax.opts.yscale or "linear", y0, y1, box.y + box.h, box.y)
+end
+
 --- ax:transforms() -> fx, fy: functions from data x and y to pixels.
 function Axes:transforms()
-  local box = self:box()
-  local x0, x1, y0, y1 = self:limits()
-  return scale.transform(self.opts.xscale or "linear", x0, x1, box.x, box.x + box.w),
-    scale.transform(self.opts.yscale or "linear", y0, y1, box.y + box.h, box.y)
+  local mx, my = figure.maps(self)
+  return scale.mapper(mx), scale.mapper(my)
 end
 
 --- ax:transform(x, y) -> px, py: the pixel of data point (x, y) in the

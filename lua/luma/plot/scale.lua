@@ -144,16 +144,30 @@ function scale.limits(kind, lo, hi, margin, sticky_lo, sticky_hi)
   return a, b
 end
 
---- transform(kind, lo, hi, p0, p1) -> function(v) -> pixel: maps lo to p0
--- and hi to p1 on the scale's axis (p1 < p0 for a y axis drawn upwards).
-function scale.transform(kind, lo, hi, p0, p1)
-  local f = kind == "log" and log10 or function(v) return v end
-  local a, b = f(lo), f(hi)
-  local k = (p1 - p0) / (b - a)
-  if kind == "log" then
+--- mapping(kind, lo, hi, p0, p1) -> {log, lo, k, p0}: the map from data
+-- to pixels that maps lo to p0 and hi to p1 on the scale's axis (p1 < p0
+-- for a y axis drawn upwards), v -> p0 + (f(v) - lo) k with f = log10 on
+-- a log scale; as numbers for the native renderer.
+function scale.mapping(kind, lo, hi, p0, p1)
+  local log = kind == "log"
+  local a, b = lo, hi
+  if log then a, b = log10(lo), log10(hi) end
+  return { log = log, lo = a, k = (p1 - p0) / (b - a), p0 = p0 }
+end
+
+--- mapper(m) -> function(v) -> pixel: the mapping m as a function.
+function scale.mapper(m)
+  local a, k, p0 = m.lo, m.k, m.p0
+  if m.log then
     return function(v) return p0 + (log10(v) - a) * k end
   end
   return function(v) return p0 + (v - a) * k end
+end
+
+--- transform(kind, lo, hi, p0, p1) -> function(v) -> pixel: maps lo to p0
+-- and hi to p1 on the scale's axis (p1 < p0 for a y axis drawn upwards).
+function scale.transform(kind, lo, hi, p0, p1)
+  return scale.mapper(scale.mapping(kind, lo, hi, p0, p1))
 end
 
 return scale

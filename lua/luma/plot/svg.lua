@@ -39,11 +39,15 @@ svg.escape = escape
 
 local function num(v) return fmt("%.2f", v) end
 
+--- VALIGN[valign] -> how far text's baseline moves down, in ems, to put
+-- its middle, top or bottom at the given y (DejaVu Sans' metrics).
+svg.VALIGN = { baseline = 0, middle = 0.35, top = 0.8, bottom = -0.25 }
+
 -- Text at (x, y) in pixels; valign shifts the baseline by font metrics.
 local function text(out, x, y, s, o)
   o = o or {}
   local size = o.size or 11
-  local shift = ({ middle = 0.35, top = 0.8, bottom = -0.25 })[o.valign or "baseline"] or 0
+  local shift = svg.VALIGN[o.valign or "baseline"]
   local attrs = { fmt('x="%s" y="%s"', num(x), num(y + shift * size)) }
   if o.anchor and o.anchor ~= "start" then attrs[#attrs + 1] = fmt('text-anchor="%s"', o.anchor) end
   if o.size then attrs[#attrs + 1] = fmt('font-size="%s"', num(size)) end
@@ -70,38 +74,39 @@ end
 
 -- ------------------------------------------------------------- markers
 
--- One marker of diameter d centred at (x, y).
-local MARKER = {
-  o = function(x, y, d) return fmt('<circle cx="%.2f" cy="%.2f" r="%.2f"/>', x, y, d / 2) end,
-  s = function(x, y, d)
+--- marker_shape(m, d) -> the marker m of diameter d around (0, 0):
+-- {disc = d} for "o", {poly = {x1, y1, ...}} for the filled ones,
+-- {segs = {x1, y1, x2, y2, ...}} for the stroked crosses.
+function svg.marker_shape(m, d)
+  if m == "o" then return { disc = d } end
+  if m == "s" then
+    local r = d / 2
+    return { poly = { -r, -r, r, -r, r, r, -r, r } }
+  end
+  local r = d * 0.6
+  if m == "^" then return { poly = { 0, -r, r * 0.866, r * 0.5, -r * 0.866, r * 0.5 } } end
+  if m == "v" then return { poly = { 0, r, r * 0.866, -r * 0.5, -r * 0.866, -r * 0.5 } } end
+  if m == "d" then return { poly = { 0, -r, r * 0.7, 0, 0, r, -r * 0.7, 0 } } end
+  r = d / 2
+  if m == "x" then return { segs = { -r, -r, r, r, -r, r, r, -r } } end
+  return { segs = { -r, 0, r, 0, 0, -r, 0, r } } -- "+"
+end
+
+-- One marker of diameter d centred at (x, y), as an SVG element.
+local function marker_element(m, x, y, d)
+  if m == "o" then return fmt('<circle cx="%.2f" cy="%.2f" r="%.2f"/>', x, y, d / 2) end
+  if m == "s" then
     return fmt('<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f"/>', x - d / 2, y - d / 2, d, d)
-  end,
-  ["^"] = function(x, y, d)
-    local r = d * 0.6
-    return fmt('<polygon points="%.2f,%.2f %.2f,%.2f %.2f,%.2f"/>', x, y - r, x + r * 0.866,
-      y + r * 0.5, x - r * 0.866, y + r * 0.5)
-  end,
-  v = function(x, y, d)
-    local r = d * 0.6
-    return fmt('<polygon points="%.2f,%.2f %.2f,%.2f %.2f,%.2f"/>', x, y + r, x + r * 0.866,
-      y - r * 0.5, x - r * 0.866, y - r * 0.5)
-  end,
-  d = function(x, y, d)
-    local r = d * 0.6
-    return fmt('<polygon points="%.2f,%.2f %.2f,%.2f %.2f,%.2f %.2f,%.2f"/>', x, y - r, x + r * 0.7,
-      y, x, y + r, x - r * 0.7, y)
-  end,
-  x = function(x, y, d)
-    local r = d / 2
-    return fmt('<path d="M%.2f %.2fL%.2f %.2fM%.2f %.2fL%.2f %.2f"/>', x - r, y - r, x + r, y + r,
-      x - r, y + r, x + r, y - r)
-  end,
-  ["+"] = function(x, y, d)
-    local r = d / 2
-    return fmt('<path d="M%.2f %.2fL%.2f %.2fM%.2f %.2fL%.2f %.2f"/>', x - r, y, x + r, y, x,
-      y - r, x, y + r)
-  end,
-}
+  end
+  local shape = svg.marker_shape(m, d)
+  local p, pts = shape.poly or shape.segs, {}
+  for k = 1, #p, 2 do pts[#pts + 1] = fmt("%.2f,%.2f", x + p[k], y + p[k + 1]) end
+  if shape.poly then return fmt('<polygon points="%s"/>', concat(pts, " ")) end
+  return (fmt('<path d="M%sL%sM%sL%s"/>', pts[1], pts[2], pts[3], pts[4]):gsub(",", " "))
+end
+local MARKER = setmetatable({}, { __index = function(_, m)
+  return function(x, y, d) return marker_element(m, x, y, d) end
+end })
 local STROKED = { x = true, ["+"] = true }
 
 -- The opening of a group of markers: filled shapes, or stroked crosses.
@@ -142,23 +147,30 @@ end
 -- string.format for the 100,000 points of a large scatter.
 local QUARTERS = { [0] = "", ".25", ".5", ".75" }
 
+--- shades(a) -> shade, colors for a scatter coloured by value (else
+-- nil): each point's entry 0..255 of the colormap, and the colour of each
+-- entry used.
+function svg.shades(a)
+  local values = a.values
+  if not values then return nil end
+  local shade, colors = {}, {}
+  local span = a.vmax - a.vmin
+  for i = 1, #values do
+    local t = span ~= 0 and (values[i] - a.vmin) / span or 0.5
+    local k = math.floor(math.max(0, math.min(1, t)) * 255 + 0.5)
+    shade[i] = k
+    if not colors[k] then colors[k] = color.sample(a.cmap, k / 255) end
+  end
+  return shade, colors
+end
+
 function draw.scatter(out, a, fx, fy, box)
   local marker = a.marker or "o"
   local mk = MARKER[marker]
   local xs, ys, n = a.xs, a.ys, #a.xs
-  local values, sizes = a.values, a.sizes
+  local sizes = a.sizes
   -- colour by value: each point's entry 0..255 of the colormap
-  local shade, colors
-  if values then
-    shade, colors = {}, {}
-    local span = a.vmax - a.vmin
-    for i = 1, n do
-      local t = span ~= 0 and (values[i] - a.vmin) / span or 0.5
-      local k = math.floor(math.max(0, math.min(1, t)) * 255 + 0.5)
-      shade[i] = k
-      if not colors[k] then colors[k] = color.sample(a.cmap, k / 255) end
-    end
-  end
+  local shade, colors = svg.shades(a)
   local large = n > svg.THIN and a.alpha >= 1 and not sizes
   local seen = large and {} or nil
   -- a kept point's pixel, or nil when its marker would be clipped away
@@ -310,11 +322,12 @@ function svg.cell_box(a, i, j)
   return e[1] + (j - 1) * dx, e[1] + j * dx, ya, yb
 end
 
--- Black or white, whichever reads better on the colour c.
+--- contrast(c) -> black or white, whichever reads better on the colour c.
 local function contrast(c)
   local r, g, b = color.rgb(c)
   return (0.299 * r + 0.587 * g + 0.114 * b) / 255 > 0.5 and "#000000" or "#ffffff"
 end
+svg.contrast = contrast
 
 function draw.image(out, a, fx, fy)
   local colour = svg.image_colors(a)
@@ -709,17 +722,26 @@ function svg.save(fig, path, opts)
     fail(2, "bad argument #1 to 'save' (path must end in .svg or .png, got '%s')", path)
   end
   check_files("luma.plot.save")
-  local doc = svg.render(fig)
   if ext == "svg" then
-    write_file("save", path, doc)
+    write_file("save", path, svg.render(fig))
     return path
   end
   local zoom = common.number("save", 2, "scale", opts.scale, 1)
   if zoom <= 0 then fail(2, "bad argument #2 to 'save' (scale must be positive)") end
-  if not svg.rsvg_available() then
-    fail(2, "luma.plot: saving PNG needs rsvg-convert (Debian package librsvg2-bin); "
-      .. "save as .svg instead")
+  -- PNG: drawn in-process when Luma has its raster renderer (FreeType,
+  -- zlib and DejaVu Sans), else the SVG through rsvg-convert
+  local raster = require("luma.plot.raster")
+  local native_ok, why = raster.available()
+  if native_ok then
+    local ok, err = raster.save(fig, path, zoom)
+    if not ok then fail(2, "save: %s", err) end
+    return path
   end
+  if not svg.rsvg_available() then
+    fail(2, "luma.plot: saving PNG needs Luma's raster renderer (%s) or rsvg-convert (Debian "
+      .. "package librsvg2-bin); save as .svg instead", why)
+  end
+  local doc = svg.render(fig)
   local tmp = os.tmpname()
   write_file("save", tmp, doc)
   local errfile = os.tmpname()
