@@ -6,7 +6,7 @@
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with
-local Table = require("luma.Table")
+local Table = luma.Table
 local pp, pl = luma.preprocessing, luma.pipeline
 
 local EFFECT = { Lyon = 0, Nice = 50, Paris = 200 }

@@ -129,7 +129,7 @@ function common.coef_table(self)
     col:set(d + 1, 1, type(intercept) == "number" and intercept or intercept:get(1, j))
     columns[label], order[#order + 1] = col, label
   end
-  return require("luma.Table")(columns, { columns = order, dtypes = { feature = "category" } })
+  return luma.Table(columns, { columns = order, dtypes = { feature = "category" } })
 end
 
 return common

@@ -65,7 +65,7 @@ function common.from_columns(names, columns, kinds, n)
       spec[name], dtypes[name] = list, "category"
     end
   end
-  return require("luma.Table")(spec, { columns = names, dtypes = dtypes })
+  return luma.Table(spec, { columns = names, dtypes = dtypes })
 end
 
 --- example(cls_fn): the example function of a transformer class (a small
