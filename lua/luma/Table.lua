@@ -25,8 +25,16 @@ local function fail(level, fmt, ...)
   error(string.format(fmt, ...), level + 1)
 end
 
-local function is_table(v) return getmetatable(v) == TABLE_MT end
-local function is_categorical(v) return getmetatable(v) == CAT_MT end
+-- By the metatable's name, not its identity: a test runner that reloads
+-- modules between files makes a second copy of this module, whose Tables
+-- must still count (luma.save's handlers are shared through the luma
+-- table, see luma.persist).
+local function named(v, name)
+  local mt = getmetatable(v)
+  return type(mt) == "table" and rawget(mt, "__name") == name
+end
+local function is_table(v) return named(v, "luma.Table") end
+local function is_categorical(v) return named(v, "luma.Categorical") end
 
 local function quote(name) return "'" .. tostring(name) .. "'" end
 
