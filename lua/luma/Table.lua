@@ -13,6 +13,7 @@
 -- `categories`, the list of category strings (sorted byte-wise when
 -- learned from data, so the codes do not depend on row order).
 local luma = require("luma")
+local args = require("luma.args")
 
 local Table = {}          -- the class: callable, its static functions and methods
 local Categorical = {}    -- the categorical column class
@@ -21,9 +22,7 @@ local CAT_MT = { __name = "luma.Categorical", __index = Categorical }
 
 local NAN = 0 / 0
 
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+local fail = args.fail
 
 -- By the metatable's name, not its identity: a test runner that reloads
 -- modules between files makes a second copy of this module, whose Tables
@@ -35,6 +34,15 @@ local function named(v, name)
 end
 local function is_table(v) return named(v, "luma.Table") end
 local function is_categorical(v) return named(v, "luma.Categorical") end
+
+-- The self of a method of a Table (Categorical): anything else is an error
+-- at the method's caller.
+local function check_self(t, fname)
+  if not is_table(t) then args.bad_self(fname:match("[%w_]+$"), "luma.Table", t, 3) end
+end
+local function check_cat(c, method)
+  if not is_categorical(c) then args.bad_self(method, "luma.Categorical", c, 3) end
+end
 
 local function quote(name) return "'" .. tostring(name) .. "'" end
 
@@ -101,10 +109,7 @@ local function Categorical_new(values, opts)
   if type(values) ~= "table" or getmetatable(values) ~= nil then
     fail(3, "%s: values must be a list of strings (false for missing)", fname)
   end
-  opts = opts or {}
-  for k in pairs(opts) do
-    if k ~= "categories" then fail(3, "%s: unknown option '%s' (valid: categories)", fname, k) end
-  end
+  opts = args.options(fname, 2, opts, nil, { categories = true }, 3)
   local n = #values
   return categorical_from_list(fname, values, n, opts.categories)
 end
@@ -133,6 +138,12 @@ end
 
 --- c:get(i) -> string | nil (missing)
 function Categorical:get(i)
+  check_cat(self, "get")
+  local n = self.codes:rows()
+  if math.type(i) ~= "integer" or i < 1 or i > n then
+    fail(2, "bad argument #1 to 'get' (row index in 1..%d expected, got %s)", n,
+      math.type(i) and tostring(i) or args.type_of(i))
+  end
   local code = self.codes:get(i, 1)
   if code ~= code then return nil end
   return self.categories[math.tointeger(code)]
@@ -140,6 +151,7 @@ end
 
 --- c:totable() -> list of strings, missing entries nil
 function Categorical:totable()
+  check_cat(self, "totable")
   local out, cats, codes = {}, self.categories, self.codes
   for i = 1, codes:rows() do
     local code = codes:get(i, 1)
@@ -150,11 +162,25 @@ end
 
 --- c:take(indices) -> Categorical
 function Categorical:take(indices)
-  return new_categorical(self.codes:take(indices), self.categories)
+  check_cat(self, "take")
+  args.arg(luma.ismatrix(indices) or type(indices) == "table", 1, "take",
+    "index vector (luma.Matrix or list)", indices, 2)
+  return new_categorical(args.relay(2, self.codes.take, self.codes, indices), self.categories)
 end
 
 --- c:recode(categories) -> Categorical, unknown rows
 function Categorical:recode(categories)
+  check_cat(self, "recode")
+  if type(categories) ~= "table" then
+    fail(2, "bad argument #1 to 'recode' (list of category strings expected, got %s)",
+      args.type_of(categories))
+  end
+  for k, s in pairs(categories) do
+    if math.type(k) ~= "integer" or type(s) ~= "string" then
+      fail(2, "bad argument #1 to 'recode' (list of category strings expected, entry %s is "
+        .. "a %s)", tostring(k), args.type_of(s))
+    end
+  end
   local index, map = index_of(categories), {}
   for k, s in ipairs(self.categories) do map[k] = index[s] or NAN end
   local n = self.codes:rows()
@@ -174,6 +200,7 @@ end
 
 --- c:counts() -> n_categories x 1 matrix of occurrences
 function Categorical:counts()
+  check_cat(self, "counts")
   local counts = luma.zeros(#self.categories, 1)
   local codes = self.codes
   for i = 1, codes:rows() do
@@ -183,8 +210,12 @@ function Categorical:counts()
   return counts
 end
 
-CAT_MT.__len = function(c) return c.codes:rows() end
+CAT_MT.__len = function(c)
+  check_cat(c, "__len")
+  return c.codes:rows()
+end
 CAT_MT.__tostring = function(c)
+  check_cat(c, "__tostring")
   local shown, n = {}, c.codes:rows()
   for i = 1, math.min(n, 10) do shown[i] = c:get(i) or "<NA>" end
   return string.format("Categorical %d rows, %d categories: %s%s", n, #c.categories,
@@ -396,22 +427,30 @@ end
 --- Table.is_table(v) -> boolean
 function Table.is_table(v) return is_table(v) end
 
-local function check_self(t, fname)
-  if not is_table(t) then fail(3, "%s: expected a Table (call it as t:%s(...))", fname,
-    fname:match("[%w_]+$")) end
+function Table:nrows()
+  check_self(self, "nrows")
+  return self._n
+end
+function Table:ncols()
+  check_self(self, "ncols")
+  return #self._names
+end
+function Table:names()
+  check_self(self, "names")
+  return table.move(self._names, 1, #self._names, 1, {})
 end
 
-function Table:nrows() return self._n end
-function Table:ncols() return #self._names end
-function Table:names() return table.move(self._names, 1, #self._names, 1, {}) end
-
 function Table:dtypes()
+  check_self(self, "dtypes")
   local out = {}
   for _, name in ipairs(self._names) do out[name] = self._cols[name].kind end
   return out
 end
 
-function Table:has_column(name) return self._cols[name] ~= nil end
+function Table:has_column(name)
+  check_self(self, "has_column")
+  return self._cols[name] ~= nil
+end
 
 local function record_of(t, fname, name, level)
   local rec = t._cols[name]
@@ -733,6 +772,7 @@ local function cell_text(rec, i)
 end
 
 TABLE_MT.__tostring = function(t)
+  check_self(t, "__tostring")
   local n, names = t._n, t._names
   local shown = {}
   if n <= MAX_ROWS then
@@ -768,12 +808,16 @@ TABLE_MT.__tostring = function(t)
   return table.concat(lines, "\n")
 end
 
-TABLE_MT.__len = function(t) return t._n end
+TABLE_MT.__len = function(t)
+  check_self(t, "__len")
+  return t._n
+end
 
 -- t.name / t["name"]: methods first, then columns.
 TABLE_MT.__index = function(t, k)
   local m = Table[k]
   if m ~= nil then return m end
+  check_self(t, "__index")
   local rec = rawget(t, "_cols")[k]
   return rec and rec.values
 end
@@ -793,8 +837,15 @@ TABLE_MT.__newindex = function(t, name, values)
 end
 
 TABLE_MT.__call = nil
-setmetatable(Table, { __call = function(_, columns, opts) return new_table(columns, opts) end })
-setmetatable(Categorical, { __call = function(_, values, opts) return Categorical_new(values, opts) end })
+-- (not tail calls: the constructors' errors blame the caller two levels up)
+setmetatable(Table, { __call = function(_, columns, opts)
+  local t = new_table(columns, opts)
+  return t
+end })
+setmetatable(Categorical, { __call = function(_, values, opts)
+  local c = Categorical_new(values, opts)
+  return c
+end })
 Table.Categorical = Categorical
 Table.is_categorical = is_categorical
 

@@ -7,12 +7,11 @@
 -- "n_samples,n_features[,target names...]"; rows end with the target.
 local luma = require("luma")
 local estimator = require("luma.estimator")
+local args = require("luma.args")
 
 local datasets = {}
 
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+local fail = args.fail
 
 local function numbered(prefix, n)
   local names = {}
@@ -122,15 +121,15 @@ local function rng_of(opts) return estimator.rng(opts.seed) end
 -- forms make_classification(200, 5) (n_samples, then n_features where the
 -- generator has it), optionally followed by the options table.
 local function check_opts(fname, valid, ...)
-  local args, opts = table.pack(...), {}
+  local given_args, opts = table.pack(...), {}
   local i = 1
   for _, key in ipairs{ "n_samples", "n_features" } do
-    if valid[key] and type(args[i]) == "number" then
-      opts[key] = args[i]
+    if valid[key] and type(given_args[i]) == "number" then
+      opts[key] = given_args[i]
       i = i + 1
     end
   end
-  local given = args[i]
+  local given = given_args[i]
   if given ~= nil then
     if type(given) ~= "table" or getmetatable(given) ~= nil then
       fail(3, "bad argument #%d to '%s' (options table expected, got %s)", i, fname,
@@ -143,25 +142,22 @@ local function check_opts(fname, valid, ...)
       opts[k] = v
     end
   end
-  if args.n > i then
-    fail(3, "luma.datasets.%s: too many arguments (%d; expected at most %d)", fname, args.n, i)
+  if given_args.n > i then
+    fail(3, "luma.datasets.%s: too many arguments (%d; expected at most %d)", fname,
+      given_args.n, i)
   end
-  for k in pairs(opts) do
-    if not valid[k] then
-      local names = {}
-      for v in pairs(valid) do names[#names + 1] = v end
-      table.sort(names)
-      fail(3, "luma.datasets.%s: unknown option '%s' (valid: %s)", fname, tostring(k),
-        table.concat(names, ", "))
-    end
-  end
-  return opts
+  return args.check_opts("luma.datasets." .. fname, opts, valid, 3)
 end
+
+-- The largest count a generator makes (a matrix's row limit).
+local MAX_COUNT = 2147483647
 
 local function positive_int(fname, key, v, min)
   if math.type(v) ~= "integer" or v < (min or 1) then
     fail(3, "luma.datasets.%s: %s must be an integer >= %d, got %s", fname, key, min or 1,
       tostring(v))
+  elseif v > MAX_COUNT then
+    fail(3, "luma.datasets.%s: %s must be an integer <= %d, got %s", fname, key, MAX_COUNT, v)
   end
   return v
 end

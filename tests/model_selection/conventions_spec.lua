@@ -39,8 +39,8 @@ describe("positional options", function()
       .. "%(options table expected, got string%)", function()
         ms.cross_val_score(Ridge{}, X, y, "5")
       end)
-    support.errors_with("bad argument #4 to 'cross_validate' %(options table expected, got a "
-      .. "matrix%)", function() ms.cross_validate(Ridge{}, X, y, X) end)
+    support.errors_with("bad argument #4 to 'cross_validate' %(options table expected, got "
+      .. "luma%.Matrix%)", function() ms.cross_validate(Ridge{}, X, y, X) end)
     support.errors_with("bad argument #3 to 'train_test_split' %(options table expected, got "
       .. "boolean%)", function() ms.train_test_split(X, y, true) end)
   end)

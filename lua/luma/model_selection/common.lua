@@ -7,49 +7,20 @@ local luma = require("luma")
 
 local common = {}
 
---- fail(level, fmt, ...): raises the formatted message at the given level
--- (1 = the caller of fail), so it points at the user's line.
-function common.fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+-- The shared argument checks (luma.args): fail(level, fmt, ...),
+-- check_opts(fname, opts, valid, level) and options(fname, argn, opts,
+-- positional, valid, level).
+local args = require("luma.args")
+common.fail, common.check_opts, common.options = args.fail, args.check_opts, args.options
 local fail = common.fail
 
---- check_opts(fname, opts, valid, level) -> opts (or {}): rejects any key
--- of opts that is not in the set valid, listing the valid ones.
-function common.check_opts(fname, opts, valid, level)
-  for k in pairs(opts or {}) do
-    if not valid[k] then
-      local names = {}
-      for name in pairs(valid) do names[#names + 1] = name end
-      table.sort(names)
-      fail(level + 1, "%s: unknown option '%s' (valid: %s)", fname, tostring(k),
-        table.concat(names, ", "))
-    end
+--- check_estimator(fname, est, level): argument #1 of fname is an
+-- estimator.
+function common.check_estimator(fname, est, level)
+  if not require("luma.estimator").is_estimator(est) then
+    fail(level + 1, "bad argument #1 to '%s' (an estimator expected, got %s)", fname,
+      args.type_of(est))
   end
-  return opts or {}
-end
-
---- options(fname, argn, opts, positional, valid, level) -> opts (or {}):
--- the options argument #argn of fname, checked by check_opts.  Common
--- positional forms are accepted: positional(value) turns a value that is
--- not an options table into one (cross_val_score(m, X, y, 5) -> {cv = 5})
--- or returns nil, and anything else is a "bad argument" error.  The info
--- table luma.datasets.load returns third gets its own explanation, since
--- f(m, luma.datasets.load(name)) puts it in the options slot.
-function common.options(fname, argn, opts, positional, valid, level)
-  if opts == nil then return {} end
-  if type(opts) ~= "table" or getmetatable(opts) ~= nil then
-    local converted = positional and positional(opts)
-    if converted == nil then
-      fail(level + 1, "bad argument #%d to '%s' (options table expected, got %s)", argn, fname,
-        luma.ismatrix(opts) and "a matrix" or type(opts))
-    end
-    opts = converted
-  elseif opts.feature_names ~= nil and opts.description ~= nil then
-    fail(level + 1, "bad argument #%d to '%s' (options table expected, got the info table of "
-      .. "luma.datasets.load: keep X, y and pass the options separately)", argn, fname)
-  end
-  return common.check_opts(fname, opts, valid, level + 1)
 end
 
 --- cv_positional(value) -> {cv = value} for a fold count or a splitter

@@ -41,6 +41,7 @@ end
 -- n_jobs, backend}) -> train_scores, test_scores (one row per value, one
 -- column per fold).
 function curves.validation_curve(est, X, y, opts)
+  common.check_estimator("validation_curve", est, 2)
   check_xy("validation_curve", X, y)
   opts = common.options("validation_curve", 4, opts, nil, { param_name = true,
     param_range = true, cv = true, scoring = true, groups = true, n_jobs = true,
@@ -67,6 +68,7 @@ end
 -- per size, columns per fold).  train_sizes: fractions of the largest
 -- training fold or counts (default 0.1, 0.325, 0.55, 0.775, 1).
 function curves.learning_curve(est, X, y, opts)
+  common.check_estimator("learning_curve", est, 2)
   check_xy("learning_curve", X, y)
   opts = common.options("learning_curve", 4, opts, common.cv_positional, { train_sizes = true,
     cv = true, scoring = true, shuffle = true, seed = true, groups = true, n_jobs = true,

@@ -7,6 +7,7 @@
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.model_selection.common")
+local args = require("luma.args")
 local fail, is_classifier = common.fail, common.is_classifier
 local resolve_scorers = common.resolve_scorers
 local fit_and_score = common.fit_and_score
@@ -26,6 +27,7 @@ search.Results = Results
 local format_value = common.format_value
 
 function Results.__tostring(self)
+  if getmetatable(self) ~= Results then args.bad_self("__tostring", Results.__name, self, 2) end
   local cols = { "rank_test_" .. self.primary, "mean_test_" .. self.primary,
                  "std_test_" .. self.primary, "mean_fit_time", "params" }
   local rows = { cols }
@@ -305,7 +307,10 @@ end)
 --- Samplers for RandomSearch: each has sample(rng) -> one value.
 -- (kind and bounds are kept so luma.save can write a search's parameters)
 local Sampler = { __name = "luma.model_selection.Sampler" }
-Sampler.__tostring = function(self) return string.format("%s(%s, %s)", self.kind, self.lo, self.hi) end
+Sampler.__tostring = function(self)
+  if getmetatable(self) ~= Sampler then args.bad_self("__tostring", Sampler.__name, self, 2) end
+  return string.format("%s(%s, %s)", self.kind, self.lo, self.hi)
+end
 search.Sampler = Sampler
 
 local function sampler(kind, lo, hi, draw)
@@ -313,11 +318,15 @@ local function sampler(kind, lo, hi, draw)
 end
 
 function search.uniform(lo, hi)
+  args.arg(type(lo) == "number", 1, "uniform", "number", lo, 2)
+  args.arg(type(hi) == "number", 2, "uniform", "number", hi, 2)
   if not (hi > lo) then fail(2, "uniform needs lo < hi") end
   return sampler("uniform", lo, hi, function(rng) return rng:uniform(nil, nil, lo, hi) end)
 end
 
 function search.log_uniform(lo, hi)
+  args.arg(type(lo) == "number", 1, "log_uniform", "number", lo, 2)
+  args.arg(type(hi) == "number", 2, "log_uniform", "number", hi, 2)
   if not (lo > 0 and hi > lo) then fail(2, "log_uniform needs 0 < lo < hi") end
   local a, b = math.log(lo), math.log(hi)
   return sampler("log_uniform", lo, hi,

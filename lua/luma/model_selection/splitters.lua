@@ -10,16 +10,21 @@
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.model_selection.common")
+local args = require("luma.args")
 local fail = common.fail
 
 local splitters = {}
+
+-- The largest sample count split takes in place of X (a matrix's row limit).
+local MAX_SAMPLES = 2147483647
 
 -- A splitter class from a parameter schema (validated like an
 -- estimator's) and a function folds(self, n, y, groups) returning the
 -- list of {train, test} tables of 1-based indices.  needs: "y" or
 -- "groups" when split requires them; count(self, n): the number of splits
--- when it is not n_splits (times n_repeats).
-local function splitter(name, params, folds, needs, count)
+-- when it is not n_splits (times n_repeats), with count_needs_n when it
+-- depends on the sample count n (get_n_splits then requires X).
+local function splitter(name, params, folds, needs, count, count_needs_n)
   local class = { name = "luma.model_selection." .. name }
   local schema = {}
   for _, p in ipairs(params) do schema[p.name] = p end
@@ -27,11 +32,16 @@ local function splitter(name, params, folds, needs, count)
   local methods = meta.__index
   class.methods = methods -- where help and the API walk find split and get_n_splits
 
+  local function is_instance(v) return getmetatable(v) == meta end
+
   function methods.split(self, X, y, groups)
     local n
     if luma.ismatrix(X) then n = X:rows()
-    elseif math.type(X) == "integer" then n = X
-    else fail(2, "bad argument #1 to 'split' (X must be a luma.Matrix or a sample count)") end
+    elseif math.type(X) == "integer" and X >= 0 and X <= MAX_SAMPLES then n = X
+    else
+      fail(2, "bad argument #1 to 'split' (luma.Matrix or sample count in [0, %d] expected, "
+        .. "got %s)", MAX_SAMPLES, math.type(X) == "integer" and tostring(X) or args.type_of(X))
+    end
     if needs == "y" and y == nil then
       fail(2, "bad argument #2 to 'split' (%s needs the labels y)", class.name)
     end
@@ -57,8 +67,22 @@ local function splitter(name, params, folds, needs, count)
   end
 
   function methods.get_n_splits(self, X)
-    if count then return count(self, luma.ismatrix(X) and X:rows() or X) end
+    if count then
+      local n
+      if luma.ismatrix(X) then n = X:rows()
+      elseif math.type(X) == "integer" and X >= 0 then n = X
+      elseif X ~= nil or count_needs_n then
+        fail(2, "bad argument #1 to 'get_n_splits' (%s needs X: a luma.Matrix or a sample "
+          .. "count >= 0, got %s)", class.name,
+          math.type(X) == "integer" and tostring(X) or args.type_of(X))
+      end
+      return count(self, n)
+    end
     return self.params.n_splits * (self.params.n_repeats or 1)
+  end
+
+  for _, m in ipairs({ "split", "get_n_splits" }) do
+    methods[m] = args.method(methods[m], m, class.name, is_instance)
   end
 
   luma.doc.set_members(methods, class.name, {
@@ -72,6 +96,7 @@ local function splitter(name, params, folds, needs, count)
   })
 
   meta.__tostring = function(self)
+    if not is_instance(self) then args.bad_self("__tostring", class.name, self, 2) end
     local parts = {}
     for _, p in ipairs(params) do
       local v = self.params[p.name]
@@ -84,7 +109,7 @@ local function splitter(name, params, folds, needs, count)
     __call = function(_, values)
       local self = setmetatable({ params = {} }, meta)
       for _, p in ipairs(params) do self.params[p.name] = p.default end
-      for k, v in pairs(values or {}) do
+      for k, v in pairs(args.options(class.name, 1, values, nil, nil, 2)) do
         local p = schema[k]
         if not p then
           local names = {}
@@ -215,6 +240,7 @@ end
 local function stratified_folds(self, n, y, _, level)
   local k = self.params.n_splits
   local codes, counts, n_classes = codes_by_appearance(y)
+  if n_classes == 0 then fail(level + 1, "%s: y is empty", tostring(self)) end
   local smallest = math.huge
   local enough = false
   for c = 1, n_classes do
@@ -297,7 +323,7 @@ splitters.LeaveOneOut = splitter("LeaveOneOut", { doc = "Each sample is the test
     local out = {}
     for i = 1, n do out[i] = { complement(n, { i }), { i } } end
     return out
-  end, nil, function(_, n) return n end)
+  end, nil, function(_, n) return n end, true)
 
 splitters.LeavePOut = splitter("LeavePOut", {
   { name = "p", default = 2, check = positive_integer(1), what = "an integer >= 1",
@@ -323,7 +349,7 @@ splitters.LeavePOut = splitter("LeavePOut", {
     local c = 1
     for i = 1, self.params.p do c = c * (n - self.params.p + i) / i end
     return math.floor(c + 0.5)
-  end)
+  end, true)
 
 -- The number of test samples for a size given as a fraction (ceil) or a
 -- count, as scikit-learn computes it.
@@ -542,6 +568,8 @@ splitters.PredefinedSplit = splitter("PredefinedSplit", {
     if k == 0 then fail(level + 1, "PredefinedSplit: test_fold has no fold number >= 1") end
     return folds_from_assignment(n, assign, k)
   end, nil, function(self)
+    -- (a tail call of get_n_splits: level 2 is its caller)
+    if self.params.test_fold == nil then fail(2, "PredefinedSplit needs test_fold") end
     local flat = self.params.test_fold:flatten()
     return flat:select(flat:ge(1)):unique():rows()
   end)
@@ -605,21 +633,31 @@ end
 -- otherwise), a splitter, or any iterable of (train, test) pairs: an
 -- iterator function, or a table of {train, test} tables.
 function splitters.check_cv(cv, X, y, is_classifier, groups)
+  if not (luma.ismatrix(X) or (math.type(X) == "integer" and X >= 0)) then
+    fail(2, "bad argument #2 to 'check_cv' (luma.Matrix or sample count >= 0 expected, got %s)",
+      math.type(X) == "integer" and tostring(X) or args.type_of(X))
+  end
   local splits = {}
   cv = cv or 5
+  if type(cv) == "number" and not (math.type(cv) == "integer" and cv >= 2) then
+    fail(2, "check_cv: cv must be an integer >= 2, got %s", tostring(cv))
+  end
   if math.type(cv) == "integer" then
     local s = (is_classifier and y) and splitters.StratifiedKFold{ n_splits = cv }
       or splitters.KFold{ n_splits = cv }
     cv = s
   end
   if type(cv) == "table" and getmetatable(cv) and cv.split then
-    for train, test in cv:split(X, y, groups) do splits[#splits + 1] = { train, test } end
+    for train, test in args.relay(2, cv.split, cv, X, y, groups) do
+      splits[#splits + 1] = { train, test }
+    end
   elseif type(cv) == "function" then
     for train, test in cv do splits[#splits + 1] = { train, test } end
   elseif type(cv) == "table" then
     for i, pair in ipairs(cv) do
-      if type(pair) ~= "table" or pair[1] == nil or pair[2] == nil then
-        fail(2, "cv entry %d must be a {train, test} pair", i)
+      local function indices(v) return type(v) == "table" or luma.ismatrix(v) end
+      if type(pair) ~= "table" or not indices(pair[1]) or not indices(pair[2]) then
+        fail(2, "check_cv: cv entry %d must be a {train, test} pair of index lists or matrices", i)
       end
       splits[i] = { luma.ismatrix(pair[1]) and pair[1] or luma.matrix(pair[1]),
                     luma.ismatrix(pair[2]) and pair[2] or luma.matrix(pair[2]) }

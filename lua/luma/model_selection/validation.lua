@@ -4,7 +4,6 @@
 -- per-split fit_and_score they share with the searches and the curves are
 -- in luma.model_selection.common.
 local luma = require("luma")
-local estimator = require("luma.estimator")
 local common = require("luma.model_selection.common")
 local fail, check_xy, options = common.fail, common.check_xy, common.options
 local cv_positional = common.cv_positional
@@ -25,6 +24,9 @@ CVResults.__index = CVResults
 validation.CVResults = CVResults
 
 function CVResults.__tostring(self)
+  if getmetatable(self) ~= CVResults then
+    require("luma.args").bad_self("__tostring", CVResults.__name, self, 2)
+  end
   local keys = {}
   for key, value in pairs(self) do
     if luma.ismatrix(value) then keys[#keys + 1] = key end
@@ -46,9 +48,7 @@ end
 -- cross_validate's body, for cross_validate and cross_val_score (fname
 -- names the caller in errors, raised at `level`).
 local function cross_validate(fname, est, X, y, opts, level)
-  if not estimator.is_estimator(est) then
-    fail(level + 1, "bad argument #1 to '%s' (an estimator expected, got %s)", fname, type(est))
-  end
+  common.check_estimator(fname, est, level + 1)
   check_xy(fname, X, y)
   opts = options(fname, 4, opts, cv_positional, CV_OPTIONS, level + 1)
   local scorers, names = resolve_scorers(opts.scoring, 2)
@@ -104,6 +104,7 @@ end
 --- cross_val_predict(est, X, y [, {cv, method = "predict", groups}]) ->
 -- each sample's prediction from the model that did not see it.
 function validation.cross_val_predict(est, X, y, opts)
+  common.check_estimator("cross_val_predict", est, 2)
   check_xy("cross_val_predict", X, y)
   opts = options("cross_val_predict", 4, opts, cv_positional,
     { cv = true, method = true, groups = true }, 2)

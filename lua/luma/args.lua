@@ -1,0 +1,168 @@
+--- luma.args: the argument checks every family shares, so that a bad call
+-- fails with one phrasing, located at the user's line (issue 14, "calling
+-- conventions"):
+--   bad argument #2 to 'fname' (luma.Matrix expected, got nil)   -- a type
+--   bad self to 'fit' (luma.linear.Ridge expected, got luma.Matrix)
+--   fname: n_samples must be an integer >= 1, got 0               -- a value
+--   fname: unknown option 'foo' (valid: a, b)
+-- Levels count as error()'s do: 1 is the function calling the helper, 2
+-- its caller (what a public function passes to blame its own caller).
+-- Not a public API.
+local luma = require("luma")
+
+local args = {}
+
+--- fail(level, fmt, ...): raises the formatted message at level (1 = the
+-- caller of fail).
+local function fail(level, fmt, ...)
+  error(string.format(fmt, ...), level + 1)
+end
+args.fail = fail
+
+--- type_of(v) -> text: the name of v's type as messages show it: the
+-- __name of its metatable (luma.Matrix, luma.linear.Ridge, luma.Table...)
+-- or type(v).
+local function type_of(v)
+  local mt = getmetatable(v)
+  local name = type(mt) == "table" and rawget(mt, "__name")
+  if type(name) == "string" then return name end
+  return type(v)
+end
+args.type_of = type_of
+
+--- bad_self(method, class_name, self, level): the error of a method
+-- called on something that is not an instance (est.fit(X, y) for
+-- est:fit(X, y), Class.methods.fit(nil, ...)).
+function args.bad_self(method, class_name, self, level)
+  fail(level + 1, "bad self to '%s' (%s expected, got %s)", method, class_name, type_of(self))
+end
+
+--- method(fn, method, class_name, is_instance) -> the method fn behind a
+-- check that self is an instance (is_instance(self) is true); the check
+-- blames the method's caller, and fn runs as a tail call, so its own
+-- errors keep their levels.
+function args.method(fn, method, class_name, is_instance)
+  return function(self, ...)
+    if not is_instance(self) then args.bad_self(method, class_name, self, 2) end
+    return fn(self, ...)
+  end
+end
+
+--- arg(ok, n, fname, expected, v, level): unless ok, the error "bad
+-- argument #n to 'fname' (expected expected, got <type of v>)".
+function args.arg(ok, n, fname, expected, v, level)
+  if not ok then
+    fail(level + 1, "bad argument #%d to '%s' (%s expected, got %s)", n, fname, expected,
+      type_of(v))
+  end
+end
+
+--- matrix(v, n, fname, level) -> v: argument #n of fname is a luma.Matrix.
+function args.matrix(v, n, fname, level)
+  if not luma.ismatrix(v) then
+    fail(level + 1, "bad argument #%d to '%s' (luma.Matrix expected, got %s)", n, fname,
+      type_of(v))
+  end
+  return v
+end
+
+--- integer(v, name, fname, min, level) -> v: v is an integer >= min
+-- (min nil: any integer), else "fname: name must be an integer >= min,
+-- got v".
+function args.integer(v, name, fname, min, level)
+  if math.type(v) ~= "integer" or (min and v < min) then
+    fail(level + 1, "%s: %s must be an integer%s, got %s", fname, name,
+      min and (" >= " .. min) or "", type(v) == "number" and tostring(v) or type_of(v))
+  end
+  return v
+end
+
+--- relay(level, fn, ...) -> fn(...): for a function that hands the user's
+-- argument to another that checks it (c:take(indices) to the codes'
+-- take): an error of fn is raised again at level, without its location
+-- inside the library, so it points at the user's line.
+function args.relay(level, fn, ...)
+  local r = table.pack(pcall(fn, ...))
+  if r[1] then return table.unpack(r, 2, r.n) end
+  local msg = r[2]
+  if type(msg) ~= "string" then error(msg, 0) end
+  error((msg:gsub("^lua/luma/[%w_/]+%.lua:%d+: ", "")), level + 1)
+end
+
+--- check_opts(fname, opts, valid, level) -> opts (or {}): rejects any key
+-- of opts that is not in the set valid, listing the valid ones.
+function args.check_opts(fname, opts, valid, level)
+  for k in pairs(opts or {}) do
+    if not valid[k] then
+      local names = {}
+      for name in pairs(valid) do names[#names + 1] = name end
+      table.sort(names)
+      fail(level + 1, "%s: unknown option '%s' (valid: %s)", fname, tostring(k),
+        table.concat(names, ", "))
+    end
+  end
+  return opts or {}
+end
+
+--- options(fname, argn, opts, positional, valid, level) -> opts (or {}):
+-- the options argument #argn of fname, checked by check_opts (valid nil:
+-- any key).  Common positional forms are accepted: positional(value)
+-- turns a value that is not an options table into one
+-- (cross_val_score(m, X, y, 5) -> {cv = 5}) or returns nil, and anything
+-- else is a "bad argument" error.  The info table luma.datasets.load
+-- returns third gets its own explanation, since f(m,
+-- luma.datasets.load(name)) puts it in the options slot.
+function args.options(fname, argn, opts, positional, valid, level)
+  if opts == nil then return {} end
+  if type(opts) ~= "table" or getmetatable(opts) ~= nil then
+    local converted = positional and positional(opts)
+    if converted == nil then
+      fail(level + 1, "bad argument #%d to '%s' (options table expected, got %s)", argn, fname,
+        type_of(opts))
+    end
+    opts = converted
+  elseif opts.feature_names ~= nil and opts.description ~= nil then
+    fail(level + 1, "bad argument #%d to '%s' (options table expected, got the info table of "
+      .. "luma.datasets.load: keep X, y and pass the options separately)", argn, fname)
+  end
+  if valid == nil then return opts end
+  return args.check_opts(fname, opts, valid, level + 1)
+end
+
+luma.doc.set_members(args, "luma.args", {
+  fail = { signature = "fail(level, fmt, ...)",
+    doc = "Raises string.format(fmt, ...) at level (1: the caller of fail). Returns nothing." },
+  type_of = { signature = "type_of(v)",
+    doc = "The name of v's type for messages: its metatable's __name (luma.Matrix, "
+      .. "luma.linear.Ridge, ...) or type(v). Returns a string." },
+  bad_self = { signature = "bad_self(method, class_name, self, level)",
+    doc = "Raises \"bad self to 'method' (class_name expected, got <type>)\" at level. "
+      .. "Returns nothing." },
+  method = { signature = "method(fn, method, class_name, is_instance)",
+    doc = "Wraps the method fn with a check that self is an instance (is_instance(self)), "
+      .. "blaming the method's caller. Returns the wrapped function." },
+  arg = { signature = "arg(ok, n, fname, expected, v, level)",
+    doc = "Unless ok, raises \"bad argument #n to 'fname' (expected expected, got <type "
+      .. "of v>)\" at level. Returns nothing." },
+  matrix = { signature = "matrix(v, n, fname, level)",
+    doc = "Checks that argument #n of fname is a luma.Matrix. Returns v." },
+  relay = { signature = "relay(level, fn, ...)",
+    doc = "Calls fn(...) and raises its error again at level, without a location inside the "
+      .. "library (for arguments a called function checks). Returns fn's results." },
+  integer = { signature = "integer(v, name, fname [, min = nil], level)",
+    doc = "Checks that v is an integer >= min (\"fname: name must be an integer >= min, got "
+      .. "v\"). Returns v." },
+  check_opts = { signature = "check_opts(fname, given, valid, level)",
+    doc = "Rejects any key of the table given not in the set valid, listing the valid ones. "
+      .. "Returns given, or {} for nil." },
+  options = { signature = "options(fname, argn, given, positional, valid, level)",
+    doc = "Argument #argn of fname (given) as an options table: nil gives {}, "
+      .. "positional(value) "
+      .. "converts a common positional form, other non-tables are a bad argument error; "
+      .. "keys are checked against valid (nil: any). Returns the options table." },
+})
+luma.doc.set(args, { name = "luma.args",
+  doc = "Argument checks shared by the families: one phrasing for bad arguments, bad self "
+    .. "and bad option tables, raised at the caller's line." })
+
+return args
