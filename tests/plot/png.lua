@@ -1,5 +1,5 @@
 --- PNG pixels for the plot tests (require("plot.png")): reads 8-bit RGB or
--- RGBA PNG files (what rsvg-convert and Chromium write) through a few
+-- RGBA PNG files (what luma.plot, rsvg-convert and Chromium write) through a few
 -- lines of Python's standard library (zlib, struct), the one inflate at
 -- hand on a Debian machine; the tests that use it are pending without
 -- python3.
@@ -40,13 +40,14 @@ for y in range(h):
     rows.append(line)
     prev = line
 print(w, h)
-colors, inked = set(), 0
+colors, inked, dark = set(), 0, 0
 for line in rows:
     for x in range(0, stride, bpp):
         px = tuple(line[x:x + 3])
         colors.add(px)
         if px != (255, 255, 255): inked += 1
-print(len(colors), inked)
+        if max(px) < 100: dark += 1
+print(len(colors), inked, dark)
 for arg in sys.argv[2:]:
     x, y = map(int, arg.split(','))
     print(*rows[y][x * bpp:x * bpp + 3])
@@ -58,8 +59,9 @@ function png.available()
 end
 
 --- read(path, points) -> info {width, height, colors (distinct count),
--- inked (non-white pixels), pixels = {{r, g, b} per point}}; points are
--- {x, y} pixel positions (0-based, rounded down).
+-- inked (non-white pixels), dark (pixels whose channels are all below
+-- 100), pixels = {{r, g, b} per point}}; points are {x, y} pixel
+-- positions (0-based, rounded down).
 function png.read(path, points)
   local script = support.write_temp(DECODER, ".py")
   local args = { "python3", support.quote(script), support.quote(path) }
@@ -72,9 +74,9 @@ function png.read(path, points)
   local lines = {}
   for l in out:gmatch("[^\n]+") do lines[#lines + 1] = l end
   local w, h = lines[1]:match("(%d+) (%d+)")
-  local colors, inked = lines[2]:match("(%d+) (%d+)")
+  local colors, inked, dark = lines[2]:match("(%d+) (%d+) (%d+)")
   local info = { width = tonumber(w), height = tonumber(h), colors = tonumber(colors),
-    inked = tonumber(inked), pixels = {} }
+    inked = tonumber(inked), dark = tonumber(dark), pixels = {} }
   for i = 3, #lines do
     local r, g, b = lines[i]:match("(%d+) (%d+) (%d+)")
     info.pixels[#info.pixels + 1] = { tonumber(r), tonumber(g), tonumber(b) }

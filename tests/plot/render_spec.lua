@@ -1,10 +1,12 @@
--- luma.plot's SVG rendered by real renderers: librsvg (fig:save to .png,
--- through rsvg-convert) and headless Chromium (a page embedding three
--- figures, screenshotted).  Each check reads the PNG's pixels where the
--- axes' transform puts known series and compares their colours (the
--- palette's first colour, viridis' ends, a red line).  Pending when
--- rsvg-convert, chromium or python3 (the PNG reader) is missing; setup-deps
--- installs librsvg2-bin and chromium.  Also: files in a sandboxed state.
+-- luma.plot's SVG rendered by real renderers: librsvg (rsvg-convert, the
+-- PNG fallback when Luma is built without its own renderer) and headless
+-- Chromium (a page embedding three figures, screenshotted).  Each check
+-- reads the PNG's pixels where the axes' transform puts known series and
+-- compares their colours (the palette's first colour, viridis' ends, a
+-- red line); fig:save's own PNGs get the same checks.  Pending when
+-- rsvg-convert, chromium or python3 (the PNG reader) is missing;
+-- setup-deps installs librsvg2-bin and chromium.  Also: files in a
+-- sandboxed state.
 local luma = require("luma")
 local support = require("support")
 local png = require("plot.png")
@@ -41,16 +43,12 @@ local function near_color(expected, got, what)
 end
 
 describe("luma.plot rendered", function()
-  it("through rsvg-convert: fig:save('x.png') has the series' colours where the data says", function()
-    if not (has("rsvg-convert") and png.available()) then
-      pending("rsvg-convert (librsvg2-bin) or python3 is not installed")
-      return
-    end
+  local function check_pngs(write)
     for _, case in ipairs(figures()) do
       local base = os.tmpname() -- created by tmpname: the PNG goes next to it
       local path = base .. ".png"
       os.remove(base)
-      assert.equal(path, case[1]:save(path))
+      write(case[1], path)
       local pts = {}
       for _, p in ipairs(case[2]) do pts[#pts + 1] = { p[1], p[2] } end
       local info = png.read(path, pts)
@@ -60,13 +58,32 @@ describe("luma.plot rendered", function()
       assert.is_true(info.colors > 10 and info.inked > 640 * 480 * 0.05, "not blank")
       for k, p in ipairs(case[2]) do near_color(p[3], info.pixels[k], p[4]) end
     end
-    -- scale doubles the pixels
-    local base = os.tmpname()
-    local path = base .. ".png"
-    os.remove(base)
-    plot.line({ 1, 2 }):save(path, { scale = 2 })
-    assert.equal(1280, png.read(path).width)
-    os.remove(path)
+  end
+
+  it("through rsvg-convert: the SVG has the series' colours where the data says", function()
+    if not (has("rsvg-convert") and png.available()) then
+      pending("rsvg-convert (librsvg2-bin) or python3 is not installed")
+      return
+    end
+    check_pngs(function(fig, path)
+      local svg = support.write_temp(fig:svg(), ".svg")
+      local _, err, code = support.run(string.format("rsvg-convert -f png -o %s %s",
+        support.quote(path), support.quote(svg)))
+      os.remove(svg)
+      assert(code == 0, err)
+    end)
+  end)
+
+  it("fig:save('x.png') has the series' colours where the data says", function()
+    if not png.available() then
+      pending("python3 is not installed")
+      return
+    end
+    if not (require("luma.plot.native").support() or has("rsvg-convert")) then
+      pending("neither Luma's PNG renderer nor rsvg-convert is available")
+      return
+    end
+    check_pngs(function(fig, path) assert.equal(path, fig:save(path)) end)
   end)
 
   it("in headless Chromium: a page embedding the SVGs shows them", function()

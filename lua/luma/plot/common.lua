@@ -133,13 +133,23 @@ common.finite = finite
 -- without being checked.  Returns the given lists when nothing is dropped.
 function common.keep_finite(fname, lists, also)
   local n = #lists[1]
+  -- the common case first: every list finite (x - x is NaN exactly for
+  -- NaN and the infinities), one plain loop per list
+  local clean = true
+  for _, l in ipairs(lists) do
+    for i = 1, n do
+      local v = l[i]
+      if v - v ~= 0 then clean = false break end
+    end
+    if not clean then break end
+  end
+  if clean then return lists, also end
   local bad = 0
   for i = 1, n do
     for _, l in ipairs(lists) do
       if not finite(l[i]) then bad = bad + 1 break end
     end
   end
-  if bad == 0 then return lists, also end
   common.warning("%s: skipped %d of %d points with NaN or infinite values", fname, bad, n)
   local kept, kept_also = {}, {}
   for k = 1, #lists do kept[k] = {} end

@@ -34,9 +34,8 @@ static int chunk(FILE *f, const char *type, const unsigned char *data, size_t n)
              : -1;
 }
 
-static int paeth(int a, int b, int c) {
-  const int p = a + b - c;
-  const int pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+static inline int paeth(int a, int b, int c) {
+  const int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
   return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
@@ -45,17 +44,30 @@ static int paeth(int a, int b, int c) {
  * type whose bytes, read as signed, have the smallest absolute sum. */
 static int filter_row(const unsigned char *row, const unsigned char *prev, size_t n,
                       unsigned char *out) {
+  unsigned char *o[5];
+  for (int k = 0; k < 5; k++) {
+    o[k] = out + k * (n + 1);
+    o[k][0] = (unsigned char)k;
+    o[k]++;
+  }
   unsigned long sums[5] = {0, 0, 0, 0, 0};
-  for (int k = 0; k < 5; k++) out[k * (n + 1)] = (unsigned char)k;
+  /* the first pixel has no left neighbour (a = c = 0) */
   for (size_t i = 0; i < n; i++) {
-    const int x = row[i], a = i >= 3 ? row[i - 3] : 0, b = prev[i], c = i >= 3 ? prev[i - 3] : 0;
-    const unsigned char v[5] = {(unsigned char)x, (unsigned char)(x - a), (unsigned char)(x - b),
-                                (unsigned char)(x - (a + b) / 2),
-                                (unsigned char)(x - paeth(a, b, c))};
-    for (int k = 0; k < 5; k++) {
-      out[k * (n + 1) + 1 + i] = v[k];
-      sums[k] += (unsigned long)abs((signed char)v[k]);
-    }
+    const int x = row[i], b = prev[i];
+    const int a = i >= 3 ? row[i - 3] : 0, c = i >= 3 ? prev[i - 3] : 0;
+    const unsigned char v1 = (unsigned char)(x - a), v2 = (unsigned char)(x - b);
+    const unsigned char v3 = (unsigned char)(x - ((a + b) >> 1));
+    const unsigned char v4 = (unsigned char)(x - paeth(a, b, c));
+    o[0][i] = (unsigned char)x;
+    o[1][i] = v1;
+    o[2][i] = v2;
+    o[3][i] = v3;
+    o[4][i] = v4;
+    sums[0] += (unsigned)abs((signed char)x);
+    sums[1] += (unsigned)abs((signed char)v1);
+    sums[2] += (unsigned)abs((signed char)v2);
+    sums[3] += (unsigned)abs((signed char)v3);
+    sums[4] += (unsigned)abs((signed char)v4);
   }
   int best = 0;
   for (int k = 1; k < 5; k++)
@@ -90,7 +102,9 @@ int luma_png_write(const char *path, const unsigned char *rgb, int w, int h, lum
   ihdr[9] = 2;  /* RGB */
   ihdr[10] = ihdr[11] = ihdr[12] = 0;
   if (fwrite(sig, 1, 8, f) != 8 || chunk(f, "IHDR", ihdr, 13) != 0) goto io_error;
-  if (deflateInit(&z, 6) != Z_OK) {
+  /* level 6 with libpng's window and memory (the default strategy: as
+   * fast as Z_FILTERED here, and smaller files) */
+  if (deflateInit2(&z, 6, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
     snprintf(err, errlen, "zlib failed to start");
     goto done;
   }
