@@ -165,7 +165,9 @@ function Categorical:take(indices)
   check_cat(self, "take")
   args.arg(luma.ismatrix(indices) or type(indices) == "table", 1, "take",
     "index vector (luma.Matrix or list)", indices, 2)
-  return new_categorical(args.relay(2, self.codes.take, self.codes, indices), self.categories)
+  -- (a method call, so take's errors name 'take' and argument #1)
+  local codes = args.relay(2, function() return self.codes:take(indices) end)
+  return new_categorical(codes, self.categories)
 end
 
 --- c:recode(categories) -> Categorical, unknown rows

@@ -48,6 +48,40 @@ function args.method(fn, method, class_name, is_instance)
   end
 end
 
+--- wrap_methods(methods, class_name, is_instance [, skip]): puts every
+-- function of the table methods behind args.method, but those for which
+-- skip(name, fn) is true (static functions, methods that check for
+-- themselves).  A function under two names (pmf = pdf) gets one wrapper,
+-- and a function's help record moves to its wrapper.
+function args.wrap_methods(methods, class_name, is_instance, skip)
+  local wrapped, names = {}, {}
+  for name, fn in pairs(methods) do
+    if type(name) == "string" and type(fn) == "function" and not (skip and skip(name, fn)) then
+      names[#names + 1] = name
+    end
+  end
+  table.sort(names) -- the first name of an aliased function names it in errors
+  for _, name in ipairs(names) do
+    local fn = methods[name]
+    if not wrapped[fn] then
+      wrapped[fn] = args.method(fn, name, class_name, is_instance)
+      local record = luma.doc.get(fn)
+      if record then luma.doc.set(wrapped[fn], record) end
+    end
+    methods[name] = wrapped[fn]
+  end
+end
+
+--- is_named(name) -> a predicate: whether a value's metatable has that
+-- __name (instances are recognized by name, not by metatable identity:
+-- a test runner that reloads a module makes a second copy of a class).
+function args.is_named(name)
+  return function(v)
+    local mt = getmetatable(v)
+    return type(mt) == "table" and rawget(mt, "__name") == name
+  end
+end
+
 --- arg(ok, n, fname, expected, v, level): unless ok, the error "bad
 -- argument #n to 'fname' (expected expected, got <type of v>)".
 function args.arg(ok, n, fname, expected, v, level)
@@ -141,6 +175,13 @@ luma.doc.set_members(args, "luma.args", {
   method = { signature = "method(fn, method, class_name, is_instance)",
     doc = "Wraps the method fn with a check that self is an instance (is_instance(self)), "
       .. "blaming the method's caller. Returns the wrapped function." },
+  wrap_methods = { signature = "wrap_methods(methods, class_name, is_instance [, skip = nil])",
+    doc = "Puts every function of the table methods (but those for which skip(name, fn) is "
+      .. "true) behind method(), one wrapper per function, help records kept. Returns "
+      .. "nothing." },
+  is_named = { signature = "is_named(name)",
+    doc = "A predicate telling whether a value's metatable has the __name name. Returns a "
+      .. "function." },
   arg = { signature = "arg(ok, n, fname, expected, v, level)",
     doc = "Unless ok, raises \"bad argument #n to 'fname' (expected expected, got <type "
       .. "of v>)\" at level. Returns nothing." },

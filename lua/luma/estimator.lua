@@ -30,6 +30,7 @@
 -- Parameters live in est.params (read them there; change them with
 -- set_params, which validates); fitted attributes are plain fields.
 local luma = require("luma")
+local args = require("luma.args")
 
 local estimator = {}
 
@@ -52,9 +53,7 @@ local FIT_PREDICT_KINDS = { clusterer = true, outlier = true }
 -- Fields of an instance that are not fitted state.
 local INSTANCE_FIELDS = { params = true }
 
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+local fail = args.fail
 
 -- --------------------------------------------------------------- values
 
@@ -82,6 +81,12 @@ local function is_estimator(v)
   return type(v) == "table" and type(mt) == "table" and rawget(mt, "__estimator") == true
 end
 estimator.is_estimator = is_estimator
+
+-- The methods every estimator shares check their self here (a class's own
+-- methods are wrapped by estimator.class).
+local function check_self(self, method)
+  if not is_estimator(self) then args.bad_self(method, "an estimator", self, 3) end
+end
 
 local function is_generator(v)
   local mt = getmetatable(v)
@@ -195,6 +200,7 @@ local Base = {}
 --- est:get_params([deep]): the parameters as a new table; with deep
 -- (default true), nested estimators' parameters as "name__param" too.
 function Base:get_params(deep)
+  check_self(self, "get_params")
   local out = {}
   for _, name in ipairs(self.__class.param_names) do
     local v = self.params[name]
@@ -235,6 +241,7 @@ end
 -- (nested ones as "step__param"); returns est.  Fitted state is kept
 -- until the next fit, as in scikit-learn.
 function Base:set_params(values)
+  check_self(self, "set_params")
   if type(values) ~= "table" then
     fail(2, "bad argument #1 to 'set_params' (table expected, got %s)", type(values))
   end
@@ -249,6 +256,7 @@ end
 
 --- est:clone(): a new unfitted estimator with copies of est's parameters.
 function Base:clone()
+  check_self(self, "clone")
   local params = {}
   for _, name in ipairs(self.__class.param_names) do
     params[name] = copy_value(self.params[name])
@@ -259,11 +267,13 @@ end
 --- est:kind_of(): "regressor", "classifier", ... (composites report the
 -- kind of the estimator they end in).
 function Base:kind_of()
+  check_self(self, "kind_of")
   return self.__class.kind
 end
 
 --- est:is_fitted(): true once fit has succeeded.
 function Base:is_fitted()
+  check_self(self, "is_fitted")
   return rawget(self, "__fitted") == true
 end
 
@@ -273,6 +283,7 @@ end
 -- feature_names_in (fit on a Table), else "x1" .. "xd" (scikit-learn's
 -- x0.. counted from 1).  Errors read as get_feature_names_out's.
 function estimator.input_names(self, input_features)
+  args.arg(is_estimator(self), 1, "input_names", "estimator", self, 2)
   if not self:is_fitted() then
     fail(3, "%s: get_feature_names_out called before fit", self.__class.name)
   end
@@ -587,9 +598,9 @@ local function method_signature(m, required, impl)
     elseif name == "opts" then optional[#optional + 1] = "[, opts]"
     else optional[#optional + 1] = "[, " .. name .. " = nil]" end
   end
-  local args = table.concat(parts, ", ")
-  if #optional > 0 then args = args .. (args == "" and "" or " ") .. table.concat(optional, " ") end
-  return "est:" .. m .. "(" .. args:gsub("^%[, ", "[") .. ")"
+  local list = table.concat(parts, ", ")
+  if #optional > 0 then list = list .. (list == "" and "" or " ") .. table.concat(optional, " ") end
+  return "est:" .. m .. "(" .. list:gsub("^%[, ", "[") .. ")"
 end
 
 -- Documents the methods of a class: spec.method_docs[m] (a record without
@@ -717,6 +728,15 @@ function estimator.class(spec)
   elseif methods.predict and FIT_PREDICT_KINDS[spec.kind] then
     methods.fit_predict = fitting(class, "fit_predict", spec.fit, methods.predict)
   end
+  -- Every method of the class but the shared ones (which check for
+  -- themselves) refuses a self that is not an instance of the class:
+  -- est.fit(X, y) for est:fit(X, y) is "bad self to 'fit' (<class>
+  -- expected, got luma.Matrix)" at the caller's line.  Instances are
+  -- recognized by their metatable's name (a test runner that reloads a
+  -- module makes a second copy of its classes).
+  local named = args.is_named(spec.name)
+  args.wrap_methods(methods, spec.name, function(v) return named(v) and is_estimator(v) end,
+    function(m, fn) return Base[m] == fn end)
   class.methods = methods
   document_methods(class, spec, methods)
 

@@ -32,7 +32,12 @@ local function splitter(name, params, folds, needs, count, count_needs_n)
   local methods = meta.__index
   class.methods = methods -- where help and the API walk find split and get_n_splits
 
-  local function is_instance(v) return getmetatable(v) == meta end
+  -- (by the metatable's name: a test runner that reloads this module makes
+  -- a second copy of the class)
+  local function is_instance(v)
+    local mt = getmetatable(v)
+    return type(mt) == "table" and rawget(mt, "__name") == class.name
+  end
 
   function methods.split(self, X, y, groups)
     local n
@@ -648,7 +653,7 @@ function splitters.check_cv(cv, X, y, is_classifier, groups)
     cv = s
   end
   if type(cv) == "table" and getmetatable(cv) and cv.split then
-    for train, test in args.relay(2, cv.split, cv, X, y, groups) do
+    for train, test in args.relay(2, function() return cv:split(X, y, groups) end) do
       splits[#splits + 1] = { train, test }
     end
   elseif type(cv) == "function" then

@@ -7,14 +7,13 @@
 -- observation).  Formulas: notes 000 §3.3.5-3.3.6 and notes 002 Y2/Y4,
 -- with the errata corrected as marked.
 local luma = require("luma")
+local args = require("luma.args")
 
 local bayes = {}
 
 local function dist() return require("luma.stats.dist") end
 
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+local fail = args.fail
 
 local function positive(name, key, v)
   if type(v) ~= "number" or not (v > 0) or v == math.huge then
@@ -434,6 +433,14 @@ for name, spec in pairs(KINDS) do
   end
   for m, rec in pairs(spec.methods) do records[m] = rec end
   luma.doc.set_members(cls, cls.__name, records)
+end
+
+-- Methods called on anything but an instance (BetaBernoulli.map(nil), or
+-- prior.update(x) for prior:update(x)) are "bad self" errors at the
+-- caller's line.
+for name in pairs(KINDS) do
+  local cls = bayes[name]
+  args.wrap_methods(cls, cls.__name, args.is_named(cls.__name))
 end
 
 luma.doc.set(bayes, { name = "luma.bayes",

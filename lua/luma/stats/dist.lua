@@ -10,15 +10,17 @@
 -- number (and return one) or a matrix of points (and return a matrix of
 -- the same shape); multivariate densities take one point per row.
 local luma = require("luma")
+local args = require("luma.args")
 local sf = luma.special
 
 local dist = {}
 
 local LOG_2PI = math.log(2 * math.pi)
 
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+local fail = args.fail
+
+-- Every class class() made (their methods get self checks at the end).
+local classes = {}
 
 local function default_rng(rng)
   return rng or luma.random.default()
@@ -28,7 +30,8 @@ end
 local function lift(x, f)
   if type(x) == "number" then return f(luma.matrix{ x }):get(1, 1) end
   if not luma.ismatrix(x) then fail(3, "expected a number or a luma.Matrix, got %s", type(x)) end
-  return f(x)
+  local r = f(x) -- not a tail call: errors count the same levels as for a number
+  return r
 end
 
 -- log of 0 where the mask is 0: -inf outside the support.
@@ -56,7 +59,10 @@ end
 local function class(name, spec)
   local cls = { name = "luma.dist." .. name }
   local meta = { __index = cls, __name = cls.name }
+  classes[#classes + 1] = cls
+  local is_instance = args.is_named(cls.name)
   meta.__tostring = function(self)
+    if not is_instance(self) then args.bad_self("__tostring", cls.name, self, 2) end
     local parts = {}
     for _, p in ipairs(spec.params) do
       local v = self[p]
@@ -1523,6 +1529,14 @@ setmetatable(dist, { __index = function(_, key)
     return require("luma.stats.bayes")[key]
   end
 end })
+
+-- Methods called on anything but an instance ("Normal.pdf(nil, 0)", or
+-- d.pdf(x) for d:pdf(x)) are "bad self" errors at the caller's line; the
+-- class functions fit(data) are not methods.
+for _, cls in ipairs(classes) do
+  args.wrap_methods(cls, cls.name, args.is_named(cls.name),
+    function(name) return name == "fit" end)
+end
 
 luma.doc.set(dist, { name = "luma.dist",
   doc = "Probability distributions: Normal, LogNormal, Uniform, Exponential, Laplace, Gamma, "
