@@ -1,4 +1,4 @@
---- luma.plot: figures as standalone SVG (or PNG through rsvg-convert) and
+--- luma.plot: figures as standalone SVG or PNG (drawn in-process) and
 -- as braille drawings on the terminal, and the plots of machine-learning
 -- results (docs/PLOT.md).
 --
@@ -8,13 +8,15 @@
 --   color     colours, colormaps (viridis ...) and the class palette
 --   contour   contour lines and bands by marching triangles
 --   svg       the SVG writer and files (SVG, PNG)
+--   raster    the PNG writer: the same drawing on luma.plot.native's canvas
 --   terminal  the braille renderer
 --   ml        plots taking estimators and results (decision regions,
 --             curves, ROC, confusion matrix, dendrogram, ...)
 --   common    argument checks shared by the parts (not public)
 -- and luma.plot.native (src/ml/plot): whether stdout is a terminal and
--- its size.  Layout is plain Lua with no dependency; PNG needs Debian's
--- librsvg2-bin.
+-- its size, and the raster canvas (FreeType text, zlib PNG).  Layout is
+-- plain Lua with no dependency; a build without FreeType and zlib writes
+-- PNG through Debian's librsvg2-bin (rsvg-convert) instead.
 local luma = require("luma")
 local common = require("luma.plot.common")
 local figure = require("luma.plot.figure")
@@ -145,7 +147,7 @@ local STYLE_DOC = " Style options: color (a name, '#rrggbb', '#rgb' or 'C1'..'C1
   .. "infinite points are skipped with a warning."
 
 doc(plot, { name = "luma.plot",
-  doc = "Plots as standalone SVG, PNG (through rsvg-convert) or braille drawings on the "
+  doc = "Plots as standalone SVG, PNG (drawn in-process) or braille drawings on the "
     .. "terminal. figure{...} makes a figure with a grid of axes; fig:axes(i, j) draws into "
     .. "one (line, scatter, bar, hist, step, errorbar, fill_between, heatmap, contour, "
     .. "contourf, text, arrow, hline, vline; set{...} for labels, scales, limits, legend); "
@@ -285,9 +287,10 @@ local METHODS = {
   { Figure, "axes", "fig:axes([row = 1, col = 1]) -> Axes", "The axes at that grid position." },
   { Figure, "svg", "fig:svg() -> string", "The figure as a standalone SVG document." },
   { Figure, "save", "fig:save(path [, {scale = 1}]) -> path",
-    "Writes the figure as SVG, or as PNG (scale multiplies the pixel size) through "
-      .. "rsvg-convert (Debian's librsvg2-bin), by the extension of path. Not available in "
-      .. "a sandboxed state (use fig:svg())." },
+    "Writes the figure as SVG, or as PNG (scale multiplies the pixel size), by the "
+      .. "extension of path. PNG is drawn in-process (anti-aliased, DejaVu Sans text through "
+      .. "FreeType, zlib), or through rsvg-convert (Debian's librsvg2-bin) when Luma was built "
+      .. "without FreeType and zlib. Not available in a sandboxed state (use fig:svg())." },
   { Figure, "show", "fig:show([{width = columns, height = rows - 4, color = true}]) -> nil or path",
     "Draws the figure in braille on the terminal (see luma.plot.terminal). When standard "
       .. "output is not a terminal or TERM is dumb, writes an SVG file to a temporary path, "

@@ -1,5 +1,6 @@
 --- luma.plot.svg: a figure as a standalone SVG document, and files (SVG,
--- or PNG through librsvg's rsvg-convert).
+-- or PNG: luma.plot.raster's, else the SVG through librsvg's
+-- rsvg-convert).
 --
 -- Every axes is a <g class="axes"> holding, in order: the grid, the
 -- artists (each a <g class="KIND"> clipped to the plotting box, with

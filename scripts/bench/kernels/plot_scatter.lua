@@ -1,6 +1,6 @@
 -- Saving a scatter of n points (default 100,000) with luma.plot, to SVG or
 -- PNG (arg[1]); times building the figure and writing the file (PNG
--- through rsvg-convert).  The points come from a deterministic formula
+-- drawn in-process by luma.plot's raster renderer).  The points come from a deterministic formula
 -- that plot_scatter.py repeats with NumPy (1-based i):
 -- x[i] = sin(0.37 i) (1 + 0.5 cos(0.0017 i)), y[i] = cos(0.11 i) (1 + 0.5 sin(0.0023 i)).
 local ext = arg[1] or "svg"
