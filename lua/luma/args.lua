@@ -111,16 +111,34 @@ function args.integer(v, name, fname, min, level)
   return v
 end
 
+-- The results of pcall (r, packed) passed on, or its error raised again at
+-- level (error()'s, counted from here: callers tail-call this) without its location when that is inside the library (errors
+-- located elsewhere, a callback's, and non-string errors pass unchanged);
+-- edit(msg) may reword the message.
+local function pass_on(r, level, edit)
+  if r[1] then return table.unpack(r, 2, r.n) end
+  local msg = r[2]
+  local inner = type(msg) == "string" and msg:match("^lua/luma/[%w_/]+%.lua:%d+: (.*)$")
+  if not inner then error(msg, 0) end
+  error(edit and edit(inner) or inner, level)
+end
+
 --- relay(level, fn, ...) -> fn(...): for a function that hands the user's
 -- argument to another that checks it (c:take(indices) to the codes'
 -- take): an error of fn is raised again at level, without its location
 -- inside the library, so it points at the user's line.
 function args.relay(level, fn, ...)
-  local r = table.pack(pcall(fn, ...))
-  if r[1] then return table.unpack(r, 2, r.n) end
-  local msg = r[2]
-  if type(msg) ~= "string" then error(msg, 0) end
-  error((msg:gsub("^lua/luma/[%w_/]+%.lua:%d+: ", "")), level + 1)
+  return pass_on(table.pack(pcall(fn, ...)), level + 1)
+end
+
+--- relayed(fn [, edit]) -> a function that calls fn and raises fn's
+-- errors located in the library again at its own caller's line (edit(msg)
+-- may reword them): for a module whose public functions share checking
+-- helpers and call one another (luma.metrics).
+function args.relayed(fn, edit)
+  return function(...)
+    return pass_on(table.pack(pcall(fn, ...)), 2, edit)
+  end
 end
 
 --- check_opts(fname, opts, valid, level) -> opts (or {}): rejects any key
@@ -190,6 +208,9 @@ luma.doc.set_members(args, "luma.args", {
   relay = { signature = "relay(level, fn, ...)",
     doc = "Calls fn(...) and raises its error again at level, without a location inside the "
       .. "library (for arguments a called function checks). Returns fn's results." },
+  relayed = { signature = "relayed(fn [, edit = nil])",
+    doc = "A function calling fn whose errors located in the library are raised again at its "
+      .. "caller's line, reworded by edit(msg) if given. Returns the function." },
   integer = { signature = "integer(v, name, fname [, min = nil], level)",
     doc = "Checks that v is an integer >= min (\"fname: name must be an integer >= min, got "
       .. "v\"). Returns v." },

@@ -7,12 +7,11 @@
 -- and so do zero-division conventions (0, with a warning).  Every scorer
 -- is greater-is-better: losses are negated ("neg_...").
 local luma = require("luma")
+local args = require("luma.args")
 
 local metrics = {}
 
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+local fail = args.fail
 
 local function column(fname, what, v)
   if not luma.ismatrix(v) then fail(3, "luma.metrics.%s: %s must be a luma.Matrix, got %s", fname, what, type(v)) end
@@ -517,6 +516,10 @@ end
 function metrics.davies_bouldin_score(X, labels)
   column("davies_bouldin_score", "X", X)
   labels = column("davies_bouldin_score", "labels", labels):flatten()
+  if labels:rows() ~= X:rows() then
+    fail(2, "luma.metrics.davies_bouldin_score: X has %d rows but labels has %d", X:rows(),
+      labels:rows())
+  end
   local ls = labels:unique()
   local k = ls:rows()
   if k < 2 then fail(2, "luma.metrics.davies_bouldin_score: needs at least 2 clusters") end
@@ -575,14 +578,31 @@ end
 
 -- --------------------------------------------------------- model criteria
 
-function metrics.aic(log_likelihood, k) return 2 * k - 2 * log_likelihood end
-function metrics.bic(log_likelihood, k, n) return k * math.log(n) - 2 * log_likelihood end
+local function number_args(fname, ...)
+  for i = 1, select("#", ...) do
+    local v = select(i, ...)
+    args.arg(type(v) == "number", i, fname, "number", v, 3)
+  end
+end
+
+function metrics.aic(log_likelihood, k)
+  number_args("aic", log_likelihood, k)
+  return 2 * k - 2 * log_likelihood
+end
+function metrics.bic(log_likelihood, k, n)
+  number_args("bic", log_likelihood, k, n)
+  return k * math.log(n) - 2 * log_likelihood
+end
 
 -- ----------------------------------------------------------------- scorers
 
 local Scorer = { __name = "luma.metrics.Scorer" }
 Scorer.__index = Scorer
+local is_scorer = args.is_named(Scorer.__name)
 Scorer.__call = function(self, est, X, y)
+  if not is_scorer(self) then args.bad_self("__call", Scorer.__name, self, 2) end
+  args.arg(type(est) == "table" and type(est.predict) == "function", 1, "scorer",
+    "estimator", est, 2)
   local out
   if self.needs == "proba" then
     if type(est.predict_proba) ~= "function" then
@@ -603,13 +623,17 @@ Scorer.__call = function(self, est, X, y)
   local v = self.metric(y, out, self.options)
   return self.greater_is_better and v or -v
 end
-Scorer.__tostring = function(self) return "scorer(" .. self.name .. ")" end
+Scorer.__tostring = function(self)
+  if not is_scorer(self) then args.bad_self("__tostring", Scorer.__name, self, 2) end
+  return "scorer(" .. self.name .. ")"
+end
 
 --- make_scorer(metric, {greater_is_better = true, needs = "predict" |
 -- "proba" | "decision", name, options}) -> a callable scorer(est, X, y).
 function metrics.make_scorer(metric, opts)
   if type(metric) ~= "function" then fail(2, "luma.metrics.make_scorer: metric must be a function") end
-  opts = opts or {}
+  opts = args.options("make_scorer", 2, opts, nil,
+    { greater_is_better = true, needs = true, name = true, options = true }, 2)
   local needs = opts.needs or "predict"
   if needs ~= "predict" and needs ~= "proba" and needs ~= "decision" then
     fail(2, "luma.metrics.make_scorer: needs must be predict, proba or decision")
@@ -660,6 +684,19 @@ function metrics.scorer_names()
   for k in pairs(registry) do names[#names + 1] = k end
   table.sort(names)
   return names
+end
+
+-- The metrics share checking helpers and call one another, so an error's
+-- depth varies: each public metric raises its errors (located in this
+-- module) again at its caller's line, under its own name
+-- ("luma.metrics.f1_score: y_true must be ...", not confusion_matrix's).
+local SCORER_FUNCTIONS = { make_scorer = true, get_scorer = true, scorer_names = true }
+for name, fn in pairs(metrics) do
+  if type(fn) == "function" and not SCORER_FUNCTIONS[name] then
+    metrics[name] = args.relayed(fn, function(msg)
+      return (msg:gsub("^luma%.metrics%.[%w_]+:", "luma.metrics." .. name .. ":", 1))
+    end)
+  end
 end
 
 -- ------------------------------------------------------------ help records
