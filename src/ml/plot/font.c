@@ -23,13 +23,6 @@ static const char *const REGULAR[] = {
     "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf",
     "/usr/local/share/fonts/DejaVuSans.ttf",
     NULL};
-static const char *const BOLD[] = {
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-    "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf",
-    "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf",
-    "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans-Bold.ttf",
-    "/usr/local/share/fonts/DejaVuSans-Bold.ttf",
-    NULL};
 
 static const char *first_readable(const char *const *paths) {
   for (int i = 0; paths[i] != NULL; i++)
@@ -42,6 +35,14 @@ const char *luma_font_path(void) { return first_readable(REGULAR); }
 #ifdef LUMA_HAVE_PNG
 #include <ft2build.h>
 #include FT_FREETYPE_H
+
+static const char *const BOLD[] = {
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf",
+    "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans-Bold.ttf",
+    "/usr/local/share/fonts/DejaVuSans-Bold.ttf",
+    NULL};
 
 struct luma_Font {
   FT_Library lib;

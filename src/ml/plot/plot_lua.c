@@ -5,7 +5,8 @@
  * the drawing (plain queries: allowed in sandboxed states); and the
  * raster canvas the PNG writer (lua/luma/plot/raster.lua) draws figures
  * on, with FreeType text and a zlib PNG encoder (raster.h, font.h,
- * png.h).
+ * png.h): drawing is allowed anywhere, writing the file is not in a
+ * sandboxed state.
  */
 #include <math.h>
 #include <string.h>
@@ -161,8 +162,8 @@ static int p_canvas(lua_State *L) {
   const double scale = luma_opt_number(L, 3, "scale", 1);
   const luma_Rgb bg = opt_rgb(L, 3, "background", (luma_Rgb){255, 255, 255});
   const double pw = ceil(w * scale - 1e-9), ph = ceil(h * scale - 1e-9);
-  if (!(scale > 0) || pw < 1 || ph < 1 || pw * ph > 1 << 28)
-    luma_arg_error(L, 3, "scale %f makes a %f x %f canvas (at most 2^28 pixels)", scale, pw, ph);
+  if (!(scale > 0) || pw < 1 || ph < 1 || pw * ph > 1 << 26)
+    luma_arg_error(L, 3, "scale %f makes a %f x %f canvas (at most 2^26 pixels)", scale, pw, ph);
   luma_charge(L, (uint64_t)(pw * ph));
   Canvas *cv = lua_newuserdatauv(L, CANVAS_HEAD + (size_t)(pw * ph) * 3, 0);
   cv->font = NULL;
@@ -366,6 +367,7 @@ static int c_text(lua_State *L) {
 static int c_write_png(lua_State *L) {
   Canvas *cv = check_canvas(L);
   const char *path = luaL_checkstring(L, 2);
+  luma_check_unsandboxed(L, "luma.plot.Canvas.write_png");
   char err[512];
   luma_Threads *t = luma_meter(L, (uint64_t)cv->c.w * (uint64_t)cv->c.h * 12);
   const int rc = luma_png_write(path, cv->c.rgb, cv->c.w, cv->c.h, t, err, sizeof err);
@@ -424,7 +426,8 @@ static const luma_Func canvas_methods[] = {
      "anchor times its width and down by shift, rotated counterclockwise about (x, y)."},
     {"write_png", c_write_png, "canvas:write_png(path)",
      "Writes the pixels as an 8-bit RGB PNG (rows filtered by the minimum-sum heuristic, "
-     "deflated at zlib level 6); true, or nil and a message."},
+     "deflated at zlib level 6); true, or nil and a message. Not available in sandboxed "
+     "states."},
     {NULL, NULL, NULL, NULL}};
 
 static const luaL_Reg canvas_meta[] = {{"__gc", canvas_gc}, {NULL, NULL}};
