@@ -125,8 +125,8 @@ describe("luma.plot rendered", function()
   end)
 end)
 
-describe("luma.plot in a sandboxed state", function()
-  it("returns the SVG text and refuses paths", function()
+describe("luma.plot in a sandboxed or limited state", function()
+  it("returns the SVG text and refuses paths; PNG drawing is charged to the budget", function()
     -- A sandboxed state exists only through the C API: a small host
     -- compiled against this build's libluma.a runs the calls.
     local dir = os.tmpname()
@@ -136,10 +136,14 @@ describe("luma.plot in a sandboxed state", function()
     local f = assert(io.open(src, "wb"))
     f:write([[
 #include <stdio.h>
+#include <stdlib.h>
 #include "luma.h"
+/* sandboxed, or with LIMIT set, unsandboxed with that instruction limit */
 int main(int argc, char **argv) {
   luma_Options opts = {0};
-  opts.sandbox = 1;
+  const char *limit = getenv("LIMIT");
+  opts.sandbox = limit == NULL;
+  opts.instruction_limit = limit ? strtoull(limit, NULL, 10) : 0;
   lua_State *L = luma_newstate(&opts);
   for (int i = 1; i < argc; i++) {
     if (luma_run_string(L, argv[i], "=sandboxed", 0) == LUA_OK) puts("ran");
@@ -169,7 +173,11 @@ int main(int argc, char **argv) {
       support.quote("assert(luma.plot.scatter({1, 2}, {3, 4}):svg():find('<circle', 1, true))"),
       support.quote("luma.plot.line({1, 2}):save('" .. target .. "')"),
       support.quote("luma.plot.line({1, 2}):save('" .. dir .. "/x.png')"),
-      support.quote("luma.plot.line({1, 2}):show({width = 30, height = 8, color = false})") }, " "))
+      support.quote("luma.plot.line({1, 2}):show({width = 30, height = 8, color = false})"),
+      -- the native canvas is one of Luma's modules: it draws, but writes
+      -- no file
+      support.quote("require('luma.plot.native').canvas(8, 8):write_png('" .. dir .. "/y.png')") },
+      " "))
     assert.equal(0, status)
     -- each call prints "ran" or its error (with a traceback)
     assert.equal("ran", out:match("^[^\n]*"))
@@ -177,11 +185,25 @@ int main(int argc, char **argv) {
       .. "returns the SVG text%)", "")
     assert.equal(2, refusals)
     -- show() draws braille through print: a framed drawing, then "ran"
-    local drawing = out:match("\n(%s*┌.-)ran\n$")
+    assert.truthy(out:find("'luma.plot.Canvas.write_png' is not available in a sandboxed state",
+      1, true), out)
+    assert.is_nil(io.open(dir .. "/y.png", "rb"))
+    local drawing = out:match("\n(%s*┌.-)ran\n")
     assert.truthy(drawing, out)
     assert.truthy(drawing:find("└", 1, true))
     assert.equal(8, select(2, drawing:gsub("\n", "")))
     assert.is_nil(io.open(target, "rb")) -- nothing was created
+    -- with an instruction limit of 10^7, stamping 2 x 10^5 discs of 40 px
+    -- (about 1700 pixels each, 3.4 x 10^8 units) stops with the limit error
+    -- (when the renderer is built in; else drawing the discs is all that runs)
+    if require("luma.plot.native").support() then
+      out, _, status = support.run("LIMIT=10000000 " .. support.quote(host) .. " " .. support.quote(
+        "local c = require('luma.plot.native').canvas(200, 200) local x = {} "
+        .. "for i = 1, 200000 do x[i] = i % 200 end "
+        .. "local m = {lo = 0, k = 1, p0 = 0} c:markers(x, x, m, m, {disc = 40})"))
+      assert.equal(0, status)
+      assert.truthy(out:find("instruction limit exceeded", 1, true), out)
+    end
     os.execute("rm -rf " .. support.quote(dir))
   end)
 end)
