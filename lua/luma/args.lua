@@ -30,6 +30,14 @@ local function type_of(v)
 end
 args.type_of = type_of
 
+--- callable(v) -> whether v can be called (a function, or a value whose
+-- metatable has __call).
+function args.callable(v)
+  if type(v) == "function" then return true end
+  local mt = getmetatable(v)
+  return type(mt) == "table" and rawget(mt, "__call") ~= nil
+end
+
 --- bad_self(method, class_name, self, level): the error of a method
 -- called on something that is not an instance (est.fit(X, y) for
 -- est:fit(X, y), Class.methods.fit(nil, ...)).
@@ -187,6 +195,9 @@ luma.doc.set_members(args, "luma.args", {
   type_of = { signature = "type_of(v)",
     doc = "The name of v's type for messages: its metatable's __name (luma.Matrix, "
       .. "luma.linear.Ridge, ...) or type(v). Returns a string." },
+  callable = { signature = "callable(v)",
+    doc = "Whether v can be called: a function or a value whose metatable has __call. "
+      .. "Returns a boolean." },
   bad_self = { signature = "bad_self(method, class_name, self, level)",
     doc = "Raises \"bad self to 'method' (class_name expected, got <type>)\" at level. "
       .. "Returns nothing." },

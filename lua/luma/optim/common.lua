@@ -2,6 +2,7 @@
 -- checks, the counting objective evaluator, result tables, stopping rules,
 -- box bounds); not a public API.
 local luma = require("luma")
+local args = require("luma.args")
 
 local huge, abs, max = math.huge, math.abs, math.max
 
@@ -138,8 +139,33 @@ local function document(members, docs, prefix)
   end
 end
 
+-- guard(members, specs): each public function members[name] gets the
+-- checks specs[name] = {callables = {positions}, optional = {positions of
+-- callables that may be nil}, opts = position of the options table} and
+-- is relayed (args.relayed): its errors located in luma.optim, from the
+-- checks or deep in an algorithm, are raised at its caller's line.
+local function guard(members, specs)
+  for name, spec in pairs(specs) do
+    local fn = members[name]
+    members[name] = args.relayed(function(...)
+      local given = table.pack(...)
+      for _, i in ipairs(spec.callables or {}) do
+        args.arg(args.callable(given[i]), i, name, "function", given[i], 1)
+      end
+      for _, i in ipairs(spec.optional or {}) do
+        args.arg(given[i] == nil or args.callable(given[i]), i, name, "function", given[i], 1)
+      end
+      if spec.opts then
+        given[spec.opts] = args.options(name, spec.opts, given[spec.opts], nil, nil, 1)
+        given.n = math.max(given.n, spec.opts)
+      end
+      return fn(table.unpack(given, 1, given.n))
+    end)
+  end
+end
+
 return {
-  fail = fail, check_x0 = check_x0, evaluator = evaluator, finish = finish,
+  guard = guard, fail = fail, check_x0 = check_x0, evaluator = evaluator, finish = finish,
   STATUS_MESSAGES = STATUS_MESSAGES, CONVERGED = CONVERGED, ftol_met = ftol_met,
   bounds_of = bounds_of, CGOLD = CGOLD, document = document,
 }

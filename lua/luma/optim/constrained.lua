@@ -208,6 +208,10 @@ end
 --- transform_objective(f, T) -> objective in y: f(T.forward(y)) with the
 -- chain-rule gradient, for minimize; map the result back with T.forward.
 function M.transform_objective(f, T)
+  if type(T) ~= "table" or type(T.forward) ~= "function" or type(T.pullback) ~= "function" then
+    fail(1, "bad argument #2 to 'transform_objective' (a transform {forward, pullback} expected, "
+      .. "got %s)", type(T))
+  end
   return function(y, want)
     local x = T.forward(y)
     if want then
@@ -217,6 +221,13 @@ function M.transform_objective(f, T)
     return (f(x, false))
   end
 end
+
+common.guard(M, {
+  penalty = { callables = { 1, 2 }, opts = 4 },
+  barrier = { callables = { 1, 2 }, opts = 4 },
+  projected_gradient = { callables = { 1 }, opts = 5 },
+  transform_objective = { callables = { 1 } },
+})
 
 common.document(M, {
   penalty = { "penalty(f, c, x0 [, {rho0 = 1, growth = 10, tol = 1e-6, max_outer = 20, "

@@ -120,6 +120,13 @@ function M.check_grad(f, grad, x, opts)
   return err:max(), rel:max(), gn
 end
 
+common.guard(M, {
+  approx_grad = { callables = { 1 }, opts = 3 },
+  jacobian = { callables = { 1 }, opts = 3 },
+  hessian = { callables = { 1 }, opts = 3 },
+  check_grad = { callables = { 1 }, optional = { 2 }, opts = 4 },
+})
+
 common.document(M, {
   approx_grad = { "approx_grad(f, x [, {method = \"central\", h = eps^(1/3)}]) -> matrix",
     "The d x 1 finite-difference gradient of f at x, central or \"forward\" (h = sqrt(eps) "

@@ -4,6 +4,7 @@
 -- Armijo and strong Wolfe step rules.  Each takes phi, the objective as a
 -- function of the step, so it knows nothing of vectors.
 local common = require("luma.optim.common")
+local args = require("luma.args")
 
 local fail, CGOLD = common.fail, common.CGOLD
 local huge, abs, sqrt, max, min = math.huge, math.abs, math.sqrt, math.max, math.min
@@ -205,6 +206,46 @@ function M.strong_wolfe(phi, f0, dphi0, opts)
   end
   if lo > 0 and flo < f0 and lo_extra then return lo, flo, lo_extra, nfev end
   return nil, nil, nil, nfev
+end
+
+-- Checks of the public searches' arguments and of what phi returns.
+-- Each search is relayed (args.relayed): its errors, from these checks or
+-- from deep in a search, are raised at the caller's line.  numbers: the
+-- positions of the number arguments after phi (optional ones may be nil);
+-- derivative: phi also returns the derivative.
+local SEARCHES = {
+  bracket = { numbers = { 2, 3 }, optional = true, opts = 4,
+              valid = { grow = true, max_iter = true } },
+  golden_section = { numbers = { 2, 3, 4 }, opts = 5, valid = { tol = true, max_iter = true, fb = true } },
+  brent = { numbers = { 2, 3, 4 }, opts = 5, valid = { tol = true, max_iter = true, fb = true } },
+  armijo = { numbers = { 2, 3 }, opts = 4,
+             valid = { alpha0 = true, c1 = true, shrink = true, max_iter = true } },
+  strong_wolfe = { numbers = { 2, 3 }, opts = 4, derivative = true,
+                   valid = { alpha0 = true, c1 = true, c2 = true, max_iter = true } },
+}
+for name, spec in pairs(SEARCHES) do
+  local search = M[name]
+  M[name] = args.relayed(function(...)
+    local given = table.pack(...)
+    local phi = given[1]
+    args.arg(args.callable(phi), 1, name, "function", phi, 1)
+    for _, i in ipairs(spec.numbers) do
+      local v = given[i]
+      args.arg(type(v) == "number" or (spec.optional and v == nil), i, name, "number", v, 1)
+    end
+    given[spec.opts] = args.options(name, spec.opts, given[spec.opts], nil, spec.valid, 1)
+    given.n = math.max(given.n, spec.opts)
+    given[1] = function(a)
+      local f, d, extra = phi(a)
+      if type(f) ~= "number" or (spec.derivative and type(d) ~= "number") then
+        fail(1, "luma.optim.%s: phi(%s) must return %s, got %s%s", name, tostring(a),
+          spec.derivative and "a value and a derivative (numbers)" or "a number",
+          args.type_of(f), spec.derivative and (", " .. args.type_of(d)) or "")
+      end
+      return f, d, extra
+    end
+    return search(table.unpack(given, 1, given.n))
+  end)
 end
 
 common.document(M, {

@@ -180,6 +180,11 @@ function M.root_scalar(f, opts)
   return res(b, fb, false, "maximum number of iterations reached")
 end
 
+common.guard(M, {
+  minimize_scalar = { callables = { 1 }, opts = 2 },
+  root_scalar = { callables = { 1 }, opts = 2 },
+})
+
 common.document(M, {
   minimize_scalar = { "minimize_scalar(f [, {method = \"brent\", bracket = {0, 1}, bounds = "
       .. "nil, tol = sqrt(eps), max_iter = 500}]) -> result",

@@ -11,10 +11,11 @@
 -- default (eps_placement = "inside").  Notes 003 §1.23 and Kingma & Ba
 -- write sqrt(v) + eps: eps_placement = "outside".
 local luma = require("luma")
+local args = require("luma.args")
 
 local sgd = {}
 
-local function fail(level, fmt, ...) error(string.format(fmt, ...), level + 1) end
+local fail = args.fail
 
 local function as_list(fname, v, what)
   if luma.ismatrix(v) then return { v } end
@@ -28,26 +29,40 @@ end
 local Optimizer = {}
 Optimizer.__index = Optimizer
 
+-- An optimizer: an instance of one of the classes below (their
+-- metatables are named luma.optim.<class> and hold its update rule).
+local function is_optimizer(v)
+  local mt = getmetatable(v)
+  return type(mt) == "table" and type(rawget(mt, "__name")) == "string"
+    and rawget(mt, "__name"):find("^luma%.optim%.") ~= nil and rawget(mt, "update") ~= nil
+end
+
 local function new_class(name, defaults, update)
   local cls = setmetatable({}, { __index = Optimizer })
   cls.__index = cls
   cls.name = name
   cls.defaults = defaults
-  cls.update = update
+  local class_name = "luma.optim." .. name
+  -- (public, so it checks its arguments; step has checked them already)
+  cls.update = function(self, p, g, st, lr)
+    if getmetatable(self) ~= cls then args.bad_self("update", class_name, self, 2) end
+    args.matrix(p, 1, "update", 2)
+    args.matrix(g, 2, "update", 2)
+    if p:rows() ~= g:rows() or p:cols() ~= g:cols() then
+      fail(2, "bad argument #2 to 'update' (g is %d x %d but p is %d x %d)", g:rows(), g:cols(),
+        p:rows(), p:cols())
+    end
+    args.arg(type(st) == "table" and luma.ismatrix(st.tmp) and st.tmp:rows() == p:rows()
+      and st.tmp:cols() == p:cols(), 3, "update", "state table of step", st, 2)
+    args.arg(type(lr) == "number", 4, "update", "number", lr, 2)
+    return update(self, p, g, st, lr)
+  end
   return cls
 end
 
 local function construct(cls, opts)
-  opts = opts or {}
+  opts = args.options(cls.name, 1, opts, nil, cls.defaults, 3)
   local self = setmetatable({ t = 0, state = {} }, cls)
-  for k in pairs(opts) do
-    if cls.defaults[k] == nil then
-      local names = {}
-      for n in pairs(cls.defaults) do names[#names + 1] = n end
-      table.sort(names)
-      fail(3, "bad argument #1 to '%s' (unknown option '%s'; valid: %s)", cls.name, tostring(k), table.concat(names, ", "))
-    end
-  end
   for k, v in pairs(cls.defaults) do
     if opts[k] ~= nil then self[k] = opts[k] else self[k] = v end
   end
@@ -56,6 +71,12 @@ local function construct(cls, opts)
   end
   if self.eps_placement and self.eps_placement ~= "inside" and self.eps_placement ~= "outside" then
     fail(3, "bad argument #1 to '%s' (eps_placement must be \"inside\" or \"outside\")", cls.name)
+  end
+  for k, v in pairs(cls.defaults) do
+    if type(v) == "number" and k ~= "lr" and type(self[k]) ~= "number" then
+      fail(3, "bad argument #1 to '%s' (%s must be a number, got %s)", cls.name, k,
+        args.type_of(self[k]))
+    end
   end
   return self
 end
@@ -92,6 +113,10 @@ function Optimizer:step(params, grads)
 end
 
 function Optimizer:reset() self.t = 0; self.state = {} end
+
+-- step, rate and reset refuse anything but an optimizer as self.
+args.wrap_methods(Optimizer, "an optimizer", is_optimizer,
+  function(name) return name == "__index" end)
 
 local function denom(self, v, st, out)
   -- sqrt(v + eps) (notes 001 §J) or sqrt(v) + eps
@@ -170,7 +195,10 @@ sgd.AdamW = new_class("AdamW", { lr = 0.001, beta1 = 0.9, beta2 = 0.999, eps = 1
 
 for name, cls in pairs({ SGD = sgd.SGD, Momentum = sgd.Momentum, Nesterov = sgd.Nesterov,
   Adagrad = sgd.Adagrad, RMSprop = sgd.RMSprop, Adam = sgd.Adam, AdamW = sgd.AdamW }) do
-  setmetatable(cls, { __index = Optimizer, __call = function(c, opts) return construct(c, opts) end })
+  setmetatable(cls, { __index = Optimizer, __call = function(c, opts)
+    local self = construct(c, opts) -- (not a tail call: construct's errors count this level)
+    return self
+  end })
   cls.__index = cls
   cls.__name = "luma.optim." .. name
 end
@@ -181,6 +209,10 @@ local function need(fname, v, what, cond)
   if type(v) ~= "number" or not cond(v) then fail(3, "bad argument #1 to '%s' (%s out of range)", fname, what) end
   return v
 end
+-- A schedule's options table (argument #1).
+local function schedule_opts(fname, o, valid)
+  return args.options(fname, 1, o, nil, valid, 3)
+end
 local function pos(v) return v > 0 end
 local function nonneg(v) return v >= 0 end
 
@@ -188,6 +220,7 @@ sgd.schedules = {}
 
 --- step_decay{lr0, step_size, gamma = 0.1}: lr0 * gamma^floor((t - 1) / step_size).
 function sgd.schedules.step(o)
+  o = schedule_opts("step", o, { lr0 = true, step_size = true, gamma = true })
   local lr0, s = need("step", o.lr0, "lr0", pos), need("step", o.step_size, "step_size", pos)
   local gamma = need("step", o.gamma or 0.1, "gamma", pos)
   return function(t) return lr0 * gamma ^ ((t - 1) // s) end
@@ -195,12 +228,14 @@ end
 
 --- exponential{lr0, gamma}: lr0 * gamma^(t - 1).
 function sgd.schedules.exponential(o)
+  o = schedule_opts("exponential", o, { lr0 = true, gamma = true })
   local lr0, gamma = need("exponential", o.lr0, "lr0", pos), need("exponential", o.gamma, "gamma", pos)
   return function(t) return lr0 * gamma ^ (t - 1) end
 end
 
 --- inverse_time{lr0, decay = 1, power = 1}: lr0 / (1 + decay (t - 1))^power.
 function sgd.schedules.inverse_time(o)
+  o = schedule_opts("inverse_time", o, { lr0 = true, decay = true, power = true })
   local lr0 = need("inverse_time", o.lr0, "lr0", pos)
   local decay = need("inverse_time", o.decay or 1, "decay", nonneg)
   local power = need("inverse_time", o.power or 1, "power", nonneg)
@@ -210,6 +245,7 @@ end
 --- cosine{lr0, T_max, lr_min = 0}: lr_min + (lr0 - lr_min)(1 + cos(pi (t - 1) / T_max)) / 2,
 -- held at lr_min after T_max steps.
 function sgd.schedules.cosine(o)
+  o = schedule_opts("cosine", o, { lr0 = true, T_max = true, lr_min = true })
   local lr0, T = need("cosine", o.lr0, "lr0", pos), need("cosine", o.T_max, "T_max", pos)
   local lo = need("cosine", o.lr_min or 0, "lr_min", nonneg)
   return function(t)
