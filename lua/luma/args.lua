@@ -45,23 +45,42 @@ function args.bad_self(method, class_name, self, level)
   fail(level + 1, "bad self to '%s' (%s expected, got %s)", method, class_name, type_of(self))
 end
 
+-- The results of pcall (r, packed) passed on, or its error raised again at
+-- level (error()'s, counted from here: callers tail-call this) without its location when that is inside the library (errors
+-- located elsewhere, a callback's, and non-string errors pass unchanged);
+-- edit(msg) may reword the message.
+local function pass_on(r, level, edit)
+  if r[1] then return table.unpack(r, 2, r.n) end
+  local msg = r[2]
+  local inner = type(msg) == "string" and msg:match("^lua/luma/[%w_/]+%.lua:%d+: (.*)$")
+  if not inner then error(msg, 0) end
+  error(edit and edit(inner) or inner, level)
+end
+
 --- method(fn, method, class_name, is_instance) -> the method fn behind a
 -- check that self is an instance (is_instance(self) is true); the check
 -- blames the method's caller, and fn runs as a tail call, so its own
--- errors keep their levels.
-function args.method(fn, method, class_name, is_instance)
+-- errors keep their levels -- or, with relay, fn's errors located in the
+-- library are raised again at the method's caller's line (as relayed).
+function args.method(fn, method, class_name, is_instance, relay)
+  if relay then
+    return function(self, ...)
+      if not is_instance(self) then args.bad_self(method, class_name, self, 2) end
+      return pass_on(table.pack(pcall(fn, self, ...)), 2)
+    end
+  end
   return function(self, ...)
     if not is_instance(self) then args.bad_self(method, class_name, self, 2) end
     return fn(self, ...)
   end
 end
 
---- wrap_methods(methods, class_name, is_instance [, skip]): puts every
--- function of the table methods behind args.method, but those for which
--- skip(name, fn) is true (static functions, methods that check for
--- themselves).  A function under two names (pmf = pdf) gets one wrapper,
+--- wrap_methods(methods, class_name, is_instance [, skip [, relay]]): puts
+-- every function of the table methods behind args.method, but those for
+-- which skip(name, fn) is true (static functions, methods that check for
+-- themselves); those for which relay(name) is true are relayed.  A function under two names (pmf = pdf) gets one wrapper,
 -- and a function's help record moves to its wrapper.
-function args.wrap_methods(methods, class_name, is_instance, skip)
+function args.wrap_methods(methods, class_name, is_instance, skip, relay)
   local wrapped, names = {}, {}
   for name, fn in pairs(methods) do
     if type(name) == "string" and type(fn) == "function" and not (skip and skip(name, fn)) then
@@ -72,7 +91,7 @@ function args.wrap_methods(methods, class_name, is_instance, skip)
   for _, name in ipairs(names) do
     local fn = methods[name]
     if not wrapped[fn] then
-      wrapped[fn] = args.method(fn, name, class_name, is_instance)
+      wrapped[fn] = args.method(fn, name, class_name, is_instance, relay and relay(name))
       local record = luma.doc.get(fn)
       if record then luma.doc.set(wrapped[fn], record) end
     end
@@ -119,18 +138,6 @@ function args.integer(v, name, fname, min, level)
   return v
 end
 
--- The results of pcall (r, packed) passed on, or its error raised again at
--- level (error()'s, counted from here: callers tail-call this) without its location when that is inside the library (errors
--- located elsewhere, a callback's, and non-string errors pass unchanged);
--- edit(msg) may reword the message.
-local function pass_on(r, level, edit)
-  if r[1] then return table.unpack(r, 2, r.n) end
-  local msg = r[2]
-  local inner = type(msg) == "string" and msg:match("^lua/luma/[%w_/]+%.lua:%d+: (.*)$")
-  if not inner then error(msg, 0) end
-  error(edit and edit(inner) or inner, level)
-end
-
 --- relay(level, fn, ...) -> fn(...): for a function that hands the user's
 -- argument to another that checks it (c:take(indices) to the codes'
 -- take): an error of fn is raised again at level, without its location
@@ -144,9 +151,12 @@ end
 -- may reword them): for a module whose public functions share checking
 -- helpers and call one another (luma.metrics).
 function args.relayed(fn, edit)
-  return function(...)
+  local wrapper = function(...)
     return pass_on(table.pack(pcall(fn, ...)), 2, edit)
   end
+  local record = luma.doc.get(fn) -- fn's help record, when it has one, goes with it
+  if record then luma.doc.set(wrapper, record) end
+  return wrapper
 end
 
 --- check_opts(fname, opts, valid, level) -> opts (or {}): rejects any key
@@ -201,10 +211,12 @@ luma.doc.set_members(args, "luma.args", {
   bad_self = { signature = "bad_self(method, class_name, self, level)",
     doc = "Raises \"bad self to 'method' (class_name expected, got <type>)\" at level. "
       .. "Returns nothing." },
-  method = { signature = "method(fn, method, class_name, is_instance)",
+  method = { signature = "method(fn, method, class_name, is_instance [, relay = false])",
     doc = "Wraps the method fn with a check that self is an instance (is_instance(self)), "
-      .. "blaming the method's caller. Returns the wrapped function." },
-  wrap_methods = { signature = "wrap_methods(methods, class_name, is_instance [, skip = nil])",
+      .. "blaming the method's caller; with relay, fn's errors are raised again at that "
+      .. "caller's line. Returns the wrapped function." },
+  wrap_methods = { signature = "wrap_methods(methods, class_name, is_instance [, skip = nil "
+      .. "[, relay = nil]])",
     doc = "Puts every function of the table methods (but those for which skip(name, fn) is "
       .. "true) behind method(), one wrapper per function, help records kept. Returns "
       .. "nothing." },

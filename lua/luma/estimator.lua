@@ -642,6 +642,7 @@ local function param_signature(class)
 end
 
 local function instance_tostring(self)
+  check_self(self, "__tostring")
   local parts = {}
   for _, name in ipairs(self.__class.param_names) do
     local v = self.params[name]

@@ -39,9 +39,14 @@ local function outside(logp, inside)
   return luma.matrix.where(inside, logp, -math.huge)
 end
 
+-- The largest sample a distribution draws at once (a matrix's row limit).
+local MAX_SAMPLE = 2147483647
+
 local function check_sample_count(n)
   if math.type(n) ~= "integer" or n < 0 then
     fail(3, "sample: n must be an integer >= 0, got %s", tostring(n))
+  elseif n > MAX_SAMPLE then
+    fail(3, "sample: n must be an integer <= %d, got %d", MAX_SAMPLE, n)
   end
 end
 
@@ -1532,10 +1537,14 @@ end })
 
 -- Methods called on anything but an instance ("Normal.pdf(nil, 0)", or
 -- d.pdf(x) for d:pdf(x)) are "bad self" errors at the caller's line; the
--- class functions fit(data) are not methods.
+-- class functions fit(data) are not methods.  The public methods and fit
+-- call one another and shared checks at varying depths, so their errors
+-- are relayed to the caller's line (args.relayed).
+local function public(name) return name:sub(1, 1) ~= "_" end
 for _, cls in ipairs(classes) do
+  if rawget(cls, "fit") then cls.fit = args.relayed(cls.fit) end
   args.wrap_methods(cls, cls.name, args.is_named(cls.name),
-    function(name) return name == "fit" end)
+    function(name) return name == "fit" end, public)
 end
 
 luma.doc.set(dist, { name = "luma.dist",
