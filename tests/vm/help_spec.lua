@@ -5,17 +5,6 @@
 local luma = require("luma")
 local repl = require("luma.repl")
 
--- Families other work is changing right now: their gaps are listed apart
--- so that a failure says at once whose records are missing.
-local IN_FLUX = { "luma.decomposition", "luma.tree", "luma.mixture" }
-
-local function in_flux(name)
-  for _, prefix in ipairs(IN_FLUX) do
-    if name == prefix or name:sub(1, #prefix + 1) == prefix .. "." then return true end
-  end
-  return false
-end
-
 -- The declared parameters of a signature such as "f(X [, k = 5] [, opts])"
 -- or "a(n) | a(first, last [, step = 1])": {text, optional} for each.
 local function declared_parameters(signature)
@@ -119,25 +108,16 @@ describe("help records of the public API", function()
   end)
 
   it("gives every public name a signature, a summary, defaults and what it returns", function()
-    local stable, flux = {}, {}
+    local missing = {}
     for _, e in ipairs(entries) do
       local found = problems(e)
       if #found > 0 then
-        local line = string.format("  %-8s %s: %s", e.kind, e.name, table.concat(found, "; "))
-        if in_flux(e.name) then flux[#flux + 1] = line else stable[#stable + 1] = line end
+        missing[#missing + 1] = string.format("  %-8s %s: %s", e.kind, e.name,
+          table.concat(found, "; "))
       end
     end
-    local report = {}
-    if #stable > 0 then
-      report[#report + 1] = #stable .. " public names lack help:"
-      table.move(stable, 1, #stable, #report + 1, report)
-    end
-    if #flux > 0 then
-      report[#report + 1] = #flux .. " names in families still being written ("
-        .. table.concat(IN_FLUX, ", ") .. ") lack help:"
-      table.move(flux, 1, #flux, #report + 1, report)
-    end
-    assert(#report == 0, "\n" .. table.concat(report, "\n"))
+    assert(#missing == 0, string.format("\n%d public names lack help:\n%s", #missing,
+      table.concat(missing, "\n")))
   end)
 
   it("checks the convention itself", function()
