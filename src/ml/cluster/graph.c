@@ -350,7 +350,7 @@ static void random_start(double *v, const double *Z, int64_t nz, const double *V
  * formed from those projections, and on restart the l best Ritz vectors
  * plus the residual direction start the next basis.  The r Ritz values
  * (as Laplacian eigenvalues, ascending) and vectors go to vals/vecs.
- * Returns 1 converged, 0 not, -1 LAPACK failed, -2 interrupted. */
+ * Returns 1 converged, 0 not, -1 LAPACK failed, -2 stopped by the meter. */
 static int lanczos_pairs(const Comp *c, const luma_LaplacianEig *o, int64_t r, const double *Z,
                          int64_t nz, double *vals, double *vecs, double *work, int64_t *iwork,
                          uint64_t *rng, int64_t *matvecs) {
@@ -370,7 +370,9 @@ static int lanczos_pairs(const Comp *c, const luma_LaplacianEig *o, int64_t r, c
   random_start(V, Z, nz, V, s, 0, h, hz, rng);
   for (;;) {
     for (int64_t j = j0; j < m; j++) {
-      if (o->interrupt && atomic_load(o->interrupt)) return -2;
+      /* one product over the component's entries, two Gram-Schmidt passes */
+      if (luma_work_charge(o->meter, (uint64_t)(c->lptr[s] + s * (2 * (j + 1) + nz))))
+        return -2;
       double *v = V + j * s;
       comp_matvec(c, v, w);
       (*matvecs)++;

@@ -14,10 +14,10 @@
 #ifndef LUMA_ML_CLUSTER_GRAPH_H
 #define LUMA_ML_CLUSTER_GRAPH_H
 
-#include <stdatomic.h>
 #include <stdint.h>
 
 #include "core/matrix.h"
+#include "core/parallel.h"
 
 /* SplitMix64 (Steele, Lea and Flood 2014): the kernels' own small
  * generator, seeded by the caller (no global state). */
@@ -77,13 +77,13 @@ typedef struct luma_LaplacianEig {
   int64_t max_matvec; /* Lanczos: products per component before giving up */
   int64_t dense_max;  /* components of at most this many nodes: dense LAPACK */
   uint64_t seed;      /* the Lanczos start vectors */
-  atomic_int *interrupt; /* nonzero stops the solver; may be NULL */
+  luma_Threads *meter; /* the work is charged to it, and it stops the solver (or NULL) */
 } luma_LaplacianEig;
 
 typedef struct luma_LaplacianEigInfo {
   int64_t matvecs;      /* graph products, all components */
   int converged;        /* every Lanczos run met tol */
-  int interrupted;      /* stopped by the interrupt flag */
+  int interrupted;      /* stopped by the meter (budget, interrupt or deadline) */
 } luma_LaplacianEigInfo;
 
 /* Sizes of the work buffers of luma_laplacian_eig for a graph of n nodes
@@ -126,7 +126,7 @@ typedef struct luma_LouvainOpts {
   double threshold;   /* stop when a level raises Q by at most this */
   int64_t max_levels; /* aggregation levels at most */
   uint64_t seed;      /* the order nodes are visited in */
-  atomic_int *interrupt;
+  luma_Threads *meter; /* the work is charged to it, and it stops the method (or NULL) */
 } luma_LouvainOpts;
 
 /* Work of luma_louvain for n nodes and nnz stored entries: doubles
@@ -142,7 +142,7 @@ int64_t luma_louvain_work(int64_t n, int64_t nnz, int64_t *iwork);
  * and Noack 2011) before the next aggregation; the method stops when a
  * level raises Q by at most threshold.  label (n): the final communities,
  * 0-based, numbered by their smallest node; history (max_levels): Q after
- * each level.  Returns the number of levels, or -1 when interrupted. */
+ * each level.  Returns the number of levels, or -1 when the meter stopped it. */
 int64_t luma_louvain(const luma_Csr *g, const luma_LouvainOpts *o, int64_t *label,
                      double *history, double *work, int64_t *iwork);
 

@@ -38,7 +38,7 @@ static void record(double *history, int64_t *levels, double q, double threshold)
 
 /* One level of local moves on g from singletons, or from the partition
  * in comm when `init`; comm gets the communities (not yet renumbered).
- * Returns 0, or -1 when interrupted. */
+ * Returns 0, or -1 when the meter stopped it. */
 static int one_level(const luma_Csr *g, const luma_LouvainOpts *o, uint64_t *rng, int64_t *comm,
                      int init, int64_t *order, int64_t *list, double *k, double *tot,
                      double *nw) {
@@ -59,7 +59,8 @@ static int one_level(const luma_Csr *g, const luma_LouvainOpts *o, uint64_t *rng
   }
   const double scale = o->resolution / two_m;
   for (int64_t sweep = 0; sweep < 10000; sweep++) {
-    if (o->interrupt && atomic_load(o->interrupt)) return -1;
+    /* a sweep visits every node and its entries */
+    if (luma_work_charge(o->meter, (uint64_t)(n + g->ptr[n]))) return -1;
     int64_t moves = 0;
     for (int64_t t = 0; t < n; t++) {
       const int64_t u = order[t], cu = comm[u];

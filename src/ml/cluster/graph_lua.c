@@ -231,12 +231,12 @@ static int g_louvain(lua_State *L) {
   luma_Mat *out = luma_matrix_new(L, n, 1);
   const int out_idx = lua_gettop(L);
   luma_Threads *t = luma_threads_of(L);
-  o.interrupt = t->interrupt;
+  o.meter = t;
   int64_t levels = 0;
   if (nnz > 0) levels = luma_louvain(&g->csr, &o, label, history, work, iwork);
   else
     for (int64_t i = 0; i < n; i++) label[i] = i;
-  luma_threads_finish(L, t, levels < 0 ? LUMA_LOOP_INTERRUPTED : LUMA_LOOP_DONE);
+  luma_threads_finish(L, t, LUMA_LOOP_DONE); /* raises why the meter stopped, if it did */
   for (int64_t i = 0; i < n; i++) out->data[i] = (double)(label[i] + 1);
   luma_Mat *h = luma_matrix_new(L, levels, 1);
   for (int64_t l = 0; l < levels; l++) h->data[l] = history[l];
@@ -282,7 +282,7 @@ static int g_laplacian_eig(lua_State *L) {
   luma_Mat *deg = luma_matrix_new(L, n, 1);
   const int deg_idx = lua_gettop(L);
   luma_Threads *t = luma_threads_of(L);
-  o.interrupt = t->interrupt;
+  o.meter = t;
   luma_LaplacianEigInfo info;
   /* the solver's BLAS products are small (n x 40 blocks): one BLAS thread,
    * as in a parallel loop, instead of workers spinning between calls */
@@ -291,7 +291,7 @@ static int g_laplacian_eig(lua_State *L) {
   const int status =
       luma_laplacian_eig(&g->csr, label, c, &o, vals->data, vecs->data, work, iwork, &info);
   openblas_set_num_threads(blas_threads);
-  luma_threads_finish(L, t, info.interrupted ? LUMA_LOOP_INTERRUPTED : LUMA_LOOP_DONE);
+  luma_threads_finish(L, t, LUMA_LOOP_DONE); /* raises why the meter stopped, if it did */
   if (status != 0) return luaL_error(L, "laplacian_eig: the LAPACK eigensolver failed");
   memcpy(deg->data, work, (size_t)n * sizeof *deg->data); /* the kernel's degrees */
   lua_pushvalue(L, vals_idx);

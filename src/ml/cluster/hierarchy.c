@@ -20,10 +20,6 @@ static inline double *at(double *D, int64_t n, int64_t a, int64_t b) {
   return a < b ? D + luma_hc_index(n, a, b) : D + luma_hc_index(n, b, a);
 }
 
-static inline int stopped(const atomic_int *interrupt) {
-  return interrupt != NULL && atomic_load(interrupt) != 0;
-}
-
 /* The Lance-Williams update of d(i, x u y) from d(i, x), d(i, y) and
  * d(x, y) (Ward's on squared distances). */
 static inline double lance_williams(luma_HcMethod m, double dxi, double dyi, double dxy,
@@ -95,7 +91,7 @@ static void record(double *Z, int64_t k, int64_t x, int64_t y, double h, double 
 }
 
 int luma_hc_nn_chain(int64_t n, double *D, luma_HcMethod method, double *Z, int64_t *iwork,
-                     const atomic_int *interrupt) {
+                     luma_Threads *meter) {
   int64_t *act = iwork, *chain = iwork + n, *size = iwork + 2 * n;
   int64_t na = n, len = 0;
   for (int64_t i = 0; i < n; i++) {
@@ -103,7 +99,8 @@ int luma_hc_nn_chain(int64_t n, double *D, luma_HcMethod method, double *Z, int6
     size[i] = 1;
   }
   for (int64_t k = 0; k < n - 1; k++) {
-    if (stopped(interrupt)) return 1;
+    /* a merge (a step) scans the active clusters (points) */
+    if (luma_work_charge(meter, (uint64_t)na)) return 1;
     if (len == 0) chain[len++] = act[0];
     int64_t x, y;
     double best;
@@ -175,7 +172,7 @@ static inline double ward2(const double *cent, const int64_t *size, int64_t d, i
 }
 
 int luma_hc_ward_chain(int64_t n, int64_t d, double *cent, double *Z, int64_t *iwork,
-                       const atomic_int *interrupt) {
+                       luma_Threads *meter) {
   int64_t *act = iwork, *chain = iwork + n, *size = iwork + 2 * n;
   int64_t na = n, len = 0;
   for (int64_t i = 0; i < n; i++) {
@@ -183,7 +180,8 @@ int luma_hc_ward_chain(int64_t n, int64_t d, double *cent, double *Z, int64_t *i
     size[i] = 1;
   }
   for (int64_t k = 0; k < n - 1; k++) {
-    if (stopped(interrupt)) return 1;
+    /* a merge (a step) scans the active clusters (points) */
+    if (luma_work_charge(meter, (uint64_t)(na * d))) return 1;
     if (len == 0) chain[len++] = act[0];
     int64_t x, y;
     double best;
@@ -299,7 +297,7 @@ static void nearest(int64_t n, const double *D, const unsigned char *A, const in
 }
 
 int luma_hc_generic(int64_t n, double *D, unsigned char *A, luma_HcMethod method, double *Z,
-                    int64_t *iwork, double *dwork, const atomic_int *interrupt) {
+                    int64_t *iwork, double *dwork, luma_Threads *meter) {
   int64_t *act = iwork, *nn = iwork + n, *size = iwork + 2 * n;
   double *mind = dwork;
   int64_t na = n;
@@ -309,7 +307,8 @@ int luma_hc_generic(int64_t n, double *D, unsigned char *A, luma_HcMethod method
   }
   for (int64_t i = 0; i < n; i++) nearest(n, D, A, act, na, i, nn, mind);
   for (int64_t k = 0; k < n - 1; k++) {
-    if (stopped(interrupt)) return 1;
+    /* a merge (a step) scans the active clusters (points) */
+    if (luma_work_charge(meter, (uint64_t)na)) return 1;
     /* mind[c] is a lower bound of c's nearest adjacent distance: the
      * smallest bound that is still exact is the closest adjacent pair. */
     int64_t c, b;
@@ -357,7 +356,7 @@ int luma_hc_generic(int64_t n, double *D, unsigned char *A, luma_HcMethod method
 
 int luma_hc_mst(int64_t n, const double *x, int64_t d, const luma_NnMetric *m,
                 const luma_Mat *dm, int64_t *from, int64_t *to, double *w, double *dwork,
-                int64_t *iwork, const atomic_int *interrupt) {
+                int64_t *iwork, luma_Threads *meter) {
   double *key = dwork;
   int64_t *rest = iwork, *parent = iwork + n;
   int64_t nr = n - 1;
@@ -368,7 +367,8 @@ int luma_hc_mst(int64_t n, const double *x, int64_t d, const luma_NnMetric *m,
   }
   int64_t cur = 0;
   for (int64_t k = 0; k < n - 1; k++) {
-    if (stopped(interrupt)) return 1;
+    /* a step scans the points outside the tree */
+    if (luma_work_charge(meter, (uint64_t)nr * (uint64_t)(d > 0 ? d : 1))) return 1;
     double best = INFINITY;
     int64_t arg = -1, at_p = 0;
     for (int64_t p = 0; p < nr; p++) {

@@ -28,7 +28,6 @@
 #ifndef LUMA_ML_HIERARCHY_H
 #define LUMA_ML_HIERARCHY_H
 
-#include <stdatomic.h>
 #include <stdint.h>
 
 #include "core/matrix.h"
@@ -55,16 +54,16 @@ luma_LoopStatus luma_hc_condensed(luma_Threads *t, const luma_NnMetric *m, const
 
 /* Nearest-neighbour chain (complete, average or Ward) over the condensed
  * distances D (overwritten): n - 1 merge records into Z.  iwork: 3n
- * int64.  Returns 0, or 1 when *interrupt was set (Z incomplete). */
+ * int64.  Returns 0, or 1 when the meter stopped it (Z incomplete). */
 int luma_hc_nn_chain(int64_t n, double *D, luma_HcMethod method, double *Z, int64_t *iwork,
-                     const atomic_int *interrupt);
+                     luma_Threads *meter);
 
 /* Ward's linkage of the rows of cent (n x d, row-major, overwritten by
  * the centroids) by the same chain without a distance matrix: merge
  * records into Z as luma_hc_nn_chain.  iwork: 3n int64.  Returns 0 or 1
- * (interrupted). */
+ * (stopped by the meter). */
 int luma_hc_ward_chain(int64_t n, int64_t d, double *cent, double *Z, int64_t *iwork,
-                       const atomic_int *interrupt);
+                       luma_Threads *meter);
 
 /* Adds to the condensed adjacency A (0/1 bytes) the edge of smallest
  * distance D between every two connected components (scikit-learn's
@@ -80,9 +79,9 @@ int64_t luma_hc_connect_components(int64_t n, const double *D, unsigned char *A,
  * adjacent pairs: the smaller, the larger, or their size-weighted mean,
  * and a pair adjacent through one part alone keeps that part's distance
  * (scikit-learn's structured linkages).  iwork: 3n int64, dwork: n
- * doubles.  Returns 0, 1 (interrupted) or 2 (A not connected). */
+ * doubles.  Returns 0, 1 (stopped by the meter) or 2 (A not connected). */
 int luma_hc_generic(int64_t n, double *D, unsigned char *A, luma_HcMethod method, double *Z,
-                    int64_t *iwork, double *dwork, const atomic_int *interrupt);
+                    int64_t *iwork, double *dwork, luma_Threads *meter);
 
 /* Prim's minimum spanning tree of the complete graph on n points, with
  * distances from the rows of x (n x d, row-major contiguous) under m, or
@@ -90,10 +89,10 @@ int luma_hc_generic(int64_t n, double *D, unsigned char *A, luma_HcMethod method
  * tree) to to[k] (added k-th) at weight w[k], in the order Prim's
  * algorithm adds them, starting from point 0, the smaller index first
  * among equal distances.  dwork: n doubles, iwork: 2n int64.  Returns 0,
- * or 1 when interrupted. */
+ * or 1 when the meter stopped it. */
 int luma_hc_mst(int64_t n, const double *x, int64_t d, const luma_NnMetric *m,
                 const luma_Mat *dm, int64_t *from, int64_t *to, double *w, double *dwork,
-                int64_t *iwork, const atomic_int *interrupt);
+                int64_t *iwork, luma_Threads *meter);
 
 /* Relabels the merge records Z (rows (a, b, distance, ...) with a and b
  * points of the merged clusters) into SciPy's linkage matrix: with sort,

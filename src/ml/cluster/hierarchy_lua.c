@@ -113,12 +113,6 @@ static unsigned char *adjacency(lua_State *L, int arg, const luma_Mat *c, int64_
   return A;
 }
 
-/* After a sequential kernel: charge its work, raise if interrupted. */
-static void finish(lua_State *L, luma_Threads *t, uint64_t work, int interrupted) {
-  atomic_store(&t->spent, work);
-  luma_threads_finish(L, t, interrupted ? LUMA_LOOP_INTERRUPTED : LUMA_LOOP_DONE);
-}
-
 /* linkage(X, {method, metric, p, connectivity}) -> Z, components */
 static int h_linkage(lua_State *L) {
   lua_settop(L, 2);
@@ -157,9 +151,9 @@ static int h_linkage(lua_State *L) {
     int64_t *from = scratch(L, (size_t)n, sizeof(int64_t));
     int64_t *to = scratch(L, (size_t)n, sizeof(int64_t));
     double *w = scratch(L, (size_t)n, sizeof(double));
-    int stop = luma_hc_mst(n, rows, d, &metric, precomputed ? x : NULL, from, to, w, dwork,
-                           iwork, t->interrupt);
-    finish(L, t, (uint64_t)pairs, stop);
+    luma_hc_mst(n, rows, d, &metric, precomputed ? x : NULL, from, to, w, dwork,
+                           iwork, t);
+    luma_threads_finish(L, t, LUMA_LOOP_DONE); /* raises why the meter stopped, if it did */
     for (int64_t k = 0; k < n - 1; k++) {
       z->data[4 * k] = (double)from[k];
       z->data[4 * k + 1] = (double)to[k];
@@ -168,7 +162,8 @@ static int h_linkage(lua_State *L) {
   } else if (method == LUMA_HC_WARD && !precomputed && conn == NULL) {
     double *cent = scratch(L, (size_t)(n * d), sizeof(double));
     memcpy(cent, rows, (size_t)(n * d) * sizeof(double));
-    finish(L, t, (uint64_t)pairs, luma_hc_ward_chain(n, d, cent, z->data, iwork, t->interrupt));
+    luma_hc_ward_chain(n, d, cent, z->data, iwork, t);
+    luma_threads_finish(L, t, LUMA_LOOP_DONE); /* raises why the meter stopped, if it did */
   } else {
     double *D = scratch(L, pairs, sizeof(double));
     if (precomputed) {
@@ -179,17 +174,15 @@ static int h_linkage(lua_State *L) {
     }
     if (method == LUMA_HC_WARD)
       for (size_t i = 0; i < pairs; i++) D[i] *= D[i];
-    int stop;
     if (conn == NULL) {
-      stop = luma_hc_nn_chain(n, D, method, z->data, iwork, t->interrupt);
+      luma_hc_nn_chain(n, D, method, z->data, iwork, t);
     } else {
       unsigned char *A = adjacency(L, 2, conn, n);
       components = luma_hc_connect_components(n, D, A, iwork, dwork);
-      stop = luma_hc_generic(n, D, A, method, z->data, iwork, dwork, t->interrupt);
-      if (stop == 2) return luaL_error(L, "linkage: the connectivity graph is not connected");
+      if (luma_hc_generic(n, D, A, method, z->data, iwork, dwork, t) == 2) return luaL_error(L, "linkage: the connectivity graph is not connected");
       sort = 0;
     }
-    finish(L, t, (uint64_t)pairs, stop);
+    luma_threads_finish(L, t, LUMA_LOOP_DONE); /* raises why the meter stopped, if it did */
   }
   luma_hc_label(n, z->data, sort, iwork, dwork);
   for (int64_t k = 0; k < n - 1; k++) {
@@ -219,9 +212,9 @@ static int h_mst(lua_State *L) {
   luma_Mat *edges = luma_matrix_new(L, n - 1, 2);
   luma_Mat *w = luma_matrix_new(L, n - 1, 1);
   luma_Threads *t = luma_threads_of(L);
-  int stop = luma_hc_mst(n, rows, x->cols, &metric, precomputed ? x : NULL, from, to, w->data,
-                         dwork, iwork, t->interrupt);
-  finish(L, t, (uint64_t)n * (uint64_t)n / 2, stop);
+  luma_hc_mst(n, rows, x->cols, &metric, precomputed ? x : NULL, from, to, w->data,
+                         dwork, iwork, t);
+  luma_threads_finish(L, t, LUMA_LOOP_DONE); /* raises why the meter stopped, if it did */
   for (int64_t k = 0; k < n - 1; k++) {
     edges->data[2 * k] = (double)(from[k] + 1);
     edges->data[2 * k + 1] = (double)(to[k] + 1);

@@ -15,7 +15,6 @@
 #include <math.h>
 #include <string.h>
 
-#define CHECK_EVERY 4096
 
 /* c = a b: a r x k, b k x s. */
 static void mm(int64_t r, int64_t k, int64_t s, const double *a, const double *b, double *c) {
@@ -85,9 +84,6 @@ static void chol_solve(int64_t n, int64_t k, const double *l, double *b) {
   }
 }
 
-static int interrupted(atomic_int *flag, int64_t t) {
-  return flag != NULL && t % CHECK_EVERY == 0 && atomic_load(flag) != 0;
-}
 
 int64_t luma_lds_filter_work(int64_t m, int64_t p) {
   return 5 * m * m + 3 * m * p + 2 * p * p + 2 * m + 2 * p;
@@ -96,7 +92,7 @@ int64_t luma_lds_filter_work(int64_t m, int64_t p) {
 luma_LdsStatus luma_lds_filter(const luma_LdsModel *mdl, const double *x, int64_t n,
                                double *pred_mean, double *pred_cov, double *filt_mean,
                                double *filt_cov, double *loglik, double *total, double *work,
-                               atomic_int *interrupt, int64_t *bad_step) {
+                               luma_Threads *meter, int64_t *bad_step) {
   const int64_t m = mdl->m, p = mdl->p, mm2 = m * m;
   double *a = work;           /* m: predicted mean */
   double *P = a + m;          /* m x m: predicted covariance */
@@ -115,8 +111,10 @@ luma_LdsStatus luma_lds_filter(const luma_LdsModel *mdl, const double *x, int64_
   double sum = 0;
   memcpy(a, mdl->mu0, (size_t)m * sizeof(double));
   memcpy(P, mdl->P0, (size_t)mm2 * sizeof(double));
+  luma_WorkBatch batch = {meter, 0};
+  const uint64_t step = (uint64_t)luma_lds_filter_work(m, p) * (uint64_t)(m + p); /* ~flops */
   for (int64_t t = 0; t < n; t++) {
-    if (interrupted(interrupt, t)) return LUMA_LDS_INTERRUPTED;
+    if (luma_work_add(&batch, step)) return LUMA_LDS_STOPPED;
     if (pred_mean) memcpy(pred_mean + t * m, a, (size_t)m * sizeof(double));
     if (pred_cov) memcpy(pred_cov + t * mm2, P, (size_t)mm2 * sizeof(double));
     const double *xt = x + t * p;
@@ -186,6 +184,7 @@ luma_LdsStatus luma_lds_filter(const luma_LdsModel *mdl, const double *x, int64_
     symmetrize(m, P);
   }
   *total = sum;
+  luma_work_flush(&batch);
   return LUMA_LDS_OK;
 }
 
@@ -194,7 +193,7 @@ int64_t luma_lds_smooth_work(int64_t m) { return 4 * m * m + m; }
 luma_LdsStatus luma_lds_smooth(int64_t m, int64_t n, const double *A, const double *pred_mean,
                                const double *pred_cov, const double *filt_mean,
                                const double *filt_cov, double *smooth_mean, double *smooth_cov,
-                               double *cross_cov, double *work, atomic_int *interrupt,
+                               double *cross_cov, double *work, luma_Threads *meter,
                                int64_t *bad_step) {
   const int64_t mm2 = m * m;
   double *L = work;        /* m x m: Cholesky factor of P_{t+1} */
@@ -206,8 +205,10 @@ luma_LdsStatus luma_lds_smooth(int64_t m, int64_t n, const double *A, const doub
   memcpy(smooth_mean + (n - 1) * m, filt_mean + (n - 1) * m, (size_t)m * sizeof(double));
   memcpy(smooth_cov + (n - 1) * mm2, filt_cov + (n - 1) * mm2, (size_t)mm2 * sizeof(double));
   memset(cross_cov, 0, (size_t)mm2 * sizeof(double));
+  luma_WorkBatch batch = {meter, 0};
+  const uint64_t step = (uint64_t)(8 * mm2 * m); /* ~flops of a step */
   for (int64_t t = n - 2; t >= 0; t--) {
-    if (interrupted(interrupt, t)) return LUMA_LDS_INTERRUPTED;
+    if (luma_work_add(&batch, step)) return LUMA_LDS_STOPPED;
     const double *Pn = pred_cov + (t + 1) * mm2;
     const double *Vt = filt_cov + t * mm2;
     if (!cholesky(m, Pn, L)) {
@@ -240,6 +241,7 @@ luma_LdsStatus luma_lds_smooth(int64_t m, int64_t n, const double *A, const doub
     /* cov(z_{t+1}, z_t) = Vs_{t+1} J_t^T */
     mm(m, m, m, Vsn, Jt, cross_cov + (t + 1) * mm2);
   }
+  luma_work_flush(&batch);
   return LUMA_LDS_OK;
 }
 

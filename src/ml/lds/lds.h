@@ -13,14 +13,15 @@
  * Hand-written small-matrix code: every step costs O(m^3 + m^2 p + p^3)
  * flops, far below the call overhead of BLAS for the small dimensions of
  * state-space models.  The recursion is sequential (each step needs the
- * previous one), so it runs on one thread and checks the interrupt flag
- * every few thousand steps.
+ * previous one), so it runs on one thread and charges its work to the
+ * state's meter (core/parallel.h) in batches, stopping when the meter does.
  */
 #ifndef LUMA_ML_LDS_H
 #define LUMA_ML_LDS_H
 
-#include <stdatomic.h>
 #include <stdint.h>
+
+#include "core/parallel.h"
 
 typedef struct luma_LdsModel {
   int64_t m, p;
@@ -29,7 +30,7 @@ typedef struct luma_LdsModel {
 
 typedef enum luma_LdsStatus {
   LUMA_LDS_OK = 0,
-  LUMA_LDS_INTERRUPTED,   /* the interrupt flag was set */
+  LUMA_LDS_STOPPED,       /* the meter stopped it: budget, interrupt or deadline */
   LUMA_LDS_INNOVATION,    /* C P C^T + R not positive definite at *bad_step */
   LUMA_LDS_PREDICTED      /* the predicted covariance not positive definite at *bad_step */
 } luma_LdsStatus;
@@ -48,7 +49,7 @@ int64_t luma_lds_filter_work(int64_t m, int64_t p);
 luma_LdsStatus luma_lds_filter(const luma_LdsModel *mdl, const double *x, int64_t n,
                                double *pred_mean, double *pred_cov, double *filt_mean,
                                double *filt_cov, double *loglik, double *total, double *work,
-                               atomic_int *interrupt, int64_t *bad_step);
+                               luma_Threads *meter, int64_t *bad_step);
 
 /* The RTS smoother from the filter's four outputs: smooth_mean n x m,
  * smooth_cov n x m^2 and cross_cov n x m^2, whose row t (t >= 2,
@@ -59,7 +60,7 @@ int64_t luma_lds_smooth_work(int64_t m);
 luma_LdsStatus luma_lds_smooth(int64_t m, int64_t n, const double *A, const double *pred_mean,
                                const double *pred_cov, const double *filt_mean,
                                const double *filt_cov, double *smooth_mean, double *smooth_cov,
-                               double *cross_cov, double *work, atomic_int *interrupt,
+                               double *cross_cov, double *work, luma_Threads *meter,
                                int64_t *bad_step);
 
 /* z_1 = w_1, z_t = A z_{t-1} + w_t for t = 2..n, in place over w (n x m

@@ -60,8 +60,10 @@ static double *observations(lua_State *L, int arg, const luma_Mat *x) {
 
 static void status_error(lua_State *L, luma_Threads *t, luma_LdsStatus st, int64_t step) {
   switch (st) {
-  case LUMA_LDS_OK: return;
-  case LUMA_LDS_INTERRUPTED: luma_threads_finish(L, t, LUMA_LOOP_INTERRUPTED); return;
+  case LUMA_LDS_OK:
+  case LUMA_LDS_STOPPED:
+    luma_threads_finish(L, t, LUMA_LOOP_DONE); /* raises why the meter stopped, if it did */
+    return;
   case LUMA_LDS_INNOVATION:
     luaL_error(L, "kalman filter: the innovation covariance C P C^T + R is not positive "
                   "definite at step %I (R must be positive definite unless C P C^T is)",
@@ -113,7 +115,7 @@ static int l_filter(lua_State *L) {
   if (only) {
     status_error(L, t,
                  luma_lds_filter(&mdl, xs, n, NULL, NULL, NULL, NULL, NULL, &total, work,
-                                 t->interrupt, &bad),
+                                 t, &bad),
                  bad);
     lua_pushnumber(L, total);
     return 1;
@@ -132,13 +134,13 @@ static int l_filter(lua_State *L) {
   }
   status_error(L, t,
                luma_lds_filter(&mdl, xs, n, pm->data, pc->data, fm->data, fc->data, ll->data,
-                               &total, work, t->interrupt, &bad),
+                               &total, work, t, &bad),
                bad);
   if (smooth)
     status_error(L, t,
                  luma_lds_smooth(m, n, mdl.A, pm->data, pc->data, fm->data, fc->data, sm->data,
                                  sc->data, cc->data, work + luma_lds_filter_work(m, p),
-                                 t->interrupt, &bad),
+                                 t, &bad),
                  bad);
   lua_createtable(L, 0, 9);
   const int res = lua_gettop(L);

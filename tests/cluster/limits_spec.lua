@@ -1,0 +1,60 @@
+-- The clustering and state-space kernels charge their work to the state's
+-- instruction budget (docs/EMBEDDING.md, "Cost model"): under a small
+-- limit, Louvain, the Laplacian eigensolver, agglomerative linkage and the
+-- Kalman smoother stop with the limit error instead of running to the end,
+-- and the same calls finish without a limit.
+local support = require("support")
+
+local HOST = [[
+#include <stdio.h>
+#include <stdlib.h>
+#include "luma.h"
+int main(int argc, char **argv) {
+  luma_Options opts = {0};
+  opts.instruction_limit = (uint64_t)strtoull(argv[1], NULL, 10);
+  lua_State *L = luma_newstate(&opts);
+  int rc = luma_run_string(L, argv[2], "=limited", 0);
+  puts(rc == LUA_OK ? "finished" : lua_tostring(L, -1));
+  luma_close(L);
+  return 0;
+}
+]]
+
+-- Each call does far more than 10^6 units of native work in few VM
+-- instructions: Louvain on a random graph of 20,000 nodes and 200,000
+-- edges, a 3000-point spectral embedding by Lanczos, a 2000-point
+-- linkage, a 200,000-step smoother.
+local CALLS = {
+  louvain = [[
+    local edges = luma.random.Generator(1):integers(1, 20000, 200000, 2)
+    luma.cluster.louvain(edges, { n_nodes = 20000, seed = 1 })]],
+  spectral_embedding = [[
+    local X = luma.random.Generator(1):normal(3000, 2)
+    luma.cluster.spectral_embedding(luma.cluster.knn_graph(X, 10),
+      { n_components = 4, eigen_solver = "lanczos", seed = 1 })]],
+  linkage = [[
+    luma.cluster.linkage(luma.random.Generator(2):normal(2000, 5), "average")]],
+  kalman = [[
+    local kf = luma.lds.KalmanFilter{ transition_matrix = luma.eye(4), observation_matrix =
+      luma.matrix{ { 1, 0, 0, 0 }, { 0, 1, 0, 0 } }, transition_covariance = luma.eye(4),
+      observation_covariance = luma.eye(2) }
+    kf:smooth(luma.random.Generator(3):normal(200000, 2))]],
+}
+
+describe("native clustering and state-space loops under an instruction limit", function()
+  local dir = os.tmpname()
+  os.remove(dir)
+  assert(os.execute("mkdir " .. support.quote(dir)))
+  local host = assert(support.compile_host(HOST, dir))
+  local function run(limit, code)
+    local out = support.run(support.quote(host) .. " " .. limit .. " " .. support.quote(code))
+    return out
+  end
+
+  for name, code in pairs(CALLS) do
+    it(name .. " stops at the budget and finishes without one", function()
+      assert.equal("finished\n", run(0, code))
+      assert.truthy(run(1000000, code):find("instruction limit", 1, true))
+    end)
+  end
+end)
