@@ -406,6 +406,15 @@ end
 -- a caller's mistake even where it would be ignored).
 local function check_data(class, method, X, y)
   X = accepted(class, X, method, 3)
+  -- scikit-learn's check_array: no fit on an empty X (non-finite values
+  -- are left to the classes, which name where they are).
+  if method ~= "score" and luma.ismatrix(X) then
+    local r, c = X:shape()
+    if r == 0 or c == 0 then
+      fail(3, "bad argument #1 to '%s' (X is %d x %d; %s needs at least one row and one "
+        .. "column)", method, r, c, class.short_name)
+    end
+  end
   if y == nil then
     if class.requires_y then
       fail(3, "bad argument #2 to '%s' (%s needs targets y)", method, class.name)
@@ -736,8 +745,8 @@ function estimator.class(spec)
   -- recognized by their metatable's name (a test runner that reloads a
   -- module makes a second copy of its classes).
   local named = args.is_named(spec.name)
-  args.wrap_methods(methods, spec.name, function(v) return named(v) and is_estimator(v) end,
-    function(m, fn) return Base[m] == fn end)
+  class.is_instance = function(v) return named(v) and is_estimator(v) end
+  args.wrap_methods(methods, spec.name, class.is_instance, function(m, fn) return Base[m] == fn end)
   class.methods = methods
   document_methods(class, spec, methods)
 
@@ -828,6 +837,17 @@ function estimator.rng(seed)
   return seed:copy()
 end
 
+--- estimator.set_method(class, name, fn) -> the method: adds or replaces
+-- a method of a class after estimator.class made it, behind the same
+-- check of self as the class's own methods (and with fn's help record).
+function estimator.set_method(class, name, fn)
+  local method = args.method(fn, name, class.name, class.is_instance)
+  local record = luma.doc.get(fn)
+  if record then luma.doc.set(method, record) end
+  class.methods[name] = method
+  return method
+end
+
 --- estimator.set_params: the schema-validated set_params, for classes
 -- that override set_params and hand their own parameters back to it.
 estimator.set_params = Base.set_params
@@ -883,6 +903,9 @@ luma.doc.set_members(estimator, "luma.estimator", {
   input_names = { signature = "input_names(est [, input_features = nil])",
     doc = "The names of the columns est was fitted on: input_features (checked), else "
       .. "feature_names_in, else \"x1\" .. \"xd\". Returns a list of strings." },
+  set_method = { signature = "set_method(class, name, fn)",
+    doc = "Adds or replaces the method name of an estimator class made by class(), behind "
+      .. "the class's check of self. Returns the installed method." },
   rng = { signature = "rng(seed)",
     doc = "The generator one fit uses: a new Generator(seed) for an integer, a copy of a "
       .. "Generator, the default generator for nil. Returns a luma.Generator." },

@@ -339,8 +339,10 @@ function base.class(spec, model)
   -- wrapper still checks X, forgets the previous fit and marks this one).
   local methods = Class.methods
   local fit_y = methods.fit
-  methods.fit = function(self, X, lengths) return fit_y(self, X, nil, lengths) end
-  methods.score = score
+  estimator.set_method(Class, "fit", function(self, X, lengths)
+    return fit_y(self, X, nil, lengths)
+  end)
+  estimator.set_method(Class, "score", score)
   for _, name in ipairs{ "fit", "score" } do
     local record = { name = spec.name .. "." .. name }
     for key, v in pairs(docs[name]) do record[key] = v end

@@ -21,6 +21,7 @@
 -- fit(X, y [, sample_weight]) takes optional non-negative weights (n x 1):
 -- weighted least squares (notes 001 §D, the M-step of mixed regression).
 local luma = require("luma")
+local estimator = require("luma.estimator")
 
 local linear = {}
 
@@ -41,7 +42,7 @@ luma.doc.set(coef_table, { name = "luma.linear.coef_table",
     .. "coefficients)." })
 for name, member in pairs(linear) do
   if type(member) == "table" and type(member.methods) == "table" and not KERNEL_MODELS[name] then
-    member.methods.coef_table = coef_table
+    estimator.set_method(member, "coef_table", coef_table)
   end
 end
 

@@ -303,11 +303,11 @@ M.MarkovChain = estimator.class{
 -- they are encoded first, and the wrapper sees the n x 1 codes.
 local methods = M.MarkovChain.methods
 local fit_codes = methods.fit
-methods.fit = function(self, seqs, lengths)
+estimator.set_method(M.MarkovChain, "fit", function(self, seqs, lengths)
   local X, ls, tokens = encode("fit", seqs, lengths, nil)
   return fit_codes(self, X, nil, ls, tokens)
-end
-methods.score = score
+end)
+estimator.set_method(M.MarkovChain, "score", score)
 luma.doc.set(methods.fit, { name = "luma.markov.MarkovChain.fit",
   signature = "est:fit(sequences [, lengths = nil])",
   doc = "Counts the transitions of the sequences (a matrix of states 1..S with lengths, a table "
