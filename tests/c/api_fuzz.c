@@ -42,7 +42,7 @@
 #include "luma.h"
 
 /* The probe's instruction budget per call (see docs/RELIABILITY.md). */
-#define PROBE_BUDGET 2000000
+#define PROBE_BUDGET 500000
 /* A probe call running this long is interrupted (luma_interrupt, as a
  * host would: metered native loops and Lua code stop, the call is
  * reported as slow and the probe goes on); one still running at
@@ -206,6 +206,9 @@ int main(int argc, char **argv) {
   /* LUMA_PROBE_ONLY=text: probe only the targets whose name contains it */
   lua_pushstring(L, getenv("LUMA_PROBE_ONLY"));
   lua_setglobal(L, "probe_only");
+  /* make check runs the probe under ASan: calls are slower there */
+  lua_pushboolean(L, getenv("LUMA_SANITIZED") != NULL && strcmp(getenv("LUMA_SANITIZED"), "1") == 0);
+  lua_setglobal(L, "probe_sanitized");
   /* LUMA_PROBE_FROM=name: start at that target (resuming after a hang) */
   lua_pushstring(L, getenv("LUMA_PROBE_FROM"));
   lua_setglobal(L, "probe_from");

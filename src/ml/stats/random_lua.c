@@ -10,6 +10,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "budget.h"
 #include "core/matrix_lua.h"
 #include "stats/random.h"
 
@@ -343,6 +344,9 @@ static int g_shuffle(lua_State *L) {
   luma_Mat *m = luma_matrix_test(L, 2);
   if (m == NULL && !lua_istable(L, 2)) return luaL_typeerror(L, 2, "luma.Matrix or table");
   int64_t n = m ? m->rows : (int64_t)lua_rawlen(L, 2);
+  /* rows of nothing: no draws (not 2^31 of them); else charged (issue 24) */
+  if (m && m->cols == 0) n = 0;
+  luma_charge(L, (uint64_t)(n > 0 ? n : 0) * (uint64_t)(m ? 2 * m->cols + 4 : 8));
   for (int64_t i = n - 1; i > 0; i--) {
     int64_t r = (int64_t)luma_rng_below(rng, (uint64_t)i + 1);
     if (r == i) continue;
