@@ -1,8 +1,9 @@
--- The clustering and state-space kernels charge their work to the state's
--- instruction budget (docs/EMBEDDING.md, "Cost model"): under a small
--- limit, Louvain, the Laplacian eigensolver, agglomerative linkage and the
--- Kalman smoother stop with the limit error instead of running to the end,
--- and the same calls finish without a limit.
+-- The clustering, state-space and time-series kernels charge their work
+-- to the state's instruction budget (docs/EMBEDDING.md, "Cost model"):
+-- under a small limit, Louvain, the Laplacian eigensolver, agglomerative
+-- linkage, the Kalman smoother and the autocovariances stop with the limit
+-- error instead of running to the end, and the same calls finish without
+-- a limit.
 local support = require("support")
 
 local HOST = [[
@@ -23,7 +24,8 @@ int main(int argc, char **argv) {
 -- Each call does far more than 10^6 units of native work in few VM
 -- instructions: Louvain on a random graph of 20,000 nodes and 200,000
 -- edges, a 3000-point spectral embedding by Lanczos, a 2000-point
--- linkage, a 200,000-step smoother.
+-- linkage, a 200,000-step smoother, 2000 autocovariances of a 100,000-step
+-- series.
 local CALLS = {
   louvain = [[
     local edges = luma.random.Generator(1):integers(1, 20000, 200000, 2)
@@ -39,6 +41,8 @@ local CALLS = {
       luma.matrix{ { 1, 0, 0, 0 }, { 0, 1, 0, 0 } }, transition_covariance = luma.eye(4),
       observation_covariance = luma.eye(2) }
     kf:smooth(luma.random.Generator(3):normal(200000, 2))]],
+  acovf = [[
+    luma.tsa.acovf(luma.random.Generator(4):normal(100000, 1), { nlags = 2000 })]],
 }
 
 describe("native clustering and state-space loops under an instruction limit", function()

@@ -34,7 +34,8 @@ static int t_arma_filter(lua_State *L) {
   const double *ma = vector(L, 2, "ma", &q);
   const double *e = vector(L, 3, "e", &n);
   luma_Mat *x = luma_matrix_new(L, n, 1);
-  luma_tsa_arma_filter(ar, p, ma, q, e, x->data, n);
+  luma_Threads *t = luma_threads_of(L);
+  luma_threads_finish(L, t, luma_tsa_arma_filter(t, ar, p, ma, q, e, x->data, n));
   return 1;
 }
 
@@ -54,7 +55,8 @@ static int t_acovf(lua_State *L) {
     mean /= (double)n;
   }
   luma_Mat *out = luma_matrix_new(L, (int64_t)nlags + 1, 1);
-  luma_tsa_acovf(x, n, mean, (int64_t)nlags, adjusted, out->data);
+  luma_Threads *t = luma_threads_of(L);
+  luma_threads_finish(L, t, luma_tsa_acovf(t, x, n, mean, (int64_t)nlags, adjusted, out->data));
   return 1;
 }
 
