@@ -7,6 +7,7 @@
 -- matrices), c * k with c > 0, and k:normalized(), K(x,y)/sqrt(K(x,x)K(y,y)).
 -- kernels.center(K) double-centres a Gram matrix for kernel PCA.
 local luma = require("luma")
+local args = require("luma.args")
 
 local pairwise = luma.pairwise
 local where = luma.matrix.where
@@ -51,7 +52,7 @@ local Kernel = { __name = "luma.Kernel" }
 local methods = {}
 Kernel.__index = methods
 
-local function is_kernel(v) return getmetatable(v) == Kernel end
+local is_kernel = args.is_named(Kernel.__name)
 
 local function make(fields) return setmetatable(fields, Kernel) end
 
@@ -145,8 +146,11 @@ local function check_operands(k, X, Y)
 end
 
 function Kernel.__call(k, X, Y)
+  if not is_kernel(k) then args.bad_self("__call", "luma.Kernel", k, 2) end
   check_operands(k, X, Y)
-  return gram(k, X, Y)
+  -- (the pairwise checks of X and Y, at any depth of a composite, blame the caller)
+  local K = args.relay(2, gram, k, X, Y)
+  return K
 end
 
 function methods.diag(k, X)
@@ -216,7 +220,10 @@ local function text(k, outer)
   return s
 end
 
-function Kernel.__tostring(k) return text(k, 0) end
+function Kernel.__tostring(k)
+  if not is_kernel(k) then args.bad_self("__tostring", "luma.Kernel", k, 2) end
+  return text(k, 0)
+end
 
 -- -------------------------------------------------------- constructors
 
@@ -257,6 +264,10 @@ function kernels.center(K, K_fit)
   local centered = K:subtract(K_fit:mean(1))
   return centered:subtract(K:mean(2), centered):add(K_fit:mean(), centered)
 end
+
+-- k.diag(X) for k:diag(X), or a method called on anything but a kernel, is
+-- a "bad self" error at the caller's line.
+args.wrap_methods(methods, "luma.Kernel", is_kernel)
 
 -- ------------------------------------------------------- documentation
 

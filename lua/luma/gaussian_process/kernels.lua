@@ -21,6 +21,7 @@
 -- error of the Gram-matrix formula (docs/ARCHITECTURE.md, "Distances and
 -- kernels"), which matters for inputs far from the origin (dates, ...).
 local luma = require("luma")
+local args = require("luma.args")
 
 local pairwise = luma.pairwise
 local ismatrix = luma.ismatrix
@@ -32,7 +33,7 @@ local Kernel = { __name = "luma.gaussian_process.Kernel" }
 local methods = {}
 Kernel.__index = methods
 
-local function is_kernel(v) return getmetatable(v) == Kernel end
+local is_kernel = args.is_named(Kernel.__name)
 kernels.is_kernel = is_kernel
 
 local function fail(level, fmt, ...) error(string.format(fmt, ...), level + 1) end
@@ -418,6 +419,7 @@ local function check_X(k, X, Y, level)
 end
 
 function Kernel.__call(k, X, Y)
+  if not is_kernel(k) then args.bad_self("__call", Kernel.__name, k, 2) end
   check_X(k, X, Y, 2)
   return evaluate(k, X, Y)
 end
@@ -528,7 +530,7 @@ end
 -- exp(theta) (theta a p x 1 matrix or a list of numbers).
 function methods.clone_with_theta(k, theta)
   local p = k:n_dims()
-  if type(theta) == "table" then theta = luma.matrix(theta) end
+  if type(theta) == "table" then theta = args.relay(2, luma.matrix, theta) end
   if not ismatrix(theta) or theta:rows() * theta:cols() ~= p then
     fail(2, "bad argument #1 to 'clone_with_theta' (theta must have %d elements, the kernel's "
       .. "free hyperparameters)", p)
@@ -598,7 +600,10 @@ local function text(k, outer)
   return s
 end
 
-function Kernel.__tostring(k) return text(k, 0) end
+function Kernel.__tostring(k)
+  if not is_kernel(k) then args.bad_self("__tostring", Kernel.__name, k, 2) end
+  return text(k, 0)
+end
 
 -- ----------------------------------------------------------- constructors
 
@@ -634,6 +639,10 @@ local function from_plain(t)
 end
 require("luma.persist").register("luma.gaussian_process.Kernel",
   { test = is_kernel, save = to_plain, load = from_plain })
+
+-- k.diag(X) for k:diag(X), or a method called on anything but a kernel, is
+-- a "bad self" error at the caller's line.
+args.wrap_methods(methods, Kernel.__name, is_kernel)
 
 -- ---------------------------------------------------------- documentation
 

@@ -13,6 +13,7 @@ local luma = require("luma")
 local native = require("luma.neighbors.native")
 local persist = require("luma.persist")
 local common = require("luma.neighbors.common")
+local args = require("luma.args")
 
 local indexes = {}
 
@@ -59,14 +60,14 @@ end
 -- index with that algorithm (scikit-learn's classes of the same names).
 function indexes.KDTree(X, opts)
   local o = {}
-  for k, v in pairs(opts or {}) do o[k] = v end
+  for k, v in pairs(args.options("KDTree", 2, opts, nil, nil, 2)) do o[k] = v end
   o.algorithm = "kd_tree"
   return indexes.index(X, o)
 end
 
 function indexes.BallTree(X, opts)
   local o = {}
-  for k, v in pairs(opts or {}) do o[k] = v end
+  for k, v in pairs(args.options("BallTree", 2, opts, nil, nil, 2)) do o[k] = v end
   o.algorithm = "ball_tree"
   return indexes.index(X, o)
 end

@@ -11,6 +11,7 @@
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.neighbors.common")
+local args = require("luma.args")
 
 local fail = common.fail
 
@@ -215,7 +216,8 @@ end
 -- parameters (metric, p, algorithm, ...).
 function nearest.kneighbors_graph(X, k, opts)
   local params, g = split_options("kneighbors_graph", opts)
-  local nn = nearest.NearestNeighbors(params):fit(X)
+  -- (fit's argument errors blame this function's caller)
+  local nn = args.relay(2, function() return nearest.NearestNeighbors(params):fit(X) end)
   return nn:kneighbors_graph(g.include_self and X or nil, k, g.mode,
     { symmetrize = g.symmetrize, format = g.format })
 end
@@ -224,7 +226,7 @@ end
 -- radius.
 function nearest.radius_neighbors_graph(X, r, opts)
   local params, g = split_options("radius_neighbors_graph", opts)
-  local nn = nearest.NearestNeighbors(params):fit(X)
+  local nn = args.relay(2, function() return nearest.NearestNeighbors(params):fit(X) end)
   return nn:radius_neighbors_graph(g.include_self and X or nil, r, g.mode,
     { symmetrize = g.symmetrize, format = g.format })
 end

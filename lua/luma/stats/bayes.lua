@@ -43,7 +43,7 @@ local function kind(name, fields)
   bayes[name] = setmetatable(cls, { __call = function(c, p)
     if type(p) ~= "table" then fail(2, "luma.bayes.%s expects a table of hyperparameters", name) end
     local self = setmetatable({}, c)
-    c.init(self, p)
+    args.relay(2, c.init, self, p) -- init's checks blame the caller, whatever their depth
     return self
   end })
   return cls
@@ -221,6 +221,7 @@ end
 --- sample(n [, rng]) -> mu, var (n x 1 each): var ~ InvGamma(alpha, beta),
 -- mu | var ~ N(delta, var / gamma).
 function NIG.sample(self, n, rng)
+  args.integer(n, "n", "sample", 0, 2)
   rng = rng or luma.random.default()
   local var = rng:gamma(self.alpha, n, 1):pow(-1) * self.beta
   local mu = rng:normal(n, 1):mul((var / self.gamma):sqrt()) + self.delta
@@ -228,6 +229,8 @@ function NIG.sample(self, n, rng)
 end
 --- The density of (mu, sigma^2) under the distribution (notes 000 L56).
 function NIG.logpdf(self, mu, var)
+  args.arg(type(mu) == "number", 1, "logpdf", "number", mu, 2)
+  args.arg(type(var) == "number", 2, "logpdf", "number", var, 2)
   local a, b, g, d = self.alpha, self.beta, self.gamma, self.delta
   return 0.5 * math.log(g) - 0.5 * math.log(2 * math.pi * var) + a * math.log(b)
     - luma.special.lgamma(a) - (a + 1) * math.log(var) - (2 * b + g * (d - mu) ^ 2) / (2 * var)
@@ -440,7 +443,14 @@ end
 -- caller's line.
 for name in pairs(KINDS) do
   local cls = bayes[name]
-  args.wrap_methods(cls, cls.__name, args.is_named(cls.__name))
+  local init = cls.init
+  cls.init = function(self, p)
+    args.arg(type(p) == "table", 1, "init", "table of hyperparameters", p, 2)
+    return init(self, p)
+  end
+  luma.doc.set(cls.init, luma.doc.get(init))
+  args.wrap_methods(cls, cls.__name, args.is_named(cls.__name), nil,
+    function() return true end)
 end
 
 luma.doc.set(bayes, { name = "luma.bayes",

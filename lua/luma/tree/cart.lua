@@ -13,6 +13,7 @@ local native = require("luma.tree.native")
 local common = require("luma.tree.common")
 local linear_leaves = require("luma.tree.linear_leaves")
 
+local args = require("luma.args")
 local fail = common.fail
 
 local cart = {}
@@ -257,17 +258,22 @@ cart.ExtraTreeRegressor = estimator.class(regressor_spec{
 --- cart.Stump(params) -> DecisionTreeClassifier{max_depth = 1, ...}.
 function cart.Stump(params)
   local p = { max_depth = 1 }
-  for k, v in pairs(params or {}) do p[k] = v end
+  for k, v in pairs(args.options("luma.tree.Stump", 1, params, nil, nil, 2)) do p[k] = v end
   if p.max_depth ~= 1 then fail(2, "luma.tree.Stump: a stump has max_depth = 1") end
-  return cart.DecisionTreeClassifier(p)
+  -- (not a tail call, so that its parameter errors blame the caller)
+  local tree = args.relay(2, cart.DecisionTreeClassifier, p)
+  return tree
 end
 
 --- cart.StumpRegressor(params) -> DecisionTreeRegressor{max_depth = 1, ...}.
 function cart.StumpRegressor(params)
   local p = { max_depth = 1 }
-  for k, v in pairs(params or {}) do p[k] = v end
+  for k, v in pairs(args.options("luma.tree.StumpRegressor", 1, params, nil, nil, 2)) do
+    p[k] = v
+  end
   if p.max_depth ~= 1 then fail(2, "luma.tree.StumpRegressor: a stump has max_depth = 1") end
-  return cart.DecisionTreeRegressor(p)
+  local tree = args.relay(2, cart.DecisionTreeRegressor, p)
+  return tree
 end
 
 luma.doc.set_members(cart, "luma.tree", {

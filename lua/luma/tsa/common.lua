@@ -8,6 +8,14 @@ local common = {}
 common.fail = dcommon.fail
 common.number_text = dcommon.number_text
 
+-- A table of numbers as a matrix, or nil and why not (luma.matrix's
+-- message: ragged rows, a non-number).
+local function table_matrix(t)
+  local ok, v = pcall(luma.matrix, t)
+  if ok then return v end
+  return nil, (tostring(v):gsub("^bad argument #1 to 'matrix' %((.*)%)$", "%1"))
+end
+
 --- common.series(fname, x [, argn = 1]) -> n x 1: a series (a vector or a
 -- table of numbers) as a column, finite, non-empty.
 function common.series(fname, x, argn)
@@ -20,7 +28,12 @@ function common.series(fname, x, argn)
     end
     v = x:cols() == 1 and x or x:t()
   elseif type(x) == "table" then
-    v = luma.matrix(x)
+    local why
+    v, why = table_matrix(x)
+    if not v then
+      common.fail("bad argument #%d to '%s' (x must be a vector or a table of numbers: %s)", argn,
+        fname, why)
+    end
     if v:cols() ~= 1 then v = v:flatten() end
   else
     common.fail("bad argument #%d to '%s' (x must be a vector or a table of numbers, got %s)",
@@ -68,8 +81,9 @@ end
 function common.coefficients(fname, name, c)
   if c == nil then return luma.zeros(0, 1) end
   local v = luma.ismatrix(c) and c:flatten() or (type(c) == "table" and (#c == 0
-    and luma.zeros(0, 1) or luma.matrix(c):flatten()))
+    and luma.zeros(0, 1) or table_matrix(c)))
   if not v then common.fail("%s: %s must be a vector or a table of numbers", fname, name) end
+  v = v:flatten()
   if v:rows() > 0 and not v:isfinite():all() then
     common.fail("%s: %s has a non-finite element", fname, name)
   end

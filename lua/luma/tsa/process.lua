@@ -50,7 +50,7 @@ end
 
 --- random_walk(n [, opts]) -> x
 function M.random_walk(n, opts)
-  common.integer("random_walk", "n", n, 1)
+  common.integer("random_walk", "n", n, 1, 2147483647)
   opts = options("random_walk", opts, { drift = true, sigma2 = true, x0 = true, rng = true,
     seed = true }, 2)
   local sigma2, drift, x0 = opts.sigma2 or 1, opts.drift or 0, opts.x0 or 0
