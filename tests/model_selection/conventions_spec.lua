@@ -172,3 +172,34 @@ describe("verbose and warnings", function()
     end)
   end)
 end)
+
+describe("Tables", function()
+  it("are split, cross-validated and searched by rows, columns matched by name", function()
+    -- a categorical column among numeric ones: the pipeline encodes it
+    local g = luma.random.Generator(9)
+    local n = 60
+    local x1, x2 = g:normal(n, 1), g:normal(n, 1)
+    local cities, target = {}, {}
+    for i = 1, n do
+      cities[i] = ({ "Lyon", "Paris", "Nice" })[i % 3 + 1]
+      target[i] = 2 * x1:get(i, 1) - x2:get(i, 1) + ({ Lyon = 0, Paris = 5, Nice = -3 })[cities[i]]
+    end
+    local T = luma.Table({ x1 = x1, x2 = x2, city = cities }, { columns = { "x1", "city", "x2" } })
+    local yt = luma.matrix(target)
+    local model = luma.pipeline.make_pipeline(luma.pipeline.ColumnTransformer{ transformers = {
+      { "city", luma.preprocessing.OneHotEncoder{}, "city" } }, remainder = "passthrough" },
+      luma.linear.LinearRegression{})
+    -- the target is exactly linear in x1, x2 and the city's indicator: R^2 = 1 on every fold
+    local scores = ms.cross_val_score(model, T, yt, 3)
+    assert.matrix_near(luma.ones(3, 1), scores, 1e-10)
+    local Ttr, Tte, ytr, yte = ms.train_test_split(T, yt, 0.25)
+    assert.same({ 45, 15, 45, 15 }, { Ttr:nrows(), Tte:nrows(), ytr:rows(), yte:rows() })
+    local s = ms.GridSearch{ estimator = model, param_grid = { linearregression__fit_intercept =
+      { true, false } }, cv = 3 }:fit(T, yt)
+    assert.same({ "x1", "city", "x2" }, s.feature_names_in)
+    assert.same({ "x1", "city", "x2" }, s.best_estimator.feature_names_in)
+    -- columns in another order are matched by name
+    assert.matrix_near(yt, s:predict(T:select{ "x2", "x1", "city" }), 1e-9)
+    assert.equal(n, ms.cross_val_predict(luma.linear.Ridge{}, T:select{ "x1", "x2" }, yt, 3):rows())
+  end)
+end)

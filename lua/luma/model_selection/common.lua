@@ -32,14 +32,27 @@ function common.cv_positional(value)
   end
 end
 
---- check_xy(fname, X, y): X a matrix and y nil or a matrix with as many
--- rows, reported as arguments #2 and #3 of fname (called from fname).
+--- is_data(X): X is what the resampling loops split by rows: a
+-- luma.Matrix or a luma.Table (whose estimators match columns by name).
+function common.is_data(X)
+  return luma.ismatrix(X) or luma.Table.is_table(X)
+end
+
+--- n_rows(X): the number of samples of a matrix or a Table.
+function common.n_rows(X)
+  return luma.ismatrix(X) and X:rows() or X:nrows()
+end
+
+--- check_xy(fname, X, y): X a matrix or a Table and y nil or a matrix with
+-- as many rows, reported as arguments #2 and #3 of fname (called from
+-- fname).
 function common.check_xy(fname, X, y)
-  if not luma.ismatrix(X) then
-    fail(3, "bad argument #2 to '%s' (X must be a luma.Matrix, got %s)", fname, type(X))
+  if not common.is_data(X) then
+    fail(3, "bad argument #2 to '%s' (X must be a luma.Matrix or a luma.Table, got %s)", fname,
+      type(X))
   end
-  if y ~= nil and (not luma.ismatrix(y) or y:rows() ~= X:rows()) then
-    fail(3, "bad argument #3 to '%s' (X has %d rows but y has %s)", fname, X:rows(),
+  if y ~= nil and (not luma.ismatrix(y) or y:rows() ~= common.n_rows(X)) then
+    fail(3, "bad argument #3 to '%s' (X has %d rows but y has %s)", fname, common.n_rows(X),
       luma.ismatrix(y) and tostring(y:rows()) or type(y))
   end
 end

@@ -2,8 +2,9 @@
 -- (every combination of a grid) and RandomSearch (candidates drawn from
 -- lists and distributions, with the samplers uniform, log_uniform and
 -- randint) evaluate each candidate on every split, in parallel with n_jobs
--- or backend (luma.parallel.map), keep the rows in a Results table (saved by luma.persist), survive failing
--- candidates (error_score) and refit the best on all the data.
+-- or backend (luma.parallel.map), keep the rows in a Results table (saved
+-- by luma.persist), survive failing candidates (error_score) and refit the
+-- best on all the data.
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.model_selection.common")
@@ -269,6 +270,7 @@ local function search_class(name, extra_params, candidates, doc, example)
   return estimator.class{
     name = "luma.model_selection." .. name,
     kind = "meta",
+    input = "table", -- a Table reaches the candidates as it is: their pipelines encode it
     requires_y = false,
     doc = doc,
     params = params,

@@ -41,10 +41,11 @@ local function splitter(name, params, folds, needs, count, count_needs_n)
 
   function methods.split(self, X, y, groups)
     local n
-    if luma.ismatrix(X) then n = X:rows()
+    if common.is_data(X) then n = common.n_rows(X)
     elseif math.type(X) == "integer" and X >= 0 and X <= MAX_SAMPLES then n = X
     else
-      fail(2, "bad argument #1 to 'split' (luma.Matrix or sample count in [0, %d] expected, "
+      fail(2, "bad argument #1 to 'split' (luma.Matrix, luma.Table or sample count in [0, %d] "
+        .. "expected, "
         .. "got %s)", MAX_SAMPLES, math.type(X) == "integer" and tostring(X) or args.type_of(X))
     end
     if needs == "y" and y == nil then
@@ -74,10 +75,10 @@ local function splitter(name, params, folds, needs, count, count_needs_n)
   function methods.get_n_splits(self, X)
     if count then
       local n
-      if luma.ismatrix(X) then n = X:rows()
+      if common.is_data(X) then n = common.n_rows(X)
       elseif math.type(X) == "integer" and X >= 0 then n = X
       elseif X ~= nil or count_needs_n then
-        fail(2, "bad argument #1 to 'get_n_splits' (%s needs X: a luma.Matrix or a sample "
+        fail(2, "bad argument #1 to 'get_n_splits' (%s needs X: a luma.Matrix, a Table or a sample "
           .. "count >= 0, got %s)", class.name,
           math.type(X) == "integer" and tostring(X) or args.type_of(X))
       end
@@ -92,7 +93,8 @@ local function splitter(name, params, folds, needs, count, count_needs_n)
 
   luma.doc.set_members(methods, class.name, {
     split = { signature = "splitter:split(X [, y = nil [, groups = nil]])",
-      doc = "The folds of X (a luma.Matrix or a sample count); y and groups (n x 1) where "
+      doc = "The folds of X (a luma.Matrix, a luma.Table or a sample count); y and groups "
+        .. "(n x 1) where "
         .. "the splitter needs them. Returns an iterator of (train, test) pairs of n x 1 "
         .. "index matrices, for X:take(train)." },
     get_n_splits = { signature = "splitter:get_n_splits([X = nil])",
@@ -590,8 +592,9 @@ end
 -- stratify = labels, seed}]) -> X_train, X_test, y_train, y_test.
 -- The options may be a test size alone: (X, y, 0.2), or (X, 0.2) without y.
 function splitters.train_test_split(X, y, opts)
-  if not luma.ismatrix(X) then
-    fail(2, "bad argument #1 to 'train_test_split' (X must be a luma.Matrix, got %s)", type(X))
+  if not common.is_data(X) then
+    fail(2, "bad argument #1 to 'train_test_split' (X must be a luma.Matrix or a luma.Table, "
+      .. "got %s)", type(X))
   end
   if opts == nil and (type(y) == "number" or (type(y) == "table" and getmetatable(y) == nil))
   then
@@ -602,7 +605,7 @@ function splitters.train_test_split(X, y, opts)
   end
   opts = common.options("train_test_split", 3, opts, test_size_positional, { test_size = true,
     train_size = true, shuffle = true, stratify = true, seed = true }, 2)
-  local n = X:rows()
+  local n = common.n_rows(X)
   if y and y:rows() ~= n then
     fail(2, "bad argument #2 to 'train_test_split' (X has %d rows but y has %d)", n, y:rows())
   end
@@ -638,8 +641,9 @@ end
 -- otherwise), a splitter, or any iterable of (train, test) pairs: an
 -- iterator function, or a table of {train, test} tables.
 function splitters.check_cv(cv, X, y, is_classifier, groups)
-  if not (luma.ismatrix(X) or (math.type(X) == "integer" and X >= 0)) then
-    fail(2, "bad argument #2 to 'check_cv' (luma.Matrix or sample count >= 0 expected, got %s)",
+  if not (common.is_data(X) or (math.type(X) == "integer" and X >= 0)) then
+    fail(2, "bad argument #2 to 'check_cv' (luma.Matrix, luma.Table or sample count >= 0 "
+      .. "expected, got %s)",
       math.type(X) == "integer" and tostring(X) or args.type_of(X))
   end
   local splits = {}

@@ -117,7 +117,7 @@ function validation.cross_val_predict(est, X, y, opts)
   for _, split in ipairs(splits) do
     local model = est:clone():fit(X:take(split[1]), y and y:take(split[1]))
     local pred = model[method](model, X:take(split[2]))
-    out = out or luma.zeros(X:rows(), pred:cols())
+    out = out or luma.zeros(common.n_rows(X), pred:cols())
     for i = 1, split[2]:rows() do
       local row = math.tointeger(split[2]:get(i, 1))
       if seen[row] then
@@ -127,7 +127,7 @@ function validation.cross_val_predict(est, X, y, opts)
       out:row(row):assign(pred:row(i))
     end
   end
-  for i = 1, X:rows() do
+  for i = 1, common.n_rows(X) do
     if not seen[i] then fail(2, "cross_val_predict: sample %d is in no test fold", i) end
   end
   return out
