@@ -80,15 +80,16 @@ describe("qp with bounds only", function()
     -- The Lua heap holds the matrices: sample its size while qp runs.  A
     -- 2n x n bound matrix alone is twice Q; the solver needs a copy of Q
     -- (the Newton matrix) and its Cholesky factor.
-    -- The collector runs back to back (pause 100) so that garbage does not
-    -- pile up between cycles and the samples measure what is live.
+    -- Each sample follows a full collection, so it measures what is live
+    -- (garbage would otherwise depend on the collector's pace).
     local base, peak = collectgarbage("count"), 0
     local hook = { debug.gethook() }
-    collectgarbage("incremental", 100, 400)
-    debug.sethook(function() peak = math.max(peak, collectgarbage("count")) end, "", 100)
+    debug.sethook(function()
+      collectgarbage()
+      peak = math.max(peak, collectgarbage("count"))
+    end, "", 200)
     local r = optim.qp(Q, c, { lower = 0, upper = 1 })
     debug.sethook(table.unpack(hook))
-    collectgarbage("incremental", 200, 100) -- Lua's defaults
     assert.are.equal("optimal", r.status)
     assert.is_true((peak - base) * 1024 < 3.5 * n * n * 8)
     -- optimality without the solver's own residuals: x is the projection

@@ -530,8 +530,9 @@ function qp.qp(Q, c, opts)
   local messages = {
     optimal = "optimal solution found",
     max_iter = "maximum number of iterations reached",
-    inaccurate = string.format("stopped at the attainable accuracy %.2g (tol %.2g): %s; x is the "
-      .. "best iterate", merit, tol, reason or ""),
+    inaccurate = string.format("stopped at the attainable accuracy: relative KKT residual %.2g "
+      .. "(tol %.2g); %s; x is the best iterate%s", merit, tol, reason or "",
+      merit > 1e-6 and " (far from tol: the problem may be unbounded or badly scaled)" or ""),
   }
   return { x = x, y = y, z = #zlist > 0 and luma.matrix(zlist) or luma.zeros(0, 1), iterations = it,
     status = status, converged = status == "optimal", residual = merit, message = messages[status],
