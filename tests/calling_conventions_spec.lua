@@ -79,6 +79,21 @@ describe("bad arguments", function()
       function() luma.model_selection.cross_val_predict(5, X, y) end)
   end)
 
+  it("raised by a class's fit reach the caller of fit, whatever their depth", function()
+    -- GridSearch's fit raises at its own caller, the contract's fit wrapper
+    support.errors_with("calling_conventions_spec%.lua:%d+: GridSearch: the estimator parameter "
+      .. "is required", function() luma.model_selection.GridSearch{}:fit(X, y) end)
+    support.errors_with("calling_conventions_spec%.lua:%d+: bad argument #1 to 'fit' %(X is 0 x 3; "
+      .. "Ridge needs at least one row and one column%)",
+      function() luma.linear.Ridge{}:fit(luma.zeros(0, 3), luma.zeros(0, 1)) end)
+  end)
+
+  it("of metrics name the metric called, at the caller's line", function()
+    -- f1_score checks through confusion_matrix, two calls down
+    support.errors_with("calling_conventions_spec%.lua:%d+: luma%.metrics%.f1_score: y_true must be "
+      .. "a luma%.Matrix, got nil", function() luma.metrics.f1_score(nil, y) end)
+  end)
+
   it("keep the argument checks of a called function at the user's line (args.relay)", function()
     support.errors_with("calling_conventions_spec%.lua:%d+: bad argument #1 to 'take'",
       function() luma.Table.Categorical{ "x", "y" }:take{ 5 } end)

@@ -45,15 +45,43 @@ function args.bad_self(method, class_name, self, level)
   fail(level + 1, "bad self to '%s' (%s expected, got %s)", method, class_name, type_of(self))
 end
 
--- The results of pcall (r, packed) passed on, or its error raised again at
--- level (error()'s, counted from here: callers tail-call this) without its location when that is inside the library (errors
--- located elsewhere, a callback's, and non-string errors pass unchanged);
--- edit(msg) may reword the message.
-local function pass_on(r, level, edit)
-  if r[1] then return table.unpack(r, 2, r.n) end
-  local msg = r[2]
+-- The messages of Lua's own runtime errors: a bug where they come from
+-- the library, so they keep their location there (a relay never turns an
+-- internal failure into what looks like the caller's mistake).
+local RUNTIME_ERRORS = { "^attempt to ", "^table index is ", "^bad 'for' ", "^'for' ",
+  "^bad argument #%d+ to 'for iterator'", "^bad argument #%d+ to 'format'", "^stack overflow" }
+local function runtime_error(msg)
+  for _, pattern in ipairs(RUNTIME_ERRORS) do
+    if msg:find(pattern) then return true end
+  end
+  return false
+end
+
+-- fn(...)'s results, packed, through three Lua frames of this file (no
+-- tail calls): an error fn (or a helper of it) raises one to three levels
+-- above fn -- at its caller as if it had been called directly, or further
+-- out -- is located here, and relayed like fn's own, rather than at pcall
+-- (a C function, which gives no location at all).
+local function call_fn(fn, ...) return table.pack(fn(...)) end
+local function call_twice(fn, ...)
+  local r = call_fn(fn, ...)
+  return r
+end
+local function call_packed(fn, ...)
+  local r = call_twice(fn, ...)
+  return r
+end
+
+-- The results of pcall(call_packed, ...) (ok, r) passed on, or its error raised again at
+-- level (error()'s, counted from here: callers tail-call this) without its
+-- location when that is inside the library and the message is not a Lua
+-- runtime error (errors located elsewhere, a callback's, runtime errors
+-- and non-string errors pass unchanged); edit(msg) may reword it.
+local function pass_on(ok, r, level, edit)
+  if ok then return table.unpack(r, 1, r.n) end
+  local msg = r
   local inner = type(msg) == "string" and msg:match("^lua/luma/[%w_/]+%.lua:%d+: (.*)$")
-  if not inner then error(msg, 0) end
+  if not inner or runtime_error(inner) then error(msg, 0) end
   error(edit and edit(inner) or inner, level)
 end
 
@@ -66,7 +94,8 @@ function args.method(fn, method, class_name, is_instance, relay)
   if relay then
     return function(self, ...)
       if not is_instance(self) then args.bad_self(method, class_name, self, 2) end
-      return pass_on(table.pack(pcall(fn, self, ...)), 2)
+      local ok, r = pcall(call_packed, fn, self, ...)
+      return pass_on(ok, r, 2)
     end
   end
   return function(self, ...)
@@ -143,7 +172,8 @@ end
 -- take): an error of fn is raised again at level, without its location
 -- inside the library, so it points at the user's line.
 function args.relay(level, fn, ...)
-  return pass_on(table.pack(pcall(fn, ...)), level + 1)
+  local ok, r = pcall(call_packed, fn, ...)
+  return pass_on(ok, r, level + 1)
 end
 
 --- relayed(fn [, edit]) -> a function that calls fn and raises fn's
@@ -152,7 +182,8 @@ end
 -- helpers and call one another (luma.metrics).
 function args.relayed(fn, edit)
   local wrapper = function(...)
-    return pass_on(table.pack(pcall(fn, ...)), 2, edit)
+    local ok, r = pcall(call_packed, fn, ...)
+    return pass_on(ok, r, 2, edit)
   end
   local record = luma.doc.get(fn) -- fn's help record, when it has one, goes with it
   if record then luma.doc.set(wrapper, record) end

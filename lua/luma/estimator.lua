@@ -352,6 +352,7 @@ local is_table = tables.is_table
 
 --- tables.is_categorical(T, name): whether column name holds categories.
 function tables.is_categorical(T, name)
+  args.arg(tables.is_table(T), 1, "is_categorical", "luma.Table", T, 2)
   return T:dtypes()[name] == "category"
 end
 
@@ -465,7 +466,9 @@ local function fitting(class, method, impl, and_then)
     local names = is_table(X) and X:names()
     local Xc, yc = check_data(class, method, X, y)
     reset(self)
-    local result = impl(self, Xc, yc, ...)
+    -- The class's fit raises its argument errors for its own caller, which
+    -- is this wrapper: they are raised again at the user's line.
+    local result = args.relay(2, impl, self, Xc, yc, ...)
     if names then rawset(self, "feature_names_in", names) end
     if rawget(self, "n_features_in") == nil and (luma.ismatrix(Xc) or is_table(Xc)) then
       rawset(self, "n_features_in", width(Xc))
@@ -507,7 +510,18 @@ end
 
 -- R^2 = 1 - SS_res / SS_tot over all columns of y (scikit-learn's
 -- uniform average for several outputs).
+-- (y and pred as the default scores give them; checked for other callers)
+local function check_scored(fname, y, pred)
+  args.matrix(y, 1, fname, 3)
+  args.matrix(pred, 2, fname, 3)
+  if y:rows() ~= pred:rows() or y:cols() ~= pred:cols() then
+    fail(3, "bad argument #2 to '%s' (y is %d x %d but pred is %d x %d)", fname, y:rows(),
+      y:cols(), pred:rows(), pred:cols())
+  end
+end
+
 local function r2_score(y, pred)
+  check_scored("r2_score", y, pred)
   local total = 0
   for j = 1, y:cols() do
     local yj, pj = y:col(j), pred:col(j)
@@ -519,6 +533,7 @@ local function r2_score(y, pred)
 end
 
 local function accuracy_score(y, pred)
+  check_scored("accuracy_score", y, pred)
   return y:eq(pred):mean()
 end
 
@@ -799,32 +814,39 @@ end
 --- estimator.encode_labels(y) -> codes, classes: y's values (a column)
 -- as codes 1..k (a column) and the sorted distinct values (k x 1).
 function estimator.encode_labels(y)
+  args.arg(luma.ismatrix(y) and y:cols() >= 1, 1, "encode_labels", "luma.Matrix with a column",
+    y, 2)
   local classes, _, codes = y:col(1):unique{ inverse = true }
   return codes, classes
 end
 
 --- estimator.decode_labels(codes, classes) -> labels: the inverse.
 function estimator.decode_labels(codes, classes)
-  return classes:take(codes)
+  args.matrix(codes, 1, "decode_labels", 2)
+  args.matrix(classes, 2, "decode_labels", 2)
+  local labels = args.relay(2, function() return classes:take(codes) end)
+  return labels
 end
 
 --- estimator.check_sample_weight(X, w) -> w: checks fit's optional third
 -- argument, per-sample weights (nil stays nil): an n x 1 matrix of finite
--- values >= 0 with a positive sum.  Errors read as fit's argument errors,
--- located at the caller of fit (call it directly from a class's fit).
+-- values >= 0 with a positive sum.  Errors read as fit's argument errors
+-- (raised at the class's fit, which the contract's fit relays to its
+-- caller).
 function estimator.check_sample_weight(X, w)
   if w == nil then return nil end
+  args.matrix(X, 1, "check_sample_weight", 2)
   if not luma.ismatrix(w) then
-    fail(4, "bad argument #3 to 'fit' (sample_weight must be a luma.Matrix, got %s)", type(w))
+    fail(2, "bad argument #3 to 'fit' (sample_weight must be a luma.Matrix, got %s)", type(w))
   end
   if w:rows() ~= X:rows() or w:cols() ~= 1 then
-    fail(4, "bad argument #3 to 'fit' (sample_weight must be %d x 1, got %d x %d)", X:rows(),
+    fail(2, "bad argument #3 to 'fit' (sample_weight must be %d x 1, got %d x %d)", X:rows(),
       w:rows(), w:cols())
   end
   if not w:isfinite():all() or w:min() < 0 then
-    fail(4, "bad argument #3 to 'fit' (sample_weight must be finite and >= 0)")
+    fail(2, "bad argument #3 to 'fit' (sample_weight must be finite and >= 0)")
   end
-  if not (w:sum() > 0) then fail(4, "bad argument #3 to 'fit' (sample_weight sums to 0)") end
+  if not (w:sum() > 0) then fail(2, "bad argument #3 to 'fit' (sample_weight sums to 0)") end
   return w
 end
 
@@ -834,6 +856,7 @@ end
 function estimator.rng(seed)
   if seed == nil then return luma.random.default() end
   if math.type(seed) == "integer" then return luma.random.Generator(seed) end
+  args.arg(is_generator(seed), 1, "rng", "integer, luma.Generator or nil", seed, 2)
   return seed:copy()
 end
 
@@ -856,6 +879,10 @@ estimator.r2_score = r2_score
 estimator.accuracy_score = accuracy_score
 
 -- One record for each method every estimator shares.
+-- estimator.class's checks of the spec (asserts, at any depth) blame its
+-- caller.
+estimator.class = args.relayed(estimator.class)
+
 luma.doc.set_members(Base, "luma.estimator.Base", {
   get_params = { signature = "est:get_params([deep = true])",
     doc = "The estimator's parameters. With deep, nested estimators' parameters are "
