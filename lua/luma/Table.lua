@@ -13,7 +13,7 @@
 -- `categories`, the list of category strings (sorted byte-wise when
 -- learned from data, so the codes do not depend on row order).
 local luma = require("luma")
-local args = require("luma.args")
+local args = require("luma.util.args")
 
 local Table = {}          -- the class: callable, its static functions and methods
 local Categorical = {}    -- the categorical column class

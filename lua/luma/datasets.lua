@@ -7,7 +7,7 @@
 -- "n_samples,n_features[,target names...]"; rows end with the target.
 local luma = require("luma")
 local estimator = require("luma.estimator")
-local args = require("luma.args")
+local args = require("luma.util.args")
 
 local datasets = {}
 

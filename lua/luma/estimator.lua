@@ -30,7 +30,7 @@
 -- Parameters live in est.params (read them there; change them with
 -- set_params, which validates); fitted attributes are plain fields.
 local luma = require("luma")
-local args = require("luma.args")
+local args = require("luma.util.args")
 
 local estimator = {}
 

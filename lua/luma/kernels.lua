@@ -7,7 +7,7 @@
 -- matrices), c * k with c > 0, and k:normalized(), K(x,y)/sqrt(K(x,x)K(y,y)).
 -- kernels.center(K) double-centres a Gram matrix for kernel PCA.
 local luma = require("luma")
-local args = require("luma.args")
+local args = require("luma.util.args")
 
 local pairwise = luma.pairwise
 local where = luma.matrix.where

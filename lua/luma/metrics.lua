@@ -7,7 +7,7 @@
 -- and so do zero-division conventions (0, with a warning).  Every scorer
 -- is greater-is-better: losses are negated ("neg_...").
 local luma = require("luma")
-local args = require("luma.args")
+local args = require("luma.util.args")
 
 local metrics = {}
 

@@ -21,7 +21,7 @@
 -- error of the Gram-matrix formula (docs/ARCHITECTURE.md, "Distances and
 -- kernels"), which matters for inputs far from the origin (dates, ...).
 local luma = require("luma")
-local args = require("luma.args")
+local args = require("luma.util.args")
 
 local pairwise = luma.pairwise
 local ismatrix = luma.ismatrix

@@ -7,10 +7,10 @@ local luma = require("luma")
 
 local common = {}
 
--- The shared argument checks (luma.args): fail(level, fmt, ...),
+-- The shared argument checks (luma.util.args): fail(level, fmt, ...),
 -- check_opts(fname, opts, valid, level) and options(fname, argn, opts,
 -- positional, valid, level).
-local args = require("luma.args")
+local args = require("luma.util.args")
 common.fail, common.check_opts, common.options = args.fail, args.check_opts, args.options
 local fail = common.fail
 

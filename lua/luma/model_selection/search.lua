@@ -8,7 +8,7 @@
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.model_selection.common")
-local args = require("luma.args")
+local args = require("luma.util.args")
 local fail, is_classifier = common.fail, common.is_classifier
 local resolve_scorers = common.resolve_scorers
 local fit_and_score = common.fit_and_score

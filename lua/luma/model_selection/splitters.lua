@@ -10,7 +10,7 @@
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.model_selection.common")
-local args = require("luma.args")
+local args = require("luma.util.args")
 local fail = common.fail
 
 local splitters = {}

@@ -25,7 +25,7 @@ validation.CVResults = CVResults
 
 function CVResults.__tostring(self)
   if getmetatable(self) ~= CVResults then
-    require("luma.args").bad_self("__tostring", CVResults.__name, self, 2)
+    require("luma.util.args").bad_self("__tostring", CVResults.__name, self, 2)
   end
   local keys = {}
   for key, value in pairs(self) do

@@ -13,7 +13,7 @@ local luma = require("luma")
 local native = require("luma.neighbors.native")
 local persist = require("luma.persist")
 local common = require("luma.neighbors.common")
-local args = require("luma.args")
+local args = require("luma.util.args")
 
 local indexes = {}
 

@@ -11,7 +11,7 @@
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.neighbors.common")
-local args = require("luma.args")
+local args = require("luma.util.args")
 
 local fail = common.fail
 

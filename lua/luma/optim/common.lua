@@ -2,7 +2,7 @@
 -- checks, the counting objective evaluator, result tables, stopping rules,
 -- box bounds); not a public API.
 local luma = require("luma")
-local args = require("luma.args")
+local args = require("luma.util.args")
 
 local huge, abs, max = math.huge, math.abs, math.max
 

@@ -4,7 +4,7 @@
 -- Armijo and strong Wolfe step rules.  Each takes phi, the objective as a
 -- function of the step, so it knows nothing of vectors.
 local common = require("luma.optim.common")
-local args = require("luma.args")
+local args = require("luma.util.args")
 
 local fail, CGOLD = common.fail, common.CGOLD
 local huge, abs, sqrt, max, min = math.huge, math.abs, math.sqrt, math.max, math.min

@@ -11,7 +11,7 @@
 -- default (eps_placement = "inside").  Notes 003 §1.23 and Kingma & Ba
 -- write sqrt(v) + eps: eps_placement = "outside".
 local luma = require("luma")
-local args = require("luma.args")
+local args = require("luma.util.args")
 
 local sgd = {}
 

@@ -7,7 +7,7 @@
 -- observation).  Formulas: notes 000 §3.3.5-3.3.6 and notes 002 Y2/Y4,
 -- with the errata corrected as marked.
 local luma = require("luma")
-local args = require("luma.args")
+local args = require("luma.util.args")
 
 local bayes = {}
 

@@ -10,7 +10,7 @@
 -- number (and return one) or a matrix of points (and return a matrix of
 -- the same shape); multivariate densities take one point per row.
 local luma = require("luma")
-local args = require("luma.args")
+local args = require("luma.util.args")
 local sf = luma.special
 
 local dist = {}

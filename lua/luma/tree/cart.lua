@@ -13,7 +13,7 @@ local native = require("luma.tree.native")
 local common = require("luma.tree.common")
 local linear_leaves = require("luma.tree.linear_leaves")
 
-local args = require("luma.args")
+local args = require("luma.util.args")
 local fail = common.fail
 
 local cart = {}

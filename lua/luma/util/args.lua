@@ -1,4 +1,4 @@
---- luma.args: the argument checks every family shares, so that a bad call
+--- luma.util.args: the argument checks every family shares, so that a bad call
 -- fails with one phrasing, located at the user's line (issue 14, "calling
 -- conventions"):
 --   bad argument #2 to 'fname' (luma.Matrix expected, got nil)   -- a type
@@ -230,7 +230,7 @@ function args.options(fname, argn, opts, positional, valid, level)
   return args.check_opts(fname, opts, valid, level + 1)
 end
 
-luma.doc.set_members(args, "luma.args", {
+luma.doc.set_members(args, "luma.util.args", {
   fail = { signature = "fail(level, fmt, ...)",
     doc = "Raises string.format(fmt, ...) at level (1: the caller of fail). Returns nothing." },
   type_of = { signature = "type_of(v)",
@@ -277,7 +277,7 @@ luma.doc.set_members(args, "luma.args", {
       .. "converts a common positional form, other non-tables are a bad argument error; "
       .. "keys are checked against valid (nil: any). Returns the options table." },
 })
-luma.doc.set(args, { name = "luma.args",
+luma.doc.set(args, { name = "luma.util.args",
   doc = "Argument checks shared by the families: one phrasing for bad arguments, bad self "
     .. "and bad option tables, raised at the caller's line." })
 
