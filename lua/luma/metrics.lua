@@ -91,6 +91,8 @@ end
 -- of y under N(mean, var) (var a number or a column of variances).
 function metrics.mean_gaussian_nll(y, mean, var)
   y, mean = pair("mean_gaussian_nll", y, mean)
+  args.arg(type(var) == "number" or luma.ismatrix(var), 3, "mean_gaussian_nll",
+    "number or luma.Matrix", var, 2)
   local v = type(var) == "number" and luma.full(y:rows(), 1, var) or var:flatten()
   if v:le(0):any() then fail(2, "luma.metrics.mean_gaussian_nll: variances must be > 0") end
   return ((y - mean):pow(2):div(v) + v:log() + math.log(2 * math.pi)):mean() * 0.5
@@ -686,19 +688,6 @@ function metrics.scorer_names()
   return names
 end
 
--- The metrics share checking helpers and call one another, so an error's
--- depth varies: each public metric raises its errors (located in this
--- module) again at its caller's line, under its own name
--- ("luma.metrics.f1_score: y_true must be ...", not confusion_matrix's).
-local SCORER_FUNCTIONS = { make_scorer = true, get_scorer = true, scorer_names = true }
-for name, fn in pairs(metrics) do
-  if type(fn) == "function" and not SCORER_FUNCTIONS[name] then
-    metrics[name] = args.relayed(fn, function(msg)
-      return (msg:gsub("^luma%.metrics%.[%w_]+:", "luma.metrics." .. name .. ":", 1))
-    end)
-  end
-end
-
 -- ------------------------------------------------------------ help records
 
 local SAMPLE_WEIGHT = { { name = "sample_weight", doc = "per-sample weights, n x 1 (default: "
@@ -851,6 +840,13 @@ luma.doc.set_members(metrics, "luma.metrics", {
   scorer_names = { signature = "scorer_names()",
     doc = "The names get_scorer knows. Returns a sorted table of strings." },
 })
+
+-- The metrics share checking helpers and call one another, so an error's
+-- depth varies: each public metric raises its errors again at its
+-- caller's line, under its own name ("luma.metrics.f1_score: y_true must
+-- be ...", not confusion_matrix's), after a check of its options table.
+args.guard_functions(metrics, "luma.metrics",
+  { make_scorer = true, get_scorer = true, scorer_names = true })
 
 luma.doc.set(metrics, { name = "luma.metrics",
   doc = "Regression, classification and clustering metrics, AIC/BIC, and the scorer registry "

@@ -205,8 +205,9 @@ end
 --- base.sample(self, model, n, rng) -> X, states
 function base.sample(self, model, n, rng)
   base.check_fitted(self, "sample")
-  if math.type(n) ~= "integer" or n < 1 then
-    fail("bad argument #1 to 'sample' (n must be an integer >= 1, got %s)", tostring(n))
+  if math.type(n) ~= "integer" or n < 1 or n > 2147483647 then
+    fail("bad argument #1 to 'sample' (n must be an integer in [1, 2147483647], got %s)",
+      tostring(n))
   end
   rng = rng or estimator.rng(self.params.seed)
   local states = chain.simulate(self.transmat, self.startprob, n, rng)

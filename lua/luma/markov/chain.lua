@@ -10,8 +10,12 @@
 -- 1997, secs. 1.1 and 1.7).  PageRank (pagerank.lua) uses the same
 -- orientation.
 local luma = require("luma")
+local args = require("luma.util.args")
 
 local M = {}
+
+-- The longest path a sampler draws (a matrix's row limit).
+M.MAX_STEPS = 2147483647
 
 local function fail(fmt, ...)
   error(string.format(fmt, ...), 0)
@@ -165,7 +169,7 @@ end
 --- stationary(P [, opts]) -> pi (1 x k), info: the equilibrium pi = pi P.
 function M.stationary(P, opts)
   M.check_transition(P, "stationary")
-  opts = opts or {}
+  opts = args.options("stationary", 2, opts, nil, nil, 2)
   local k = P:rows()
   local method = opts.method or "solve"
   if method == "solve" then
@@ -292,8 +296,9 @@ end
 function M.sample_path(P, n, opts)
   M.check_transition(P, "sample_path")
   opts = opts or {}
-  if math.type(n) ~= "integer" or n < 1 then
-    fail("bad argument to 'sample_path' (n must be an integer >= 1, got %s)", tostring(n))
+  if math.type(n) ~= "integer" or n < 1 or n > M.MAX_STEPS then
+    fail("bad argument to 'sample_path' (n must be an integer in [1, %d], got %s)", M.MAX_STEPS,
+      tostring(n))
   end
   local k = P:rows()
   local p0
@@ -334,8 +339,9 @@ end
 function M.random_walk(A, n, opts)
   opts = opts or {}
   local P = M.random_walk_matrix(A)
-  if math.type(n) ~= "integer" or n < 1 then
-    fail("bad argument to 'random_walk' (n must be an integer >= 1, got %s)", tostring(n))
+  if math.type(n) ~= "integer" or n < 1 or n > M.MAX_STEPS then
+    fail("bad argument to 'random_walk' (n must be an integer in [1, %d], got %s)", M.MAX_STEPS,
+      tostring(n))
   end
   return M.sample_path(P, n, { start = opts.start, seed = opts.seed })
 end

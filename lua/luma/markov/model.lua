@@ -188,8 +188,9 @@ end
 local function sample(self, n, rng)
   check_fitted(self, "sample")
   local L, S = self.params.order, self.n_states
-  if math.type(n) ~= "integer" or n < L then
-    fail("bad argument #1 to 'sample' (n must be an integer >= order = %d, got %s)", L, tostring(n))
+  if math.type(n) ~= "integer" or n < L or n > chain.MAX_STEPS then
+    fail("bad argument #1 to 'sample' (n must be an integer in [order = %d, %d], got %s)", L,
+      chain.MAX_STEPS, tostring(n))
   end
   rng = rng or estimator.rng(self.params.seed)
   local path

@@ -62,6 +62,10 @@ function M.pagerank(G, opts)
     fail("bad argument #2 to 'pagerank' (input must be \"adjacency\" or \"edges\", got %s)",
       tostring(input))
   end
+  if math.type(n) ~= "integer" or n < 1 then
+    fail("pagerank: the graph needs at least one node (n_nodes must be an integer >= 1, got %s)",
+      tostring(n))
+  end
   local x, n_iter, err = native.pagerank(edges, n, {
     damping = opts.damping, tol = opts.tol, max_iter = opts.max_iter,
     personalization = opts.personalization, dangling = opts.dangling, start = opts.start })
@@ -77,7 +81,13 @@ end
 --- google_matrix(A [, opts]) -> G: the dense transition matrix PageRank's
 -- power iteration works with (for small graphs and checks).
 function M.google_matrix(A, opts)
+  if not luma.ismatrix(A) then
+    fail("bad argument #1 to 'google_matrix' (luma.Matrix expected, got %s)", type(A))
+  end
   opts = opts or {}
+  if type(opts) ~= "table" then
+    fail("bad argument #2 to 'google_matrix' (options table expected, got %s)", type(opts))
+  end
   local n = A:rows()
   if A:cols() ~= n or not A:isfinite():all() or A:min() < 0 then
     fail("bad argument #1 to 'google_matrix' (A must be a square non-negative adjacency matrix)")

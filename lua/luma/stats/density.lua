@@ -2,6 +2,7 @@
 -- sample came from: histogram, the empirical distribution function (ecdf)
 -- and kernel density estimation (KDE).
 local luma = require("luma")
+local args = require("luma.util.args")
 local common = require("luma.stats.common")
 local fail, check_data = common.fail, common.check_data
 
@@ -74,6 +75,7 @@ function density.ecdf(x)
   return setmetatable({ x = sorted, y = luma.arange(n) / n }, {
     __call = function(_, t)
       if type(t) == "number" then return at(t) end
+      args.arg(luma.ismatrix(t), 1, "ecdf", "number or luma.Matrix", t, 2)
       return t:map(at)
     end,
   })
@@ -160,4 +162,7 @@ luma.doc.set_members(density, "luma.stats", {
       .. "the rule of thumb \"scott\" or \"silverman\". Returns an object with "
       .. "kde:pdf(points) and kde:logpdf(points), m x 1 densities at the rows of points." },
 })
+-- Errors at the caller's line, options tables checked (util.args).
+args.guard_functions(density, "luma.stats")
+
 return density

@@ -4,6 +4,7 @@
 -- Data are samples in rows: column statistics come back as 1 x d rows
 -- (scipy.stats' axis = 0), whatever the number of columns.
 local luma = require("luma")
+local args = require("luma.util.args")
 local common = require("luma.stats.common")
 local fail, check_data = common.fail, common.check_data
 
@@ -171,4 +172,7 @@ luma.doc.set_members(descriptive, "luma.stats", {
     doc = "The most frequent value of each column and its count, two 1 x d matrices; the "
       .. "smallest value wins ties (scipy.stats.mode)." },
 })
+-- Errors at the caller's line, options tables checked (util.args).
+args.guard_functions(descriptive, "luma.stats")
+
 return descriptive

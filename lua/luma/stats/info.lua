@@ -5,6 +5,7 @@
 -- (rows: X, columns: Y).  0 log 0 = 0.  Every function takes an optional
 -- options table {base = b} (2 gives bits).
 local luma = require("luma")
+local args = require("luma.util.args")
 
 local info = {}
 
@@ -73,6 +74,8 @@ end
 
 --- kl_normal(mu1, var1, mu2, var2 [, opts]) -> KL(N1 || N2), closed form.
 function info.kl_normal(mu1, var1, mu2, var2, opts)
+  args.arg(type(mu1) == "number", 1, "kl_normal", "number", mu1, 2)
+  args.arg(type(mu2) == "number", 3, "kl_normal", "number", mu2, 2)
   for i, v in ipairs({ var1, var2 }) do
     if type(v) ~= "number" or not (v > 0) then
       fail(2, "luma.info.kl_normal: variance %d must be > 0, got %s", i, tostring(v))
@@ -84,8 +87,15 @@ end
 --- kl_mvnormal(mu1, S1, mu2, S2 [, opts]) -> KL(N(mu1, S1) || N(mu2, S2)) =
 -- (tr(S2^-1 S1) + (mu2 - mu1)' S2^-1 (mu2 - mu1) - d + log det S2 / det S1) / 2.
 function info.kl_mvnormal(mu1, S1, mu2, S2, opts)
-  local la = luma.linalg
+  for i, v in ipairs({ mu1, S1, mu2, S2 }) do args.matrix(v, i, "kl_mvnormal", 2) end
   local d = S1:rows()
+  if S1:cols() ~= d or S2:rows() ~= d or S2:cols() ~= d or mu1:rows() * mu1:cols() ~= d
+    or mu2:rows() * mu2:cols() ~= d then
+    fail(2, "luma.info.kl_mvnormal: the means must have d entries and the covariances be d x d "
+      .. "(d = %d, the rows of S1)", d)
+  end
+  mu1, mu2 = mu1:flatten(), mu2:flatten()
+  local la = luma.linalg
   local diff = mu2 - mu1
   local term = la.solve(S2, S1, { assume = "spd" }):trace()
     + (diff:t() * la.solve(S2, diff, { assume = "spd" })):get(1, 1) - d
@@ -120,6 +130,7 @@ local function joint_table(fname, x, y)
   if x:rows() ~= y:rows() or x:rows() == 0 then
     fail(3, "luma.info.%s: x has %d labels but y has %d", fname, x:rows(), y:rows())
   end
+  if x:isnan():any() or y:isnan():any() then fail(3, "luma.info.%s: labels contain NaN", fname) end
   local xs, ys = x:unique(), y:unique()
   local xi, yi = {}, {}
   for i = 1, xs:rows() do xi[xs:get(i, 1)] = i end
@@ -177,5 +188,8 @@ luma.doc.set(info, { name = "luma.info",
   doc = "Information measures: entropy, cross_entropy, kl_divergence, kl_normal, kl_mvnormal, "
     .. "joint_entropy, conditional_entropy, mutual_information, entropy_labels, "
     .. "mutual_information_labels; nats unless {base = 2} (bits) or another base." })
+
+-- Errors at the caller's line, options tables checked (util.args).
+args.guard_functions(info, "luma.info")
 
 return info

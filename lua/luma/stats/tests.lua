@@ -7,6 +7,7 @@
 -- alternative option is "two-sided" (the default), "less" or "greater",
 -- as in scipy.stats.
 local luma = require("luma")
+local args = require("luma.util.args")
 local fail = require("luma.stats.common").fail
 local quantile = require("luma.stats.descriptive").quantile
 
@@ -201,7 +202,8 @@ end
 -- P(K > sqrt(n) D) (scipy.stats.kstest with method = "asymp").
 function tests.kstest(x, cdf)
   x = vector("kstest", x, 1):sort()
-  local F = type(cdf) == "function" and cdf or (type(cdf) == "table" and function(v) return cdf:cdf(v) end)
+  local F = type(cdf) == "function" and cdf
+    or (type(cdf) == "table" and type(cdf.cdf) == "function" and function(v) return cdf:cdf(v) end)
   if not F then fail(2, "luma.stats.kstest: cdf must be a distribution or a function") end
   local n, D = x:rows(), 0
   for i = 1, n do
@@ -422,4 +424,7 @@ luma.doc.set_members(tests, "luma.stats", {
     doc = "The power of the one-sample t-test: the probability of rejecting when the mean "
       .. "is effect_size standard deviations from mu, from the noncentral t distribution." },
 })
+-- Errors at the caller's line, options tables checked (util.args).
+args.guard_functions(tests, "luma.stats")
+
 return tests

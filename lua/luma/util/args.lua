@@ -138,6 +138,18 @@ function args.is_named(name)
   end
 end
 
+--- split_params(signature) -> list: the parameter names of a help
+-- signature, in order ("f(y, p [, opts])" -> {"y", "p", "opts"}).
+function args.split_params(signature)
+  local list = {}
+  local inside = (signature:match("%((.*)%)") or ""):gsub("[%[%]]", "")
+  for piece in (inside .. ","):gmatch("([^,]*),") do
+    local name = piece:match("^%s*([%a_][%w_]*)")
+    if name then list[#list + 1] = name end
+  end
+  return list
+end
+
 --- arg(ok, n, fname, expected, v, level): unless ok, the error "bad
 -- argument #n to 'fname' (expected expected, got <type of v>)".
 function args.arg(ok, n, fname, expected, v, level)
@@ -188,6 +200,39 @@ function args.relayed(fn, edit)
   local record = luma.doc.get(fn) -- fn's help record, when it has one, goes with it
   if record then luma.doc.set(wrapper, record) end
   return wrapper
+end
+
+--- guard_functions(module, prefix [, skip]): for a module whose public
+-- functions share checking helpers and call one another (luma.metrics,
+-- luma.stats): each documented function but those in the set skip checks
+-- its options table (the parameter its help signature names opts) and is
+-- relayed, its errors raised at its caller's line; a message naming
+-- another function of the module ("<prefix>.confusion_matrix: ...") is
+-- reworded to name the one called.  Call it after the help records are
+-- set; they move to the wrappers.
+function args.guard_functions(module, prefix, skip)
+  local names = {}
+  for name, fn in pairs(module) do
+    if type(name) == "string" and type(fn) == "function" and not (skip and skip[name])
+      and luma.doc.get(fn) then
+      names[#names + 1] = name
+    end
+  end
+  local own = "^" .. prefix:gsub("%p", "%%%0") .. "%.[%w_]+:"
+  for _, name in ipairs(names) do
+    local fn = module[name]
+    local record = luma.doc.get(fn)
+    local opts_at
+    for i, param in ipairs(args.split_params(record.signature or "")) do
+      if param == "opts" then opts_at = i end
+    end
+    local renamed = prefix .. "." .. name .. ":"
+    module[name] = args.relayed(function(...)
+      if opts_at then args.options(name, opts_at, (select(opts_at, ...)), nil, nil, 1) end
+      return fn(...)
+    end, function(msg) return (msg:gsub(own, renamed, 1)) end)
+    luma.doc.set(module[name], record)
+  end
 end
 
 --- check_opts(fname, opts, valid, level) -> opts (or {}): rejects any key
@@ -254,6 +299,12 @@ luma.doc.set_members(args, "luma.util.args", {
   is_named = { signature = "is_named(name)",
     doc = "A predicate telling whether a value's metatable has the __name name. Returns a "
       .. "function." },
+  guard_functions = { signature = "guard_functions(module, prefix [, skip = nil])",
+    doc = "Relays every documented function of module (but those in the set skip) after a "
+      .. "check of its options table, rewording messages that name another function of "
+      .. "prefix. Returns nothing." },
+  split_params = { signature = "split_params(signature)",
+    doc = "The parameter names of a help signature, in order. Returns a list of strings." },
   arg = { signature = "arg(ok, n, fname, expected, v, level)",
     doc = "Unless ok, raises \"bad argument #n to 'fname' (expected expected, got <type "
       .. "of v>)\" at level. Returns nothing." },
