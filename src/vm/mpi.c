@@ -79,7 +79,7 @@ static int mpi_digest(lua_State *L) {
     h = mix(h, tail);
   } else if (luma_get_matrix(L, 1, &m) == LUA_OK) {
     h = mix(mix(h, (uint64_t)m.rows), (uint64_t)m.cols);
-    for (int64_t i = 0; i < m.rows; i++)
+    for (int64_t i = 0; m.cols > 0 && i < m.rows; i++)
       for (int64_t j = 0; j < m.cols; j++) {
         uint64_t w;
         memcpy(&w, &m.data[i * m.row_stride + j * m.col_stride], 8);

@@ -19,7 +19,7 @@ static void *scratch(lua_State *L, size_t count, size_t each) {
 /* The rows of X as one row-major block (X itself when contiguous), checked
  * finite. */
 static const double *rows_of(lua_State *L, int arg, const luma_Mat *x) {
-  for (int64_t i = 0; i < x->rows; i++)
+  for (int64_t i = 0; x->cols > 0 && i < x->rows; i++)
     for (int64_t j = 0; j < x->cols; j++)
       if (!isfinite(LUMA_AT(x, i, j)))
         luma_arg_error(L, arg, "X has a non-finite element at row %I, column %I",
@@ -128,6 +128,7 @@ static int h_linkage(lua_State *L) {
                    "distances)");
   const int64_t n = x->rows, d = x->cols;
   if (n < 1) luma_arg_error(L, 1, "X has no rows");
+  if (d < 1) luma_arg_error(L, 1, "X has no columns");
   luma_Mat *conn = NULL;
   if (lua_istable(L, 2)) {
     lua_getfield(L, 2, "connectivity");
@@ -204,6 +205,7 @@ static int h_mst(lua_State *L) {
   if (precomputed) check_distance_matrix(L, 1, x);
   const int64_t n = x->rows;
   if (n < 1) luma_arg_error(L, 1, "X has no rows");
+  if (x->cols < 1) luma_arg_error(L, 1, "X has no columns");
   const double *rows = precomputed ? NULL : rows_of(L, 1, x);
   int64_t *iwork = scratch(L, (size_t)(2 * n), sizeof(int64_t));
   int64_t *from = scratch(L, (size_t)n, sizeof(int64_t));

@@ -35,6 +35,7 @@ static const double *rows_of(lua_State *L, int arg, const luma_Mat *m, const cha
 static void check_pair(lua_State *L, luma_Mat **x, luma_Mat **c) {
   *x = luma_matrix_check(L, 1);
   *c = luma_matrix_check(L, 2);
+  if ((*x)->cols < 1) luma_arg_error(L, 1, "X has no columns");
   if ((*c)->rows < 1) luma_arg_error(L, 2, "centers has no rows");
   if ((*c)->cols != (*x)->cols)
     luma_arg_error(L, 2, "centers has %I columns but X has %I", (lua_Integer)(*c)->cols,

@@ -44,6 +44,7 @@ void luma_class_sums(const luma_Mat *x, const int64_t *codes, int64_t k, double 
 }
 
 int64_t luma_first_nonfinite(const luma_Mat *x) {
+  if (x->cols == 0) return -1; /* no elements, however many rows */
   for (int64_t i = 0; i < x->rows; i++) {
     const double *row = x->data + i * x->rs;
     /* x - x is 0 for finite x and NaN for NaN and +-Inf: summing a row

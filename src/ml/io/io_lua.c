@@ -21,6 +21,7 @@
 
 #include "io/csv.h"
 #include "core/matrix_lua.h"
+#include "budget.h"
 #include "io/filemap.h"
 #include "io/npy.h"
 
@@ -269,6 +270,9 @@ static int csv_read(lua_State *L, int from_file) {
     lua_pushvalue(L, 1);
     bytes = lua_tolstring(L, 3, &len);
   }
+  /* one pass over the bytes, a few operations each: charged up front, so
+   * a state over its budget stops before parsing a large file */
+  luma_charge(L, 4 * (uint64_t)len);
   char *scratch = lua_newuserdatauv(L, len + 1, 0); /* 4: unquoted texts */
   size_t scratch_used = 0;
   const char *start = bytes, *end = bytes + len;

@@ -59,8 +59,9 @@ int luma_linear_moments(const luma_Mat *x, const luma_Mat *y, const luma_Mat *w,
                         double *xmean, double *ymean, double *gram, double *xty, double *yty,
                         double *scratch) {
   int64_t n = x->rows, d = x->cols, k = y->cols;
-  double wsum = 0;
-  for (int64_t i = 0; i < n; i++) wsum += weight_of(w, i);
+  double wsum = w ? 0 : (double)n;
+  if (w)
+    for (int64_t i = 0; i < n; i++) wsum += weight_of(w, i);
   /* One pass over X and Y: moments of the shifted rows (x - a, y - c) and
    * their weighted sums s_x, s_y; the means are a + s_x/N, c + s_y/N. */
   double *bx = scratch, *by = bx + LUMA_LINEAR_BLOCK * d, *sx = by + LUMA_LINEAR_BLOCK * k,
@@ -71,7 +72,8 @@ int luma_linear_moments(const luma_Mat *x, const luma_Mat *y, const luma_Mat *w,
   memset(gram, 0, (size_t)(d * d) * sizeof *gram);
   memset(xty, 0, (size_t)(d * k) * sizeof *xty);
   memset(yty, 0, (size_t)k * sizeof *yty);
-  for (int64_t r0 = 0; r0 < n; r0 += LUMA_LINEAR_BLOCK) {
+  /* no columns: nothing to accumulate, however many rows */
+  for (int64_t r0 = 0; d + k > 0 && r0 < n; r0 += LUMA_LINEAR_BLOCK) {
     int64_t m = n - r0 < LUMA_LINEAR_BLOCK ? n - r0 : LUMA_LINEAR_BLOCK;
     shifted_block(x, w, xmean, r0, m, bx, sx);
     shifted_block(y, w, ymean, r0, m, by, sy);

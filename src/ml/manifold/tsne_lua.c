@@ -22,7 +22,7 @@ static int64_t *indices(lua_State *L, int arg, const luma_Mat *m, int64_t limit,
   const int64_t count = m->rows * m->cols;
   int64_t *out = scratch(L, count, sizeof(int64_t));
   int64_t at = 0;
-  for (int64_t i = 0; i < m->rows; i++)
+  for (int64_t i = 0; m->cols > 0 && i < m->rows; i++)
     for (int64_t j = 0; j < m->cols; j++) {
       const double v = LUMA_AT(m, i, j);
       if (!(v >= (double)base && v <= (double)limit) || v != floor(v))
@@ -78,6 +78,7 @@ static int m_joint(lua_State *L) {
   luma_Mat *nbr = luma_matrix_check(L, 1);
   luma_Mat *cond = luma_matrix_check(L, 2);
   const int64_t n = nbr->rows, k = nbr->cols;
+  if (k < 1) luma_arg_error(L, 1, "nbr has no columns (no neighbours)");
   if (cond->rows != n || cond->cols != k)
     luma_arg_error(L, 2, "cond must be %I x %I like nbr", (lua_Integer)n, (lua_Integer)k);
   int64_t *nb = indices(L, 1, nbr, n, 1);
@@ -186,6 +187,7 @@ static int m_shortest_paths(lua_State *L) {
   luma_Mat *nbr = luma_matrix_check(L, 1);
   luma_Mat *len = luma_matrix_check(L, 2);
   const int64_t n = nbr->rows, k = nbr->cols;
+  if (k < 1) luma_arg_error(L, 1, "nbr has no columns (no neighbours)");
   if (len->rows != n || len->cols != k)
     luma_arg_error(L, 2, "len must be %I x %I like nbr", (lua_Integer)n, (lua_Integer)k);
   int64_t *nb = indices(L, 1, nbr, n, 1);

@@ -56,7 +56,7 @@ static void push_number_text(lua_State *L, double v) {
 
 /* An argument error when m has a NaN or infinite element. */
 static void check_finite(lua_State *L, int arg, const char *what, const luma_Mat *m) {
-  for (int64_t i = 0; i < m->rows; i++)
+  for (int64_t i = 0; m->cols > 0 && i < m->rows; i++)
     for (int64_t j = 0; j < m->cols; j++) {
       double v = LUMA_AT(m, i, j);
       if (!isfinite(v)) {
@@ -618,7 +618,7 @@ static int64_t int_at(lua_State *L, const luma_Mat *m, int64_t i, int64_t lo, in
 }
 
 static void copy_doubles(double *dst, const luma_Mat *m) {
-  for (int64_t i = 0; i < m->rows; i++)
+  for (int64_t i = 0; m->cols > 0 && i < m->rows; i++)
     for (int64_t j = 0; j < m->cols; j++) *dst++ = LUMA_AT(m, i, j);
 }
 
@@ -841,7 +841,7 @@ static int nn_inverse_distance(lua_State *L) {
   lua_settop(L, 2);
   luma_Mat *dist = luma_matrix_check(L, 1);
   check_finite(L, 1, "dist", dist);
-  for (int64_t i = 0; i < dist->rows; i++)
+  for (int64_t i = 0; dist->cols > 0 && i < dist->rows; i++)
     for (int64_t j = 0; j < dist->cols; j++)
       if (LUMA_AT(dist, i, j) < 0) luma_arg_error(L, 1, "dist has a negative element");
   int64_t m;
