@@ -860,6 +860,12 @@ function estimator.rng(seed)
   return seed:copy()
 end
 
+--- estimator.check_input(est, method, X) -> X: the contract's checks of a
+-- fitted estimator's input, for a class's own methods (call it directly
+-- from the method; errors blame the method's caller): fitted, X a matrix
+-- (or a Table, its columns picked by name) with the fitted columns.
+estimator.check_input = check_fitted_input
+
 --- estimator.set_method(class, name, fn) -> the method: adds or replaces
 -- a method of a class after estimator.class made it, behind the same
 -- check of self as the class's own methods (and with fn's help record).
@@ -930,6 +936,10 @@ luma.doc.set_members(estimator, "luma.estimator", {
   input_names = { signature = "input_names(est [, input_features = nil])",
     doc = "The names of the columns est was fitted on: input_features (checked), else "
       .. "feature_names_in, else \"x1\" .. \"xd\". Returns a list of strings." },
+  check_input = { signature = "check_input(est, method, X)",
+    doc = "The contract's checks of a fitted estimator's input X for a class's own method "
+      .. "(fitted, a matrix or Table with the fitted columns); errors blame the method's "
+      .. "caller. Returns X as the class takes it." },
   set_method = { signature = "set_method(class, name, fn)",
     doc = "Adds or replaces the method name of an estimator class made by class(), behind "
       .. "the class's check of self. Returns the installed method." },

@@ -8,6 +8,7 @@
 -- class, or persist.register): the file chooses among known types and
 -- never supplies code.
 local luma = require("luma")
+local args = require("luma.util.args")
 local serial = require("luma.serial")
 
 -- luma.estimator is looked up at each use, not captured: where modules are
@@ -37,9 +38,14 @@ end
 -- save = fn(obj) -> plain table, load = fn(table, version) -> obj}):
 -- makes a type savable.  Estimator classes need no registration.
 function persist.register(name, handler)
-  assert(type(name) == "string" and type(handler) == "table", "register(name, handler)")
-  assert(type(handler.save) == "function" and type(handler.load) == "function"
-    and type(handler.test) == "function", "a handler needs test, save and load functions")
+  if type(name) ~= "string" then
+    fail(2, "bad argument #1 to 'register' (type name expected, got %s)", type(name))
+  end
+  if type(handler) ~= "table" or type(handler.save) ~= "function"
+    or type(handler.load) ~= "function" or type(handler.test) ~= "function" then
+    fail(2, "bad argument #2 to 'register' (a handler {test, save, load} of functions expected, "
+      .. "got %s)", type(handler))
+  end
   handler.version = handler.version or 1
   registry[name] = handler
 end
@@ -160,7 +166,11 @@ function persist.encode(obj)
 end
 
 function persist.decode(bytes, what)
-  return from_plain(serial.decode(bytes, what))
+  if type(bytes) ~= "string" then
+    fail(2, "bad argument #1 to 'decode' (string expected, got %s)", type(bytes))
+  end
+  local plain = args.relay(2, serial.decode, bytes, what) -- a corrupt string blames the caller
+  return from_plain(plain)
 end
 
 --- persist.save(obj, path): writes obj atomically (a crash mid-save leaves
@@ -177,7 +187,8 @@ function persist.load(path)
   if type(path) ~= "string" then
     fail(2, "bad argument #1 to 'load' (a file name expected, got %s)", type(path))
   end
-  return from_plain(serial.read(path))
+  local plain = args.relay(2, serial.read, path) -- a missing or corrupt file blames the caller
+  return from_plain(plain)
 end
 
 persist.register("luma.Generator", {

@@ -96,7 +96,11 @@ end
 -- sets a parameter inside it, anything else is one of the composite's own
 -- parameters (validated by the schema through the base set_params).
 local function named_set_params(base_set)
+  -- (a tail call of the class's set_params: level 2 is its caller)
   return function(self, key, values)
+    if type(values) ~= "table" then
+      fail(2, "bad argument #1 to 'set_params' (table expected, got %s)", type(values))
+    end
     local own = {}
     for name, value in pairs(values) do
       local entry
@@ -133,8 +137,15 @@ local function active_steps(self)
   return out
 end
 
+-- (level as fail's, counted from the caller of no_steps)
+local function no_steps(self, level)
+  fail(level + 1, "%s: no steps (steps = {{name, estimator}, ...} is required)",
+    self.__class.name)
+end
+
 local function final_step(self)
   local steps = self.params.steps
+  if type(steps) ~= "table" or #steps == 0 then no_steps(self, 3) end -- (final_step, a method)
   return steps[#steps][2]
 end
 
@@ -246,6 +257,7 @@ pipeline.Pipeline = estimator.class{
   score = final_method("score"),
   get_feature_names_out = function(self, input_features)
     local steps = self.params.steps
+    if type(steps) ~= "table" or #steps == 0 then no_steps(self, 2) end
     local upto = #steps
     local last = steps[upto][2]
     if last ~= PASSTHROUGH and type(last.transform) ~= "function" then upto = upto - 1 end

@@ -2,6 +2,7 @@
 -- from the doc registry, and tab-completion candidates.  The C half
 -- (src/vm/repl.c) reads lines and calls these.
 local luma = require("luma")
+local args = require("luma.util.args")
 
 local repl = {}
 
@@ -14,8 +15,8 @@ repl.printers = {}
 --- Registers fn(value) -> string as the printer of values whose metatable
 --- has __name == type_name.  Returns nothing.
 function repl.register_printer(type_name, fn)
-  assert(type(type_name) == "string", "register_printer: type name must be a string")
-  assert(type(fn) == "function", "register_printer: printer must be a function")
+  args.arg(type(type_name) == "string", 1, "register_printer", "string", type_name, 2)
+  args.arg(type(fn) == "function", 2, "register_printer", "function", fn, 2)
   repl.printers[type_name] = fn
 end
 
@@ -371,6 +372,8 @@ end
 --- of a "  name   summary" line); a word longer than a line stays whole.
 --- Returns the wrapped text.
 function repl.wrap(text, width)
+  args.arg(type(text) == "string", 1, "wrap", "string", text, 2)
+  args.arg(math.type(width) == "integer" and width > 0, 2, "wrap", "integer > 0", width, 2)
   local out = {}
   for line in (text .. "\n"):gmatch("(.-)\n") do
     local lead = #line:match("^%s*")
@@ -476,6 +479,7 @@ end
 
 --- Returns a sorted array of completions of text ("luma.ma", "A:tr", "pri").
 function repl.complete(text)
+  args.arg(type(text) == "string", 1, "complete", "string", text, 2)
   local path, sep, partial = text:match("^(.-)([%.:])([%w_]*)$")
   local found = {}
   if path and path ~= "" and path:match("^[%a_][%w_%.]*$") then

@@ -99,6 +99,7 @@ local function average(self, X, rows_of)
 end
 
 local function compute_oob(self, X, y)
+  common.check_oob_data(self, X, y)
   local n = X:rows()
   local masks = {}
   for i, s in ipairs(self.seeds) do
@@ -182,6 +183,10 @@ bagging.BaggingClassifier = estimator.class{
   voting_kind = function(self)
     local v = self.params.voting
     if v ~= "auto" then return v end
+    if not self.estimators then
+      fail(2, "%s: voting_kind called before fit (it depends on the fitted members)",
+        self.__class.name)
+    end
     return self.estimators[1].predict_proba and "soft" or "hard"
   end,
   predict_proba = function(self, X)

@@ -122,6 +122,21 @@ function common.fitted_check(self, method, X)
 end
 
 --- common.warn(fmt, ...): a warning through lua_warning.
+--- common.check_oob_data(self, X, y): compute_oob's arguments (the
+-- training data, as fit gave them) and state (the fitted members and their
+-- seeds); errors blame compute_oob's caller.
+function common.check_oob_data(self, X, y)
+  if not (rawget(self, "estimators") and rawget(self, "seeds")) then
+    fail(3, "%s: compute_oob called before the members are fitted", self.__class.name)
+  end
+  local d = rawget(self, "n_features_in")
+  if not luma.ismatrix(X) or not luma.ismatrix(y) or y:rows() ~= X:rows()
+    or (d and X:cols() ~= d) then
+    fail(3, "bad argument #1 to 'compute_oob' (%s needs the training X and y: matrices with as "
+      .. "many rows, X with the fitted columns)", self.__class.name)
+  end
+end
+
 function common.warn(fmt, ...)
   warn(string.format(fmt, ...))
 end

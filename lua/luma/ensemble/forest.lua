@@ -136,6 +136,7 @@ local function average(self, X)
 end
 
 local function compute_oob(self, X, y)
+  common.check_oob_data(self, X, y)
   local classifier = self.__class.kind == "classifier"
   local n = X:rows()
   local out = luma.zeros(n, classifier and self.n_classes or self.n_outputs)

@@ -38,6 +38,9 @@ local COVARIANCES = { transition_covariance = true, observation_covariance = tru
 --- M.unflatten(V, t): the t-th m x m block of an n x m^2 covariance
 -- sequence, as a new matrix.
 function M.unflatten(V, t)
+  if not luma.ismatrix(V) then
+    fail("bad argument #1 to 'unflatten' (luma.Matrix expected, got %s)", type(V))
+  end
   local m = math.tointeger(math.sqrt(V:cols()))
   if not m or m * m ~= V:cols() then
     fail("bad argument #1 to 'unflatten' (V has %d columns, not a square number)", V:cols())
@@ -120,10 +123,17 @@ local function check_X(method, X)
 end
 
 -- The native pass over X with the model's parameters.
+-- Its errors (a partly missing row, a covariance that is not positive
+-- definite) are raised as this module's are, without a location in it.
 local function run(mdl, X, opts)
-  return native.filter(X, mdl.transition_matrix, mdl.transition_covariance,
+  local r = table.pack(pcall(native.filter, X, mdl.transition_matrix, mdl.transition_covariance,
     mdl.observation_matrix, mdl.observation_covariance, mdl.initial_state_mean,
-    mdl.initial_state_covariance, opts)
+    mdl.initial_state_covariance, opts))
+  if not r[1] then
+    local msg = r[2]
+    error(type(msg) == "string" and (msg:gsub("^lua/luma/[%w_/]+%.lua:%d+: ", "")) or msg, 0)
+  end
+  return table.unpack(r, 2, r.n)
 end
 
 local function pass(self, method, X, opts)

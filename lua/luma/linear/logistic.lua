@@ -335,6 +335,9 @@ M.LogisticRegression = estimator.class{
   predict_log_proba = function(self, X) return self:predict_proba(X):log() end,
   -- The predicted class codes 1..K (usable during fit).
   predict_codes = function(self, X)
+    if not luma.ismatrix(X) or not self.coef or X:cols() ~= self.coef:rows() then
+      estimator.check_input(self, "predict_codes", X) -- the contract's message for what is wrong
+    end
     local scores = X * self.coef + self.intercept
     if scores:cols() == 1 then return scores:gt(0) + 1 end
     return scores:argmax(2)

@@ -484,6 +484,7 @@ M.BayesianLogisticRegression = estimator.class{
   --- m:predictive(X) -> mu, s2: the mean and variance of the score
   -- a = x~' beta under the Laplace posterior (n x 1 each).
   predictive = function(self, X)
+    X = estimator.check_input(self, "predictive", X)
     local Xa = augmented(X, self.params.fit_intercept)
     local mu = X * self.coef + self.intercept
     local s2 = (Xa * self.covariance):mul(Xa):sum(2)

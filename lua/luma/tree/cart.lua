@@ -73,7 +73,7 @@ local shared = {
   end,
   cost_complexity_pruning_path = function(self, X, y, sample_weight)
     local full = self:clone():set_params{ ccp_alpha = 0 }
-    full:fit(X, y, sample_weight)
+    args.relay(2, full.fit, full, X, y, sample_weight) -- fit's argument errors blame the caller
     local alphas, impurities = native.prune_path(full.tree)
     return { ccp_alphas = alphas, impurities = impurities }
   end,
