@@ -11,26 +11,6 @@
 -- (the constant c of the guarantee in docs/RELIABILITY.md).
 --
 -- Functions and methods that land later are picked up without edits.
---
--- KNOWN: functions that still walk the rows of a 2^31 - 1 x 0 matrix in
--- their family's native code (seconds, not hours: bounded by the largest
--- dimension), listed so the families can fix them; their slow calls are
--- reported, not failed.  An entry that is no longer slow is reported too,
--- to be removed.
-local KNOWN = {
-  ["luma.linear.native.moments"] = true, ["luma.linear.common.moments"] = true,
-  ["luma.linear.common.centred_copy"] = true, ["luma.neighbors.native.inverse_distance"] = true,
-  ["luma.manifold.native.joint"] = true, ["luma.manifold.native.shortest_paths"] = true,
-  ["luma.cluster.native.kmeans_assign"] = true, ["luma.cluster.native.kmeans_fit"] = true,
-  ["luma.cluster.native.mst"] = true, ["luma.cluster.linkage"] = true,
-  ["luma.cluster.minimum_spanning_tree"] = true, ["luma.cluster.AgglomerativeClustering:fit"] = true,
-  ["luma.cluster.AgglomerativeClustering:fit_predict"] = true, ["luma.mpi.digest"] = true,
-  ["luma.generative.native.first_nonfinite"] = true, ["luma.svm.OneClassSVM:fit"] = true,
-  ["luma.svm.OneClassSVM:fit_predict"] = true,
-  -- LAPACK-bound per step, not yet charged (issue 24 report):
-  ["luma.lds.KalmanFilter:filter"] = true, ["luma.lds.KalmanFilter:fit"] = true,
-  ["luma.lds.KalmanFilter:loglikelihood"] = true, ["luma.lds.KalmanFilter:smooth"] = true,
-}
 local LIMIT = probe_sanitized and 6.0 or 2.0 -- seconds per call (AddressSanitizer: ~3x slower)
 
 -- ------------------------------------------------------------ arguments
@@ -55,9 +35,10 @@ local function values()
 end
 local NV = 10
 
--- Second arguments of the pairs: the degenerate shapes, the real matrix
--- and the huge counts (values() indices).
-local SECOND = { 1, 3, 5, 6, 7 }
+-- Second arguments of the pairs: the tall degenerate shape and the real
+-- matrix (values() indices); single arguments cover the rest, and fewer
+-- pairs keep the whole probe to a minute or two.
+local SECOND = { 1, 5 }
 
 local function matrix_selves()
   return { tall, wide, tall:t(), wide:t(), X }
@@ -74,7 +55,7 @@ local registry = api_registry.new{
 
 -- ------------------------------------------------------------- calling
 
-local calls, slow, crashes, known_slow = 0, {}, {}, {}
+local calls, slow, crashes = 0, {}, {}
 local times = {} -- the slowest calls: { seconds, description }
 local worst_ratio = 0 -- seconds per budget unit, over all calls
 
@@ -120,11 +101,7 @@ local function call(t, self, args, n)
   calls = calls + 1
   keep_slowest(dt, what)
   if dt / probe_budget > worst_ratio then worst_ratio = dt / probe_budget end
-  if dt > LIMIT then
-    local list = KNOWN[t.name] and known_slow or slow
-    list[#list + 1] = string.format("%.2f s: %s", dt, what)
-    if KNOWN[t.name] then KNOWN[t.name] = "slow" end
-  end
+  if dt > LIMIT then slow[#slow + 1] = string.format("%.2f s: %s", dt, what) end
   if res[1] then
     for i = 2, math.min(res.n, 4) do registry:note(res[i]) end
   elseif res[2] ~= "runtime error" and res[2] ~= "not enough memory" then
@@ -163,11 +140,5 @@ report[#report + 1] = "slowest calls:"
 for _, e in ipairs(times) do report[#report + 1] = string.format("  %.3f s  %s", e[1], e[2]) end
 for _, f in ipairs(slow) do report[#report + 1] = "FAIL over " .. LIMIT .. " s: " .. f end
 for _, f in ipairs(crashes) do report[#report + 1] = "FAIL not a Lua error: " .. f end
-for _, f in ipairs(known_slow) do report[#report + 1] = "known (family to fix): " .. f end
-if not probe_only and not probe_from then
-  for name, state in pairs(KNOWN) do
-    if state == true then report[#report + 1] = "known but no longer slow (remove from KNOWN): " .. name end
-  end
-end
 return { passed = functions, failed = #slow + #crashes, calls = calls,
          report = table.concat(report, "\n") }
