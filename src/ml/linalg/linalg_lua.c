@@ -11,6 +11,7 @@
 #include "linalg/linalg.h"
 #include "core/matrix_lua.h"
 #include "core/matrix_ops.h"
+#include "budget.h"
 #include "stats/random.h"
 
 /* ------------------------------------------------------------- helpers */
@@ -22,12 +23,23 @@ static luma_Mat *check_lapack_matrix(lua_State *L, int arg) {
   if (m->rows > INT_MAX / 8 || m->cols > INT_MAX / 8)
     luma_arg_error(L, arg, "%I x %I is too large for LAPACK", (lua_Integer)m->rows,
                    (lua_Integer)m->cols);
-  for (int64_t i = 0; i < m->rows; i++)
+  for (int64_t i = 0; m->cols > 0 && i < m->rows; i++)
     for (int64_t j = 0; j < m->cols; j++)
       if (!isfinite(LUMA_AT(m, i, j)))
         luma_arg_error(L, arg, "matrix has a non-finite element (%f at [%I][%I])",
                        LUMA_AT(m, i, j), (lua_Integer)(i + 1), (lua_Integer)(j + 1));
   return m;
+}
+
+/* A LAPACK routine cannot be stopped once called: its cost, about
+ * rows x cols x min(rows, cols) flops for a factorization or a
+ * decomposition of a, is charged before it runs, and refused with the
+ * limit error when the budget left is smaller (src/vm/budget.h). */
+static void charge_lapack(lua_State *L, const luma_Mat *a, const char *fname) {
+  const double k = (double)(a->rows < a->cols ? a->rows : a->cols);
+  char what[64];
+  snprintf(what, sizeof what, "luma.linalg.%s", fname);
+  luma_charge_uninterruptible(L, (double)a->rows * (double)a->cols * (k > 1 ? k : 1), what);
 }
 
 static luma_Mat *check_square(lua_State *L, int arg) {
@@ -101,6 +113,7 @@ static int la_solve(lua_State *L) {
   luma_Mat *a = check_square(L, 1), *b = check_rhs(L, 2, a);
   luma_check_options(L, 3, "assume");
   int spd = luma_opt_choice(L, 3, "assume", "general|spd", 0) == 1;
+  charge_lapack(L, a, "solve");
   lua_settop(L, 3);
   luma_Mat *x = luma_matrix_new(L, b->rows, b->cols);
   if (spd) {
@@ -139,6 +152,7 @@ static int la_lstsq(lua_State *L) {
   luma_check_options(L, 3, "rcond");
   int64_t m = a->rows, n = a->cols, k = b->cols;
   double rcond = luma_opt_number(L, 3, "rcond", DBL_EPSILON * (double)(m > n ? m : n));
+  charge_lapack(L, a, "lstsq");
   lua_settop(L, 3);
   luma_Mat *x = luma_matrix_new(L, n, k);
   luma_Mat *s = luma_matrix_new(L, m < n ? m : n, 1);
@@ -153,6 +167,7 @@ static int la_lstsq(lua_State *L) {
 
 static int la_inv(lua_State *L) {
   luma_Mat *a = check_square(L, 1);
+  charge_lapack(L, a, "inv");
   lua_settop(L, 1);
   luma_Mat *out = luma_matrix_new(L, a->rows, a->cols);
   luma_LaWork w = push_work(L, luma_la_inv_work(a->rows));
@@ -165,6 +180,7 @@ static int la_inv(lua_State *L) {
 }
 
 static void slogdet(lua_State *L, luma_Mat *a, double *sign, double *logabs) {
+  charge_lapack(L, a, "slogdet");
   luma_LaWork w = push_work(L, luma_la_slogdet_work(a->rows));
   luma_la_slogdet(a, sign, logabs, w);
   lua_pop(L, 1);
@@ -191,6 +207,7 @@ static int la_cholesky(lua_State *L) {
   luma_Mat *a = check_symmetric(L, 1);
   luma_check_options(L, 2, "upper");
   int upper = luma_opt_boolean(L, 2, "upper", 0);
+  charge_lapack(L, a, "cholesky");
   luma_Mat *out = luma_matrix_new(L, a->rows, a->cols);
   raise_status(L, "cholesky", luma_la_cholesky(a, upper, out));
   return 1;
@@ -198,6 +215,7 @@ static int la_cholesky(lua_State *L) {
 
 static int la_lu(lua_State *L) {
   luma_Mat *a = check_lapack_matrix(L, 1);
+  charge_lapack(L, a, "lu");
   int64_t m = a->rows, n = a->cols, k = m < n ? m : n;
   lua_settop(L, 1);
   luma_Mat *p = luma_matrix_new(L, m, m), *l = luma_matrix_new(L, m, k),
@@ -211,6 +229,7 @@ static int la_qr(lua_State *L) {
   luma_Mat *a = check_lapack_matrix(L, 1);
   luma_check_options(L, 2, "mode");
   int mode = luma_opt_choice(L, 2, "mode", "reduced|complete|r", 0);
+  charge_lapack(L, a, "qr");
   int64_t m = a->rows, n = a->cols, k = m < n ? m : n;
   int complete = mode == 1;
   lua_settop(L, 2);
@@ -241,6 +260,7 @@ static void reverse_pairs(luma_Mat *w, luma_Mat *v) {
 static int symmetric_eigen(lua_State *L, int generalized) {
   const char *fname = generalized ? "eigh_generalized" : "eigh";
   luma_Mat *a = check_symmetric(L, 1), *b = NULL;
+  charge_lapack(L, a, fname);
   int opt = generalized ? 3 : 2;
   if (generalized) {
     b = check_symmetric(L, 2);
@@ -271,6 +291,7 @@ static int la_eigh_generalized(lua_State *L) { return symmetric_eigen(L, 1); }
 
 static int la_eig(lua_State *L) {
   luma_Mat *a = check_square(L, 1);
+  charge_lapack(L, a, "eig");
   luma_check_options(L, 2, "vectors");
   int vectors = luma_opt_boolean(L, 2, "vectors", 1);
   int64_t n = a->rows;
@@ -285,6 +306,7 @@ static int la_eig(lua_State *L) {
 
 /* Singular values only, as a new matrix on the stack. */
 static luma_Mat *push_singular_values(lua_State *L, const char *fname, luma_Mat *a) {
+  charge_lapack(L, a, fname);
   int64_t k = a->rows < a->cols ? a->rows : a->cols;
   luma_Mat *s = luma_matrix_new(L, k, 1);
   raise_status(L, fname, luma_la_svd(a, 'N', NULL, s, NULL,
@@ -296,6 +318,7 @@ static luma_Mat *push_singular_values(lua_State *L, const char *fname, luma_Mat 
 /* Pushes U, s and Vt of a's SVD (mode 'S' thin or 'A' full). */
 static void push_svd(lua_State *L, const char *fname, const luma_Mat *a, char mode, luma_Mat **u,
                      luma_Mat **s, luma_Mat **vt) {
+  charge_lapack(L, a, fname);
   int64_t m = a->rows, n = a->cols, k = m < n ? m : n;
   *u = luma_matrix_new(L, m, mode == 'A' ? m : k);
   *s = luma_matrix_new(L, k, 1);
@@ -464,6 +487,7 @@ static int la_orth(lua_State *L) { return subspace(L, 0); }
 static int la_matrix_power(lua_State *L) {
   luma_Mat *a = check_square(L, 1);
   lua_Integer k = luaL_checkinteger(L, 2);
+  charge_lapack(L, a, "matrix_power"); /* one product; the products of large k are matmuls */
   int64_t n = a->rows;
   lua_settop(L, 2);
   luma_Mat *base = luma_matrix_new(L, n, n); /* 3 */

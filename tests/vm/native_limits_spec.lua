@@ -1,9 +1,9 @@
--- The clustering, state-space and time-series kernels charge their work
--- to the state's instruction budget (docs/EMBEDDING.md, "Cost model"):
--- under a small limit, Louvain, the Laplacian eigensolver, agglomerative
--- linkage, the Kalman smoother and the autocovariances stop with the limit
--- error instead of running to the end, and the same calls finish without
--- a limit.
+-- Native loops charge their work to the state's instruction budget
+-- (docs/EMBEDDING.md, "Cost model"): under a small limit, Louvain, the
+-- Laplacian eigensolver, agglomerative linkage, the Kalman smoother and
+-- the autocovariances stop with the limit error instead of running to the
+-- end, a LAPACK decomposition whose cost exceeds the budget is refused
+-- before it starts, and the same calls finish without a limit.
 local support = require("support")
 
 local HOST = [[
@@ -43,6 +43,9 @@ local CALLS = {
     kf:smooth(luma.random.Generator(3):normal(200000, 2))]],
   acovf = [[
     luma.tsa.acovf(luma.random.Generator(4):normal(100000, 1), { nlags = 2000 })]],
+  -- LAPACK cannot be stopped once called: refused up front, naming its cost
+  svd = [[
+    luma.linalg.svd(luma.random.Generator(5):normal(300, 300))]],
 }
 
 describe("native clustering and state-space loops under an instruction limit", function()
@@ -61,4 +64,9 @@ describe("native clustering and state-space loops under an instruction limit", f
       assert.truthy(run(1000000, code):find("instruction limit", 1, true))
     end)
   end
+
+  it("names the LAPACK routine it refuses and its cost", function()
+    -- 300^3 = 2.7e7 units against a budget of 10^6
+    assert.truthy(run(1000000, CALLS.svd):find("luma.linalg.svd would cost about", 1, true))
+  end)
 end)
