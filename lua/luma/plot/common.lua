@@ -94,7 +94,12 @@ end
 --- labels(fname, arg, what, v) -> list of values: class labels given as a
 -- vector of numbers or a Lua list of numbers or strings.
 function common.labels(fname, arg, what, v)
-  if luma.ismatrix(v) then return common.vector(fname, arg, what, v) end
+  if luma.ismatrix(v) then
+    if v:isnan():any() then
+      fail(3, "bad argument #%d to '%s' (%s has a NaN, not a label)", arg, fname, what)
+    end
+    return common.vector(fname, arg, what, v)
+  end
   if type(v) ~= "table" then
     fail(3, "bad argument #%d to '%s' (%s must be a vector or a list, got %s)", arg, fname,
       what, type(v))
@@ -102,9 +107,9 @@ function common.labels(fname, arg, what, v)
   local out = {}
   for i = 1, #v do
     local x = v[i]
-    if type(x) ~= "number" and type(x) ~= "string" then
+    if (type(x) ~= "number" and type(x) ~= "string") or x ~= x then
       fail(3, "bad argument #%d to '%s' (%s[%d] is %s, not a label)", arg, fname, what, i,
-        type(x))
+        x ~= x and "NaN" or type(x))
     end
     out[i] = x
   end

@@ -770,6 +770,10 @@ function Axes:arrow(x1, y1, x2, y2, opts)
     style = true, alpha = true })
   local a = style("arrow", self, opts, opts.color and nil or "#000000")
   a.kind = "arrow"
+  local coords = { x1, y1, x2, y2 }
+  for i, name in ipairs({ "x1", "y1", "x2", "y2" }) do
+    if coords[i] == nil then fail(2, "bad argument #%d to 'arrow' (%s is required)", i, name) end
+  end
   a.x1, a.y1 = common.number("arrow", 1, "x1", x1), common.number("arrow", 2, "y1", y1)
   a.x2, a.y2 = common.number("arrow", 3, "x2", x2), common.number("arrow", 4, "y2", y2)
   a.head = common.number("arrow", 5, "head", opts.head, 8)

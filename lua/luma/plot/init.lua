@@ -18,6 +18,7 @@
 -- plain Lua with no dependency; a build without FreeType and zlib writes
 -- PNG through Debian's librsvg2-bin (rsvg-convert) instead.
 local luma = require("luma")
+local args = require("luma.util.args")
 local common = require("luma.plot.common")
 local figure = require("luma.plot.figure")
 local color = require("luma.plot.color")
@@ -121,6 +122,8 @@ end
 --- ticks(lo, hi [, {n = 6, scale = "linear"}]) -> values, labels.
 function plot.ticks(lo, hi, opts)
   opts = common.check_opts("ticks", 3, opts, { n = true, scale = true })
+  args.arg(type(lo) == "number", 1, "ticks", "number", lo, 2)
+  args.arg(type(hi) == "number", 2, "ticks", "number", hi, 2)
   lo, hi = common.number("ticks", 1, "lo", lo), common.number("ticks", 2, "hi", hi)
   if lo == hi then common.fail(2, "bad argument #2 to 'ticks' (hi must differ from lo)") end
   local kind = common.choice("ticks", 3, "scale", opts.scale, { "linear", "log" }, "linear")
@@ -379,5 +382,13 @@ for _, m in ipairs(METHODS) do
   local cls = m[1] == Figure and "Figure" or "Axes"
   doc(m[1][m[2]], { name = "luma.plot." .. cls .. "." .. m[2], signature = m[3], doc = m[4] })
 end
+
+-- Errors at the caller's line (util.args): the methods of figures and axes
+-- check their self, and they and the functions above relay their errors
+-- (raised by shared checks at varying depths inside the package).
+local function always() return true end
+args.wrap_methods(Axes, Axes.__name, args.is_named(Axes.__name), nil, always)
+args.wrap_methods(Figure, Figure.__name, args.is_named(Figure.__name), nil, always)
+args.guard_functions(plot, "luma.plot")
 
 return plot

@@ -35,6 +35,7 @@ scale.nicenum = nicenum
 -- Text of v when the ticks are `step` apart: the step's decimals, an
 -- exponent form for very large or very small magnitudes, never "-0".
 local function label(v, step)
+  if not (step > 0 and step < math.huge) or v ~= v then return string.format("%.3g", v) end
   if math.abs(v) < step * 1e-9 then v = 0 end
   local big = math.max(math.abs(v), step)
   if big >= 1e6 or (step < 1e-4 and big < 1e-3) then

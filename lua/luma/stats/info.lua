@@ -76,7 +76,9 @@ end
 function info.kl_normal(mu1, var1, mu2, var2, opts)
   args.arg(type(mu1) == "number", 1, "kl_normal", "number", mu1, 2)
   args.arg(type(mu2) == "number", 3, "kl_normal", "number", mu2, 2)
-  for i, v in ipairs({ var1, var2 }) do
+  local variances = { var1, var2 }
+  for i = 1, 2 do
+    local v = variances[i]
     if type(v) ~= "number" or not (v > 0) then
       fail(2, "luma.info.kl_normal: variance %d must be > 0, got %s", i, tostring(v))
     end
@@ -87,7 +89,8 @@ end
 --- kl_mvnormal(mu1, S1, mu2, S2 [, opts]) -> KL(N(mu1, S1) || N(mu2, S2)) =
 -- (tr(S2^-1 S1) + (mu2 - mu1)' S2^-1 (mu2 - mu1) - d + log det S2 / det S1) / 2.
 function info.kl_mvnormal(mu1, S1, mu2, S2, opts)
-  for i, v in ipairs({ mu1, S1, mu2, S2 }) do args.matrix(v, i, "kl_mvnormal", 2) end
+  local given = { mu1, S1, mu2, S2 }
+  for i = 1, 4 do args.matrix(given[i], i, "kl_mvnormal", 2) end
   local d = S1:rows()
   if S1:cols() ~= d or S2:rows() ~= d or S2:cols() ~= d or mu1:rows() * mu1:cols() ~= d
     or mu2:rows() * mu2:cols() ~= d then
