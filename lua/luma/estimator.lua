@@ -870,6 +870,10 @@ estimator.check_input = check_fitted_input
 -- a method of a class after estimator.class made it, behind the same
 -- check of self as the class's own methods (and with fn's help record).
 function estimator.set_method(class, name, fn)
+  args.arg(type(class) == "table" and type(class.is_instance) == "function", 1, "set_method",
+    "estimator class", class, 2)
+  args.arg(type(name) == "string", 2, "set_method", "string", name, 2)
+  args.arg(type(fn) == "function", 3, "set_method", "function", fn, 2)
   local method = args.method(fn, name, class.name, class.is_instance)
   local record = luma.doc.get(fn)
   if record then luma.doc.set(method, record) end

@@ -79,6 +79,15 @@ function common.resp_init(self, X, k, rng)
   return R
 end
 
+--- common.check_sample_count(n): sample's n, an integer in [1, 2^31 - 1]
+-- (a matrix's row limit).
+function common.check_sample_count(n)
+  if math.type(n) ~= "integer" or n < 1 or n > 2147483647 then
+    common.fail("bad argument #1 to 'sample' (n must be an integer in [1, 2147483647], got %s)",
+      tostring(n))
+  end
+end
+
 --- common.sample_counts(rng, n, weights) -> a table of k counts summing to
 -- n, multinomial(n, weights) by conditional binomials.
 function common.sample_counts(rng, n, weights)

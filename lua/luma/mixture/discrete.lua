@@ -127,9 +127,7 @@ local function class_spec(spec, model, check, n_parameters, draw)
   end
   spec.sample = function(self, n, rng, ...)
     common.check_fitted(self, "sample")
-    if math.type(n) ~= "integer" or n < 1 then
-      fail("bad argument #1 to 'sample' (n must be an integer >= 1, got %s)", tostring(n))
-    end
+    common.check_sample_count(n)
     rng = rng or estimator.rng(self.params.seed)
     local blocks, labels = {}, {}
     for c, m in ipairs(common.sample_counts(rng, n, self.weights)) do

@@ -252,9 +252,7 @@ end
 -- weights, then x = mu_k + L_k z with Sigma_k = L_k L_k^T.
 local function sample(self, n, rng)
   common.check_fitted(self, "sample")
-  if math.type(n) ~= "integer" or n < 1 then
-    fail("bad argument #1 to 'sample' (n must be an integer >= 1, got %s)", tostring(n))
-  end
+  common.check_sample_count(n)
   rng = rng or estimator.rng(self.params.seed)
   local ctype = self.params.covariance_type
   local d = self.means:cols()

@@ -300,9 +300,7 @@ M.StudentTMixture = estimator.class{
   aic = function(self, X) return criterion(self, X, "aic", 2 * n_parameters(self)) end,
   sample = function(self, n, rng)
     common.check_fitted(self, "sample")
-    if math.type(n) ~= "integer" or n < 1 then
-      fail("bad argument #1 to 'sample' (n must be an integer >= 1, got %s)", tostring(n))
-    end
+    common.check_sample_count(n)
     rng = rng or estimator.rng(self.params.seed)
     local d = self.means:cols()
     local blocks, labels = {}, {}

@@ -15,7 +15,14 @@ local function fail(level, fmt, ...) error(string.format(fmt, ...), level + 1) e
 
 local function as_matrix(fname, v, what, arg)
   if v == nil then return nil end
-  if type(v) == "table" then v = luma.matrix(v) end
+  if type(v) == "table" then
+    local ok, m = pcall(luma.matrix, v)
+    if not ok then
+      fail(3, "bad argument #%d to '%s' (%s must be a matrix or a table of rows: %s)", arg, fname,
+        what, (tostring(m):gsub("^bad argument #1 to 'matrix' %((.*)%)$", "%1")))
+    end
+    v = m
+  end
   if not luma.ismatrix(v) then fail(3, "bad argument #%d to '%s' (%s must be a matrix)", arg, fname, what) end
   if not v:isfinite():all() then fail(3, "bad argument #%d to '%s' (%s has a non-finite element)", arg, fname, what) end
   return v
@@ -538,5 +545,12 @@ function qp.qp(Q, c, opts)
     status = status, converged = status == "optimal", residual = merit, message = messages[status],
     fun = 0.5 * x:dot(Q * x) + c:dot(x) }
 end
+
+-- Their shared checks (as_matrix through as_col) raise at varying depths:
+-- every error located here is raised again at the caller's line, after a
+-- check of the options table.
+require("luma.optim.common").guard(qp, {
+  linprog = { opts = 2 }, nnls = { opts = 3 }, qp = { opts = 3 },
+})
 
 return qp

@@ -91,6 +91,7 @@ local function input_columns(self, X, method)
   end
   local rows = type(X[1]) == "table"
   local d = rows and #X[1] or 1
+  if d == 0 then bad("row 1 of the list is empty; %s needs at least one column", who) end
   for j = 1, d do
     local strings = nil
     for i = 1, #X do

@@ -72,6 +72,10 @@ local function gamma_value(name, gamma, X)
   if gamma == "auto" then return 1 / math.max(X:cols(), 1) end
   if gamma == "scale" then
     local var = X:var()
+    if not (var < math.huge) then
+      fail("%s: gamma = \"scale\" needs X with a finite variance (X:var() is %s); give gamma "
+        .. "a number", name, tostring(var))
+    end
     return var ~= 0 and 1 / (math.max(X:cols(), 1) * var) or 1
   end
   fail("%s: parameter 'gamma' must be a number > 0, \"scale\" or \"auto\", got %q", name, gamma)

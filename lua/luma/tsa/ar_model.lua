@@ -76,7 +76,7 @@ end
 
 local function forecast(self, steps)
   dcommon.check_fitted(self, "forecast")
-  common.integer("forecast", "steps", steps, 1)
+  common.integer("forecast", "steps", steps, 1, 2147483647)
   local p = self.params.lags
   local hist = common.totable(self.last)
   local phi = common.totable(self.coef)

@@ -342,7 +342,7 @@ end
 -- last K values of y) from the filter's last prediction.
 local function forecast(self, steps, opts)
   dcommon.check_fitted(self, "forecast")
-  common.integer("forecast", "steps", steps, 1)
+  common.integer("forecast", "steps", steps, 1, 2147483647)
   opts = common.options("forecast", opts, { alpha = true }, 2)
   local alpha = opts.alpha or 0.05
   if type(alpha) ~= "number" or not (alpha > 0 and alpha < 1) then
