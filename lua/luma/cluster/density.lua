@@ -125,6 +125,10 @@ function M.estimate_bandwidth(X, opts)
       tostring(quantile))
   end
   dcommon.check_finite("estimate_bandwidth", "estimate_bandwidth", X)
+  if X:rows() == 0 or X:cols() == 0 then
+    fail("bad argument #1 to 'estimate_bandwidth' (X is %d x %d; it needs rows and columns)",
+      X:rows(), X:cols())
+  end
   local Q = X -- the rows searched and averaged over: all, or a sample
   if opts.n_samples ~= nil then
     local m = opts.n_samples

@@ -29,6 +29,10 @@ local function check_X(fname, X)
   if not luma.ismatrix(X) then
     fail("bad argument #1 to '%s' (X must be a matrix, got %s)", fname, type(X))
   end
+  if X:rows() == 0 or X:cols() == 0 then
+    fail("bad argument #1 to '%s' (X is %d x %d; it needs rows and columns)", fname, X:rows(),
+      X:cols())
+  end
   if not X:isfinite():all() then
     fail("bad argument #1 to '%s' (X has a NaN or infinite element)", fname)
   end
@@ -122,8 +126,8 @@ function M.laplacian(W, kind)
     fail("bad argument #2 to '%s' (kind must be \"unnormalized\", \"rw\" or \"sym\", got %s)",
       fname, tostring(kind))
   end
-  if not luma.ismatrix(W) or W:rows() ~= W:cols() then
-    fail("bad argument #1 to '%s' (W must be a square matrix)", fname)
+  if not luma.ismatrix(W) or W:rows() ~= W:cols() or W:rows() == 0 then
+    fail("bad argument #1 to '%s' (W must be a non-empty square matrix)", fname)
   end
   -- the checks of the native graph (finite, non-negative), then symmetry
   local g = common.graph(fname, W, nil, 1, { drop_diagonal = true })
