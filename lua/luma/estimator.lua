@@ -761,7 +761,11 @@ function estimator.class(spec)
   -- module makes a second copy of its classes).
   local named = args.is_named(spec.name)
   class.is_instance = function(v) return named(v) and is_estimator(v) end
-  args.wrap_methods(methods, spec.name, class.is_instance, function(m, fn) return Base[m] == fn end)
+  -- Their errors located in the library are raised again at the caller's
+  -- line (a class's method may raise for its own caller, or from a shared
+  -- helper at any depth), Lua runtime errors apart.
+  args.wrap_methods(methods, spec.name, class.is_instance, function(m, fn) return Base[m] == fn end,
+    function() return true end)
   class.methods = methods
   document_methods(class, spec, methods)
 
@@ -864,7 +868,11 @@ end
 -- fitted estimator's input, for a class's own methods (call it directly
 -- from the method; errors blame the method's caller): fitted, X a matrix
 -- (or a Table, its columns picked by name) with the fitted columns.
-estimator.check_input = check_fitted_input
+function estimator.check_input(self, method, X)
+  args.arg(is_estimator(self), 1, "check_input", "estimator", self, 2)
+  args.arg(type(method) == "string", 2, "check_input", "string", method, 2)
+  return check_fitted_input(self, method, X)
+end
 
 --- estimator.set_method(class, name, fn) -> the method: adds or replaces
 -- a method of a class after estimator.class made it, behind the same
@@ -874,7 +882,7 @@ function estimator.set_method(class, name, fn)
     "estimator class", class, 2)
   args.arg(type(name) == "string", 2, "set_method", "string", name, 2)
   args.arg(type(fn) == "function", 3, "set_method", "function", fn, 2)
-  local method = args.method(fn, name, class.name, class.is_instance)
+  local method = args.method(fn, name, class.name, class.is_instance, true)
   local record = luma.doc.get(fn)
   if record then luma.doc.set(method, record) end
   class.methods[name] = method

@@ -26,6 +26,7 @@
 -- decreases it (Dempster, Laird and Rubin 1977).  Convergence: the gain
 -- falls below tol (hmmlearn's rule).
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 local chain = require("luma.markov.chain")
 local native = require("luma.hmm.native")
@@ -80,8 +81,9 @@ function base.lengths(method, X, lengths)
   if n < 1 then fail("bad argument #1 to '%s' (X has no rows)", method) end
   if lengths == nil then return nil, { 1 } end
   local m = luma.ismatrix(lengths) and lengths:flatten()
-    or type(lengths) == "table" and #lengths > 0 and luma.matrix(lengths)
-  if not m then
+    or type(lengths) == "table" and #lengths > 0 and pcall(luma.matrix, lengths)
+    and luma.matrix(lengths):flatten()
+  if not m or m:rows() == 0 then
     fail("bad argument #2 to '%s' (lengths must be a non-empty table or vector of sequence "
       .. "lengths)", method)
   end
@@ -209,7 +211,7 @@ function base.sample(self, model, n, rng)
     fail("bad argument #1 to 'sample' (n must be an integer in [1, 2147483647], got %s)",
       tostring(n))
   end
-  rng = rng or estimator.rng(self.params.seed)
+  rng = args.generator(rng, 2, "sample", 2) or estimator.rng(self.params.seed)
   local states = chain.simulate(self.transmat, self.startprob, n, rng)
   return model.sample_emission(self, states, rng), states
 end

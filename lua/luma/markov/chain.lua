@@ -295,7 +295,7 @@ end
 --- sample_path(P, n [, opts]) -> n x 1 states.
 function M.sample_path(P, n, opts)
   M.check_transition(P, "sample_path")
-  opts = opts or {}
+  opts = args.options("sample_path", 3, opts, nil, nil, 2)
   if math.type(n) ~= "integer" or n < 1 or n > M.MAX_STEPS then
     fail("bad argument to 'sample_path' (n must be an integer in [1, %d], got %s)", M.MAX_STEPS,
       tostring(n))

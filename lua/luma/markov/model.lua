@@ -15,6 +15,7 @@
 -- log-likelihood of each sequence's steps after its first L states, given
 -- them (the usual n-gram convention).
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 local chain = require("luma.markov.chain")
 
@@ -192,7 +193,7 @@ local function sample(self, n, rng)
     fail("bad argument #1 to 'sample' (n must be an integer in [order = %d, %d], got %s)", L,
       chain.MAX_STEPS, tostring(n))
   end
-  rng = rng or estimator.rng(self.params.seed)
+  rng = args.generator(rng, 2, "sample", 2) or estimator.rng(self.params.seed)
   local path
   if L == 1 then
     path = chain.simulate(self.transmat, self.startprob, n, rng)

@@ -1,6 +1,7 @@
 --- luma.mixture.common: checks and helpers shared by the mixture models
 -- (gaussian, bayesian, student, discrete); not a public API.
 local luma = require("luma")
+local args = require("luma.util.args")
 local dcommon = require("luma.decomposition.common")
 
 local common = {}
@@ -79,12 +80,16 @@ function common.resp_init(self, X, k, rng)
   return R
 end
 
---- common.check_sample_count(n): sample's n, an integer in [1, 2^31 - 1]
--- (a matrix's row limit).
-function common.check_sample_count(n)
+--- common.check_sample(n, rng): sample's arguments: n an integer in
+-- [1, 2^31 - 1] (a matrix's row limit), rng nil or a luma.Generator.
+function common.check_sample(n, rng)
   if math.type(n) ~= "integer" or n < 1 or n > 2147483647 then
     common.fail("bad argument #1 to 'sample' (n must be an integer in [1, 2147483647], got %s)",
       tostring(n))
+  end
+  if rng ~= nil and args.type_of(rng) ~= "luma.Generator" then
+    common.fail("bad argument #2 to 'sample' (luma.Generator or nil expected, got %s)",
+      args.type_of(rng))
   end
 end
 

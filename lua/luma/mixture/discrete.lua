@@ -127,7 +127,7 @@ local function class_spec(spec, model, check, n_parameters, draw)
   end
   spec.sample = function(self, n, rng, ...)
     common.check_fitted(self, "sample")
-    common.check_sample_count(n)
+    common.check_sample(n, rng)
     rng = rng or estimator.rng(self.params.seed)
     local blocks, labels = {}, {}
     for c, m in ipairs(common.sample_counts(rng, n, self.weights)) do

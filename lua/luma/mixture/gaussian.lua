@@ -252,7 +252,7 @@ end
 -- weights, then x = mu_k + L_k z with Sigma_k = L_k L_k^T.
 local function sample(self, n, rng)
   common.check_fitted(self, "sample")
-  common.check_sample_count(n)
+  common.check_sample(n, rng)
   rng = rng or estimator.rng(self.params.seed)
   local ctype = self.params.covariance_type
   local d = self.means:cols()

@@ -300,7 +300,7 @@ M.StudentTMixture = estimator.class{
   aic = function(self, X) return criterion(self, X, "aic", 2 * n_parameters(self)) end,
   sample = function(self, n, rng)
     common.check_fitted(self, "sample")
-    common.check_sample_count(n)
+    common.check_sample(n, rng)
     rng = rng or estimator.rng(self.params.seed)
     local d = self.means:cols()
     local blocks, labels = {}, {}

@@ -407,6 +407,8 @@ function M.minimize(f, x0, opts)
   return res
 end
 
+common.guard(M, { minimize = { callables = { 1 }, opts = 3 } })
+
 common.document(M, {
   minimize = { "minimize(f, x0 [, opts]) -> result",
     "Minimizes f from x0 (a d x 1 matrix or a table of numbers). f(x, want_grad, g) returns "

@@ -389,6 +389,6 @@ end
 local function always() return true end
 args.wrap_methods(Axes, Axes.__name, args.is_named(Axes.__name), nil, always)
 args.wrap_methods(Figure, Figure.__name, args.is_named(Figure.__name), nil, always)
-args.guard_functions(plot, "luma.plot")
+args.guard_functions(plot, "luma.plot", nil, true) -- (they check their own option tables)
 
 return plot

@@ -222,7 +222,7 @@ end
 -- mu | var ~ N(delta, var / gamma).
 function NIG.sample(self, n, rng)
   args.integer(n, "n", "sample", 0, 2)
-  rng = rng or luma.random.default()
+  rng = args.generator(rng, 2, "sample", 2) or luma.random.default()
   local var = rng:gamma(self.alpha, n, 1):pow(-1) * self.beta
   local mu = rng:normal(n, 1):mul((var / self.gamma):sqrt()) + self.delta
   return mu, var

@@ -1057,8 +1057,16 @@ end
 -- coordinates given x[given] = values (notes 001 §E):
 -- mu_a + S_ab S_bb^-1 (v - mu_b), S_aa - S_ab S_bb^-1 S_ba.
 function dist.MultivariateNormal.conditional(self, given, values)
+  if type(given) ~= "table" then
+    fail(2, "bad argument #1 to 'conditional' (a list of coordinates expected, got %s)", type(given))
+  end
   local in_given, rest = {}, {}
-  for _, i in ipairs(given) do in_given[i] = true end
+  for k, i in ipairs(given) do
+    if math.type(i) ~= "integer" or i < 1 or i > self.d then
+      fail(2, "bad argument #1 to 'conditional' (entry %d is not a coordinate 1..%d)", k, self.d)
+    end
+    in_given[i] = true
+  end
   for i = 1, self.d do if not in_given[i] then rest[#rest + 1] = i end end
   if #rest == 0 then fail(2, "conditional: nothing is left to condition") end
   local v = luma.ismatrix(values) and values:flatten() or luma.matrix(values)
@@ -1356,10 +1364,22 @@ function dist.Wishart.entropy(self)
   return -(v - D - 1) / 2 * e_logdet + v * D / 2 + v * D / 2 * math.log(2) + v / 2 * self.log_det
     + sf.mvlgamma(v / 2, D)
 end
+-- The data of Wishart.fit and InverseWishart.fit: a list of at least 2
+-- square matrices of one size (errors blame the caller of fit).
+local function check_matrix_list(fname, list)
+  if type(list) ~= "table" or #list < 2 then fail(3, "%s: needs a list of at least 2 matrices", fname) end
+  for i, W in ipairs(list) do
+    if not luma.ismatrix(W) or not luma.ismatrix(list[1]) or W:rows() ~= list[1]:rows()
+      or W:cols() ~= W:rows() then
+      fail(3, "%s: entry %d of the list is not a square matrix like entry 1", fname, i)
+    end
+  end
+end
+
 --- Wishart.fit(list of matrices): df by a golden-section search of the
 -- profile likelihood, scale = mean / df.
 function dist.Wishart.fit(list)
-  if type(list) ~= "table" or #list < 2 then fail(2, "Wishart.fit: needs a list of at least 2 matrices") end
+  check_matrix_list("Wishart.fit", list)
   local mean = luma.zeros(list[1]:rows(), list[1]:cols())
   for _, W in ipairs(list) do mean = mean + W end
   mean = mean / #list
@@ -1402,7 +1422,7 @@ end
 --- InverseWishart.fit(list of matrices): df by a golden-section search of
 -- the profile likelihood, scale = df (mean of the inverses)^-1.
 function dist.InverseWishart.fit(list)
-  if type(list) ~= "table" or #list < 2 then fail(2, "InverseWishart.fit: needs a list of at least 2 matrices") end
+  check_matrix_list("InverseWishart.fit", list)
   local D = list[1]:rows()
   local inv_mean = luma.zeros(D, D)
   for _, X in ipairs(list) do inv_mean = inv_mean + luma.linalg.inv(X) end

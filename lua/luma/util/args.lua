@@ -139,10 +139,12 @@ function args.is_named(name)
 end
 
 --- split_params(signature) -> list: the parameter names of a help
--- signature, in order ("f(y, p [, opts])" -> {"y", "p", "opts"}).
+-- signature, in order ("f(y, p [, opts])" -> {"y", "p", "opts"}); an
+-- options table written out ("[, {bins = 10, density = false}]") is
+-- "opts".
 function args.split_params(signature)
   local list = {}
-  local inside = (signature:match("%((.*)%)") or ""):gsub("[%[%]]", "")
+  local inside = (signature:match("%((.*)%)") or ""):gsub("%b{}", "opts"):gsub("[%[%]]", "")
   for piece in (inside .. ","):gmatch("([^,]*),") do
     local name = piece:match("^%s*([%a_][%w_]*)")
     if name then list[#list + 1] = name end
@@ -163,6 +165,16 @@ end
 function args.matrix(v, n, fname, level)
   if not luma.ismatrix(v) then
     fail(level + 1, "bad argument #%d to '%s' (luma.Matrix expected, got %s)", n, fname,
+      type_of(v))
+  end
+  return v
+end
+
+--- generator(v, n, fname, level) -> v: argument #n of fname is nil or a
+-- luma.Generator (the rng of a sampler).
+function args.generator(v, n, fname, level)
+  if v ~= nil and type_of(v) ~= "luma.Generator" then
+    fail(level + 1, "bad argument #%d to '%s' (luma.Generator or nil expected, got %s)", n, fname,
       type_of(v))
   end
   return v
@@ -202,15 +214,17 @@ function args.relayed(fn, edit)
   return wrapper
 end
 
---- guard_functions(module, prefix [, skip]): for a module whose public
--- functions share checking helpers and call one another (luma.metrics,
--- luma.stats): each documented function but those in the set skip checks
--- its options table (the parameter its help signature names opts) and is
--- relayed, its errors raised at its caller's line; a message naming
--- another function of the module ("<prefix>.confusion_matrix: ...") is
--- reworded to name the one called.  Call it after the help records are
--- set; they move to the wrappers.
-function args.guard_functions(module, prefix, skip)
+--- guard_functions(module, prefix [, skip [, own_options]]): for a module
+-- whose public functions share checking helpers and call one another
+-- (luma.metrics, luma.stats): each documented function but those in the
+-- set skip checks its options table (the parameter its help signature
+-- names opts; not with own_options, for functions whose arguments shift
+-- and that check their options themselves) and is relayed, its errors
+-- raised at its caller's line; a message naming another function of the
+-- module ("<prefix>.confusion_matrix: ...") is reworded to name the one
+-- called.  Call it after the help records are set; they move to the
+-- wrappers.
+function args.guard_functions(module, prefix, skip, own_options)
   local names = {}
   for name, fn in pairs(module) do
     if type(name) == "string" and type(fn) == "function" and not (skip and skip[name])
@@ -224,7 +238,7 @@ function args.guard_functions(module, prefix, skip)
     local record = luma.doc.get(fn)
     local opts_at
     for i, param in ipairs(args.split_params(record.signature or "")) do
-      if param == "opts" then opts_at = i end
+      if param == "opts" and not own_options then opts_at = i end
     end
     local renamed = prefix .. "." .. name .. ":"
     module[name] = args.relayed(function(...)
@@ -299,7 +313,8 @@ luma.doc.set_members(args, "luma.util.args", {
   is_named = { signature = "is_named(name)",
     doc = "A predicate telling whether a value's metatable has the __name name. Returns a "
       .. "function." },
-  guard_functions = { signature = "guard_functions(module, prefix [, skip = nil])",
+  guard_functions = { signature = "guard_functions(module, prefix [, skip = nil [, "
+      .. "own_options = false]])",
     doc = "Relays every documented function of module (but those in the set skip) after a "
       .. "check of its options table, rewording messages that name another function of "
       .. "prefix. Returns nothing." },
@@ -316,6 +331,8 @@ luma.doc.set_members(args, "luma.util.args", {
   relayed = { signature = "relayed(fn [, edit = nil])",
     doc = "A function calling fn whose errors located in the library are raised again at its "
       .. "caller's line, reworded by edit(msg) if given. Returns the function." },
+  generator = { signature = "generator(v, n, fname, level)",
+    doc = "Checks that argument #n of fname is nil or a luma.Generator. Returns v." },
   integer = { signature = "integer(v, name, fname [, min = nil], level)",
     doc = "Checks that v is an integer >= min (\"fname: name must be an integer >= min, got "
       .. "v\"). Returns v." },
