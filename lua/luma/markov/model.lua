@@ -93,6 +93,9 @@ local function context_index(codes, S)
 end
 
 local function check_states(self, method, X)
+  if X:isnan():any() then
+    fail("bad argument #1 to '%s' (%s: the sequences have a NaN observation)", method, NAME)
+  end
   local S = self.n_states
   if X:rows() > 0 and (not X:eq(X:floor()):all() or X:min() < 1 or X:max() > S) then
     for t = 1, X:rows() do
@@ -145,6 +148,10 @@ end
 local function fit(self, X, _, ls, tokens)
   local p = self.params
   local S = p.n_states or (tokens and #tokens) or math.tointeger(X:max())
+  if not S then
+    fail("bad argument #1 to 'fit' (%s: states must be integers 1..S, got a largest value of %s)",
+      NAME, tostring(X:max()))
+  end
   self.n_states, self.states = S, tokens
   check_states(self, "fit", X)
   local L = p.order
