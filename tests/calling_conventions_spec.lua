@@ -61,7 +61,8 @@ describe("bad self", function()
       error_of(function() c.get(1) end))
     local cv = luma.model_selection.KFold{ n_splits = 2 }
     assert.matches("calling_conventions_spec%.lua:%d+: bad self to 'split' %(luma%."
-      .. "model_selection%.KFold expected, got luma%.Matrix%)", error_of(function() cv.split(X) end))
+      .. "model_selection%.KFold expected, got luma%.Matrix%)",
+      error_of(function() cv.split(X) end))
   end)
 end)
 
@@ -90,8 +91,8 @@ describe("bad arguments", function()
 
   it("of metrics name the metric called, at the caller's line", function()
     -- f1_score checks through confusion_matrix, two calls down
-    support.errors_with("calling_conventions_spec%.lua:%d+: luma%.metrics%.f1_score: y_true must be "
-      .. "a luma%.Matrix, got nil", function() luma.metrics.f1_score(nil, y) end)
+    support.errors_with("calling_conventions_spec%.lua:%d+: luma%.metrics%.f1_score: y_true must "
+      .. "be a luma%.Matrix, got nil", function() luma.metrics.f1_score(nil, y) end)
   end)
 
   it("keep the argument checks of a called function at the user's line (args.relay)", function()

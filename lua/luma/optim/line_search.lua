@@ -216,7 +216,8 @@ end
 local SEARCHES = {
   bracket = { numbers = { 2, 3 }, optional = true, opts = 4,
               valid = { grow = true, max_iter = true } },
-  golden_section = { numbers = { 2, 3, 4 }, opts = 5, valid = { tol = true, max_iter = true, fb = true } },
+  golden_section = { numbers = { 2, 3, 4 }, opts = 5,
+                     valid = { tol = true, max_iter = true, fb = true } },
   brent = { numbers = { 2, 3, 4 }, opts = 5, valid = { tol = true, max_iter = true, fb = true } },
   armijo = { numbers = { 2, 3 }, opts = 4,
              valid = { alpha0 = true, c1 = true, shrink = true, max_iter = true } },

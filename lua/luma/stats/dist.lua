@@ -1058,7 +1058,8 @@ end
 -- mu_a + S_ab S_bb^-1 (v - mu_b), S_aa - S_ab S_bb^-1 S_ba.
 function dist.MultivariateNormal.conditional(self, given, values)
   if type(given) ~= "table" then
-    fail(2, "bad argument #1 to 'conditional' (a list of coordinates expected, got %s)", type(given))
+    fail(2, "bad argument #1 to 'conditional' (a list of coordinates expected, got %s)",
+      type(given))
   end
   local in_given, rest = {}, {}
   for k, i in ipairs(given) do
@@ -1367,7 +1368,9 @@ end
 -- The data of Wishart.fit and InverseWishart.fit: a list of at least 2
 -- square matrices of one size (errors blame the caller of fit).
 local function check_matrix_list(fname, list)
-  if type(list) ~= "table" or #list < 2 then fail(3, "%s: needs a list of at least 2 matrices", fname) end
+  if type(list) ~= "table" or #list < 2 then
+    fail(3, "%s: needs a list of at least 2 matrices", fname)
+  end
   for i, W in ipairs(list) do
     if not luma.ismatrix(W) or not luma.ismatrix(list[1]) or W:rows() ~= list[1]:rows()
       or W:cols() ~= W:rows() then

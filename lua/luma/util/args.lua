@@ -72,11 +72,12 @@ local function call_packed(fn, ...)
   return r
 end
 
--- The results of pcall(call_packed, ...) (ok, r) passed on, or its error raised again at
--- level (error()'s, counted from here: callers tail-call this) without its
--- location when that is inside the library and the message is not a Lua
--- runtime error (errors located elsewhere, a callback's, runtime errors
--- and non-string errors pass unchanged); edit(msg) may reword it.
+-- The results of pcall(call_packed, ...) (ok, r) passed on, or its error
+-- raised again at level (error()'s, counted from here: callers tail-call
+-- this) without its location when that is inside the library and the
+-- message is not a Lua runtime error (errors located elsewhere, a
+-- callback's, runtime errors and non-string errors pass unchanged);
+-- edit(msg) may reword it.
 local function pass_on(ok, r, level, edit)
   if ok then return table.unpack(r, 1, r.n) end
   local msg = r
@@ -107,8 +108,9 @@ end
 --- wrap_methods(methods, class_name, is_instance [, skip [, relay]]): puts
 -- every function of the table methods behind args.method, but those for
 -- which skip(name, fn) is true (static functions, methods that check for
--- themselves); those for which relay(name) is true are relayed.  A function under two names (pmf = pdf) gets one wrapper,
--- and a function's help record moves to its wrapper.
+-- themselves); those for which relay(name) is true are relayed.  A
+-- function under two names (pmf = pdf) gets one wrapper, and a function's
+-- help record moves to its wrapper.
 function args.wrap_methods(methods, class_name, is_instance, skip, relay)
   local wrapped, names = {}, {}
   for name, fn in pairs(methods) do
