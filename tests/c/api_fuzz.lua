@@ -78,7 +78,42 @@ local registry = api_registry.new{
 
 -- ------------------------------------------------------------- calling
 
+-- Errors at the user's call (issue 14, calling conventions): a public
+-- function or a method never raises an error located inside the library
+-- (an embedded module's chunk name, "lua/luma/....lua:LINE:"), whether an
+-- internal failure ("attempt to index a nil value") or a deliberate
+-- message raised at the wrong level.  Public: what luma.repl.public_api
+-- lists (help's walk of the luma table), and the methods of objects;
+-- package parts (luma.linear.common, ...) and names starting with a
+-- single "_" are private.  Resource limits may stop a call anywhere.
+local public = {}
+for _, e in ipairs(luma.repl.public_api()) do public[e.value] = true end
+local function is_public(t)
+  return (public[t.fn] or t.self ~= nil or t.selves ~= nil)
+    and not t.name:find("[.:]_[^_][%w_]*$")
+end
+local LIMITS = { "instruction limit exceeded", "time limit exceeded", "interrupted!" }
+local function located_inside(msg)
+  if not msg:find("^lua/luma/[%w_/]+%.lua:%d+:") then return false end
+  for _, text in ipairs(LIMITS) do
+    if msg:find(text, 1, true) then return false end
+  end
+  return true
+end
+
 local calls, errors, non_lua, failures = 0, 0, 0, {}
+local inside_seen = {}
+local inside = 0 -- errors located inside the library (failures)
+
+-- A failure per function, reported once, with the message.
+local function note_inside(t, msg, what)
+  inside = inside + 1
+  if not inside_seen[t.name] then
+    inside_seen[t.name] = true
+    failures[#failures + 1] = string.format("%s%s: error located inside the library: %s", t.name,
+      what, (msg:gsub("\nstack traceback:.*", "")))
+  end
+end
 local unstructured_seen = {}
 local memory = 0 -- memory errors (huge sizes refused by the allocator)
 local unstructured = 0 -- errors naming neither function nor argument (failures)
@@ -123,6 +158,8 @@ local function call(t, self, args, n)
     memory = memory + 1 -- a huge size met the state's memory limit
   elseif msg:find("poisoned table", 1, true) or msg:find("callback fails", 1, true) then
     propagated = propagated + 1 -- a fixture's own error, rightly passed through unchanged
+  elseif is_public(t) and located_inside(msg) then
+    note_inside(t, msg, "")
   elseif not (msg:find("bad argument", 1, true) or msg:find("luma", 1, true)
               or msg:find("on bad self", 1, true)) then
     -- Errors must name the function and the problem (the brief): one that
@@ -159,6 +196,9 @@ local function fuzz_target(t)
         if not res[1] and res[2] ~= "runtime error" and res[2] ~= "not enough memory" then
           non_lua = non_lua + 1
           failures[#failures + 1] = t.name .. " (wrong self): " .. tostring(res[3])
+        elseif not res[1] and type(res[3]) == "string" and is_public(t)
+          and located_inside(res[3]) then
+          note_inside(t, res[3], " (wrong self)")
         end
       end
     end
@@ -176,7 +216,8 @@ end
 local nskipped = registry:nskipped()
 
 local report = { string.format("api_fuzz: %d functions and methods, %d calls, %d errors (%d memory "
-  .. "errors, %d propagated from the fixtures, %d not naming the argument or function), %d skipped",
-  functions, calls, errors, memory, propagated, unstructured, nskipped) }
+  .. "errors, %d propagated from the fixtures, %d not naming the argument or function, %d "
+  .. "located inside the library), %d skipped",
+  functions, calls, errors, memory, propagated, unstructured, inside, nskipped) }
 for _, f in ipairs(failures) do report[#report + 1] = "FAIL " .. f end
 return { passed = functions, failed = #failures, calls = calls, report = table.concat(report, "\n") }
