@@ -30,9 +30,7 @@ if registry == nil then
   rawset(luma, "__persist_types", registry)
 end
 
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+local fail = args.fail
 
 --- persist.register(name, {version = 1, test = fn(v) -> bool,
 -- save = fn(obj) -> plain table, load = fn(table, version) -> obj}):

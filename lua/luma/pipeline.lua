@@ -4,13 +4,12 @@
 -- "step__param" (and deeper: "step__inner__param"), so searches tune
 -- pipelines like any estimator.
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 
 local pipeline = {}
 
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+local fail = args.fail
 
 local PASSTHROUGH = "passthrough"
 local tables = estimator.tables

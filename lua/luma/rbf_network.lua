@@ -24,11 +24,12 @@
 -- from its centre); it is to be replaced by the clustering family's
 -- KMeans.
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 
 local M = {}
 
-local function fail(level, fmt, ...) error(string.format(fmt, ...), level + 1) end
+local fail = args.fail
 
 local function sqdist(X, Y) return luma.pairwise.distances(X, Y, "sqeuclidean") end
 

@@ -36,7 +36,7 @@ Kernel.__index = methods
 local is_kernel = args.is_named(Kernel.__name)
 kernels.is_kernel = is_kernel
 
-local function fail(level, fmt, ...) error(string.format(fmt, ...), level + 1) end
+local fail = args.fail
 
 local function is_positive(v)
   return type(v) == "number" and v > 0 and v < huge

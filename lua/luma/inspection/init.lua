@@ -9,13 +9,12 @@
 -- (notes 003 §1.18 names both as the standard readings of "feature
 -- importance").
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 
 local inspection = {}
 
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+local fail = args.fail
 
 local OPTIONS = { scoring = true, n_repeats = true, seed = true }
 

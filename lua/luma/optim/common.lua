@@ -6,9 +6,7 @@ local args = require("luma.util.args")
 
 local huge, abs, max = math.huge, math.abs, math.max
 
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+local fail = args.fail
 
 -- x0 as a fresh d x 1 column; a table of numbers is accepted.
 local function check_x0(fname, x0, arg)

@@ -5,13 +5,14 @@
 -- Infeasible problems are reported in the result (status "infeasible",
 -- converged = false), never as a wrong answer; argument errors raise.
 local luma = require("luma")
+local args = require("luma.util.args")
 local native = require("luma.optim.native")
 
 local qp = {}
 
 local huge, abs, max, min = math.huge, math.abs, math.max, math.min
 
-local function fail(level, fmt, ...) error(string.format(fmt, ...), level + 1) end
+local fail = args.fail
 
 local function as_matrix(fname, v, what, arg)
   if v == nil then return nil end

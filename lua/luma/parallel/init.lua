@@ -17,6 +17,7 @@
 -- generator moves past all of them), whichever backend runs it, so
 -- results depend neither on the backend nor on the number of workers.
 local luma = require("luma")
+local args = require("luma.util.args")
 local pool = require("luma.pool")
 local mpi = require("luma.parallel.mpi")
 
@@ -28,9 +29,7 @@ local BACKENDS = {
   mpi = mpi,
 }
 
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+local fail = args.fail
 
 local function describe(v)
   return type(v) == "string" and string.format("%q", v) or tostring(v)

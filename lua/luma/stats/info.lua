@@ -9,9 +9,7 @@ local args = require("luma.util.args")
 
 local info = {}
 
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+local fail = args.fail
 
 local function log_base(opts)
   local base = opts and opts.base

@@ -4,12 +4,11 @@
 -- optional generator (rng) and otherwise uses luma.random's default, so
 -- results are reproducible at a fixed seed.
 local luma = require("luma")
+local args = require("luma.util.args")
 
 local mc = {}
 
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+local fail = args.fail
 
 local function rng_of(opts) return require("luma.estimator").rng(opts and opts.seed or opts and opts.rng) end
 

@@ -1,12 +1,11 @@
 --- luma.theory: learning-theory calculators (notes 003 §1.3-1.5, with
 -- the errata listed there corrected).
 local luma = require("luma")
+local args = require("luma.util.args")
 
 local theory = {}
 
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+local fail = args.fail
 
 local function positive_int(fname, what, v)
   if math.type(v) ~= "integer" or v < 1 then

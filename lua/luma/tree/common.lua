@@ -4,14 +4,13 @@
 -- input checks, class weights, and prediction from the tree tables.
 -- Not an estimator module itself.
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 local native = require("luma.tree.native")
 
 local common = {}
 
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+local fail = args.fail
 common.fail = fail
 
 common.CLASSIFICATION_CRITERIA = { "gini", "entropy", "log_loss", "misclassification",

@@ -2,12 +2,11 @@
 -- DOT graph (export_graphviz), in scikit-learn's formats except that
 -- feature and node numbers are 1-based, as everywhere in Luma.
 local luma = require("luma")
+local args = require("luma.util.args")
 
 local export = {}
 
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+local fail = args.fail
 
 -- The fitted tree of an estimator (anything with a .tree table).
 local function tree_of(est, fname)

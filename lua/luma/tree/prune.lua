@@ -6,13 +6,12 @@
 -- cost-complexity pruning path of the tree grown on all the data; each is
 -- cross-validated through luma.model_selection.
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 
 local prune = {}
 
-local function fail(level, fmt, ...)
-  error(string.format(fmt, ...), level + 1)
-end
+local fail = args.fail
 
 local OPTIONS = { cv = true, scoring = true, rule = true }
 
