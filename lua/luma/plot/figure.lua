@@ -978,6 +978,12 @@ end
 --- ax:transform(x, y) -> px, py: the pixel of data point (x, y) in the
 -- SVG (origin top left).
 function Axes:transform(x, y)
+  if type(x) ~= "number" then
+    fail(2, "bad argument #1 to 'transform' (number expected, got %s)", type(x))
+  end
+  if type(y) ~= "number" then
+    fail(2, "bad argument #2 to 'transform' (number expected, got %s)", type(y))
+  end
   local fx, fy = self:transforms()
   return fx(x), fy(y)
 end
