@@ -72,23 +72,31 @@ static int m_select(lua_State *L) {
   return 2;
 }
 
+/* The per-neighbour values at argument 2 (n x k like nbr, finite, >= 0)
+ * as n k contiguous doubles; nbr must have neighbours (k >= 1). */
+static double *neighbour_values(lua_State *L, const luma_Mat *nbr, const char *what) {
+  const int64_t n = nbr->rows, k = nbr->cols;
+  luma_Mat *m = luma_matrix_check(L, 2);
+  if (k < 1) luma_arg_error(L, 1, "nbr has no columns (no neighbours)");
+  if (m->rows != n || m->cols != k)
+    luma_arg_error(L, 2, "%s must be %I x %I like nbr", what, (lua_Integer)n, (lua_Integer)k);
+  double *out = scratch(L, n * k, sizeof(double));
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t a = 0; a < k; a++) {
+      const double v = LUMA_AT(m, i, a);
+      if (!(v >= 0) || !isfinite(v)) luma_arg_error(L, 2, "%s must be finite and >= 0", what);
+      out[i * k + a] = v;
+    }
+  return out;
+}
+
 /* joint(nbr, cond) -> indptr, cols, vals */
 static int m_joint(lua_State *L) {
   lua_settop(L, 2);
   luma_Mat *nbr = luma_matrix_check(L, 1);
-  luma_Mat *cond = luma_matrix_check(L, 2);
   const int64_t n = nbr->rows, k = nbr->cols;
-  if (k < 1) luma_arg_error(L, 1, "nbr has no columns (no neighbours)");
-  if (cond->rows != n || cond->cols != k)
-    luma_arg_error(L, 2, "cond must be %I x %I like nbr", (lua_Integer)n, (lua_Integer)k);
+  double *cv = neighbour_values(L, nbr, "cond");
   int64_t *nb = indices(L, 1, nbr, n, 1);
-  double *cv = scratch(L, n * k, sizeof(double));
-  for (int64_t i = 0; i < n; i++)
-    for (int64_t a = 0; a < k; a++) {
-      const double v = LUMA_AT(cond, i, a);
-      if (!(v >= 0) || !isfinite(v)) luma_arg_error(L, 2, "cond must be finite and >= 0");
-      cv[i * k + a] = v;
-    }
   int64_t *work = scratch(L, luma_tsne_joint_work(n, k), sizeof(int64_t));
   int64_t *indptr = scratch(L, n + 1, sizeof(int64_t));
   int64_t *cols = scratch(L, 2 * n * k, sizeof(int64_t));
@@ -185,19 +193,9 @@ static int m_grad_bh(lua_State *L) {
 static int m_shortest_paths(lua_State *L) {
   lua_settop(L, 2);
   luma_Mat *nbr = luma_matrix_check(L, 1);
-  luma_Mat *len = luma_matrix_check(L, 2);
   const int64_t n = nbr->rows, k = nbr->cols;
-  if (k < 1) luma_arg_error(L, 1, "nbr has no columns (no neighbours)");
-  if (len->rows != n || len->cols != k)
-    luma_arg_error(L, 2, "len must be %I x %I like nbr", (lua_Integer)n, (lua_Integer)k);
+  double *lv = neighbour_values(L, nbr, "len");
   int64_t *nb = indices(L, 1, nbr, n, 1);
-  double *lv = scratch(L, n * k, sizeof(double));
-  for (int64_t i = 0; i < n; i++)
-    for (int64_t a = 0; a < k; a++) {
-      const double v = LUMA_AT(len, i, a);
-      if (!(v >= 0) || !isfinite(v)) luma_arg_error(L, 2, "len must be finite and >= 0");
-      lv[i * k + a] = v;
-    }
   int64_t *work = scratch(L, luma_graph_paths_work(n, k), sizeof(int64_t));
   luma_Mat *out = luma_matrix_new(L, n, n);
   luma_Threads *t = luma_threads_of(L);
