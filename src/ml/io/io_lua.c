@@ -157,12 +157,13 @@ static void bad_field(CsvRead *rd, int64_t source, int64_t row, int64_t line,
   lua_State *L = rd->L;
   const char *name = column_name(rd, source);
   if (!rd->on_bad_nan) {
-    lua_pushlstring(L, t->text, t->len > 60 ? 60 : t->len);
+    /* pushed one statement at a time: the order in which a call's
+     * arguments are evaluated is unspecified (gcc and clang differ) */
+    const char *where = line > 0 ? lua_pushfstring(L, " (line %I)", (lua_Integer)line) : "";
+    const char *field = lua_pushlstring(L, t->text, t->len > 60 ? 60 : t->len);
     luaL_error(L, "luma.io.read_csv: %s: column '%s' row %I%s: '%s' is not a number (declare "
                "dtypes = {[\"%s\"] = \"category\"} to read the column as text, or pass on_bad "
-               "= \"nan\")", rd->path, name, (lua_Integer)row,
-               line > 0 ? lua_pushfstring(L, " (line %I)", (lua_Integer)line) : "",
-               lua_tostring(L, -1), name);
+               "= \"nan\")", rd->path, name, (lua_Integer)row, where, field, name);
   }
   lua_pushlstring(L, t->text, t->len > 60 ? 60 : t->len);
   lua_pushfstring(L, "luma.io.read_csv: %s: column '%s' row %I: '%s' is not a number; read as "
