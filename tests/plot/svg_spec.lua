@@ -257,6 +257,24 @@ describe("luma.plot SVG", function()
     assert.same({ "-1", "0", "1" }, l) -- never "-0"
   end)
 
+  it("ticks a range no nice step divides by its finite ends, never looping", function()
+    -- a constant heatmap's colorbar spans [1, 1]: the step was 0 and the
+    -- tick loop ran from inf to inf (the API fuzzer's hang)
+    local fig = plot.figure()
+    fig:heatmap(luma.ones(3, 3))
+    local bar = one(parse(fig), "colorbar")
+    local labels = {}
+    for _, t in ipairs(xml.by_name(bar, "text")) do labels[#labels + 1] = t.text end
+    assert.same({ "1" }, labels)
+    local scale = require("luma.plot.scale")
+    assert.same({ { 1 }, { "1" } }, { scale.linear_ticks(1, 1) })
+    -- the range overflows a double: the two ends
+    assert.same({ { -1e308, 1e308 }, { "-1e308", "1e308" } }, { scale.linear_ticks(-1e308, 1e308) })
+    assert.same({ {}, {} }, { scale.linear_ticks(-1 / 0, 1 / 0) })
+    -- log ticks from 0: infinitely many decades
+    assert.same({ { 0, 10 }, { "0", "10" } }, { scale.log_ticks(0, 10) })
+  end)
+
   it("samples colormaps as matplotlib 3.6 does", function()
     assert.equal("#440154", plot.colormap("viridis", 0))
     assert.equal("#21918c", plot.colormap("viridis", 0.5))
@@ -336,6 +354,21 @@ describe("luma.plot bad input", function()
     assert.equal(2, #circles)
     warnings = support.capture_warnings(function() plot.line(luma.matrix{ 1, -1 / 0, 2 }) end)
     assert.equal(1, #warnings)
+  end)
+
+  it("requires the positions of text, hline and vline and the t of colormap", function()
+    -- a missing one used to be stored as nil and fail later, inside svg()
+    local ax = plot.figure():axes()
+    assert.has_error(function() ax:text(nil, 1, "a") end,
+      "bad argument #1 to 'text' (x must be a finite number, got nil)")
+    assert.has_error(function() ax:text(1, nil, "a") end,
+      "bad argument #2 to 'text' (y must be a finite number, got nil)")
+    assert.has_error(function() ax:hline() end,
+      "bad argument #1 to 'hline' (y must be a finite number, got nil)")
+    assert.has_error(function() ax:vline() end,
+      "bad argument #1 to 'vline' (x must be a finite number, got nil)")
+    assert.has_error(function() plot.colormap("viridis") end,
+      "bad argument #2 to 'colormap' (t must be a finite number, got nil)")
   end)
 
   it("refuses an empty series", function()

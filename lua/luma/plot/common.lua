@@ -174,7 +174,8 @@ function common.keep_finite(fname, lists, also)
   return kept, kept_also
 end
 
---- number(fname, arg, what, v [, default]) -> v, a finite number.
+--- number(fname, arg, what, v [, default]) -> v, a finite number (nil
+-- gives the default: for options).
 function common.number(fname, arg, what, v, default)
   if v == nil then return default end
   if type(v) ~= "number" or not finite(v) then
@@ -182,6 +183,15 @@ function common.number(fname, arg, what, v, default)
       type(v) == "number" and tostring(v) or type(v))
   end
   return v
+end
+
+--- required_number(fname, arg, what, v) -> v, a finite number that must
+-- be given (a positional argument).
+function common.required_number(fname, arg, what, v)
+  if v == nil then
+    fail(3, "bad argument #%d to '%s' (%s must be a finite number, got nil)", arg, fname, what)
+  end
+  return common.number(fname, arg, what, v)
 end
 
 --- choice(fname, arg, what, v, valid [, default]) -> v, one of the list valid.

@@ -746,7 +746,7 @@ local TEXT = { color = true, size = true, anchor = true, valign = true, rotation
 function Axes:text(x, y, s, opts)
   opts = check_opts("text", 4, opts, TEXT)
   local a = { kind = "text",
-    x = common.number("text", 1, "x", x), y = common.number("text", 2, "y", y),
+    x = common.required_number("text", 1, "x", x), y = common.required_number("text", 2, "y", y),
     text = tostring(s),
     color = color.check("text", 4, opts.color or "black"),
     size = common.number("text", 4, "size", opts.size, self.fig.font_size),
@@ -787,7 +787,7 @@ end
 function Axes:hline(y, opts)
   opts = check_opts("hline", 2, opts, STYLE)
   local a = style("hline", self, opts, opts.color and nil or "#404040")
-  a.kind, a.value, a.ys = "hline", common.number("hline", 1, "y", y), { y }
+  a.kind, a.value, a.ys = "hline", common.required_number("hline", 1, "y", y), { y }
   add(self, "hline", a)
   return self
 end
@@ -795,7 +795,7 @@ end
 function Axes:vline(x, opts)
   opts = check_opts("vline", 2, opts, STYLE)
   local a = style("vline", self, opts, opts.color and nil or "#404040")
-  a.kind, a.value, a.xs = "vline", common.number("vline", 1, "x", x), { x }
+  a.kind, a.value, a.xs = "vline", common.required_number("vline", 1, "x", x), { x }
   add(self, "vline", a)
   return self
 end

@@ -108,7 +108,7 @@ end
 --- colormap(name, t) -> "#rrggbb": the colormap's colour at t in [0, 1].
 function plot.colormap(name, t)
   color.check_cmap("colormap", 1, name)
-  return color.sample(name, common.number("colormap", 2, "t", t))
+  return color.sample(name, common.required_number("colormap", 2, "t", t))
 end
 
 --- colormaps() -> the list of colormap names.

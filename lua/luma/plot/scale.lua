@@ -49,6 +49,30 @@ local function label(v, step)
 end
 scale.label = label
 
+--- short(v) -> v in at most 6 significant digits, exponents without
+-- padding ("1e6", "2.5e-7"): labels of classes and of given ticks.
+local function short(v)
+  if v == 0 then return "0" end
+  local s = string.format("%.6g", v)
+  return (s:gsub("e%+?(%-?)0*(%d)", "e%1%2"))
+end
+scale.short = short
+
+-- The ticks of a range no nice step divides into a few parts (empty,
+-- infinite, or finer than a double resolves): its finite ends.  Without
+-- this a step of 0 or a NaN makes the loop below run forever (k from inf
+-- to inf) or never.
+local function end_ticks(lo, hi)
+  local values, labels = {}, {}
+  for _, v in ipairs(lo == hi and { lo } or { lo, hi }) do
+    if math.abs(v) < math.huge then
+      values[#values + 1] = v
+      labels[#labels + 1] = short(v)
+    end
+  end
+  return values, labels
+end
+
 --- linear_ticks(lo, hi [, n = 6]) -> values, labels: the nice ticks
 -- inside [lo, hi] (lo < hi).  The step is the finest nice number (1, 2 or
 -- 5 times a power of ten) that puts at most n + 1 ticks in the range,
@@ -65,6 +89,9 @@ function scale.linear_ticks(lo, hi, n)
   if count(finer) <= n + 1 then step = finer end
   local first = math.ceil(lo / step - 1e-9)
   local last = math.floor(hi / step + 1e-9)
+  if not (step > 0 and step < math.huge and last - first <= 2 * n + 2) then
+    return end_ticks(lo, hi)
+  end
   -- k * step as the nearest double to the decimal (k * 6 / 10, not
   -- k * 0.6000000000000001)
   local se = math.floor(log10(step) + 1e-9)
@@ -78,20 +105,14 @@ function scale.linear_ticks(lo, hi, n)
   return values, labels
 end
 
---- short(v) -> v in at most 6 significant digits, exponents without
--- padding ("1e6", "2.5e-7"): labels of classes and of given ticks.
-local function short(v)
-  if v == 0 then return "0" end
-  local s = string.format("%.6g", v)
-  return (s:gsub("e%+?(%-?)0*(%d)", "e%1%2"))
-end
-scale.short = short
 local log_label = short
 
 --- log_ticks(lo, hi [, n = 6]) -> values, labels inside [lo, hi] (0 < lo < hi).
 function scale.log_ticks(lo, hi, n)
   n = n or 6
   local a, b = math.ceil(log10(lo) - 1e-9), math.floor(log10(hi) + 1e-9)
+  -- lo = 0 or hi = inf: a loop over infinitely many decades
+  if not (b - a < math.huge) then return end_ticks(lo, hi) end
   local values, labels = {}, {}
   if b - a >= 1 then
     local every = math.max(1, math.ceil((b - a + 1) / n))
