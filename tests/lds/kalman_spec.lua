@@ -230,6 +230,11 @@ describe("KalmanFilter bad input", function()
     errors_with("X has an infinite element at row 2, column 2", function() model():filter(Xi) end)
   end)
 
+  it("samples with a luma.Generator or none", function()
+    errors_with("bad argument #2 to 'sample' (luma.Generator or nil expected, got string)",
+      function() model():sample(3, "seed") end)
+  end)
+
   it("rejects a partly missing row", function()
     local Xi = X:copy()
     Xi:set(4, 1, 0 / 0)

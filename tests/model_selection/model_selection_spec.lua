@@ -160,6 +160,12 @@ describe("splitter errors", function()
     assert.has_error(function() test_folds(ms.StratifiedKFold{ n_splits = 3 }, 4, M{1, 1, 2, 2}) end,
       "StratifiedKFold(n_splits=3, shuffle=false): n_splits=3 is more than the members of every "
       .. "class (largest class: 2); use fewer folds")
+    -- a NaN label is no class (it used to fail as "table index is NaN")
+    for _, S in ipairs{ "StratifiedKFold", "RepeatedStratifiedKFold", "StratifiedShuffleSplit" } do
+      local ok, err = pcall(test_folds, ms[S]{ n_splits = 2 }, 4, M{ 1, 0 / 0, 1, 2 })
+      assert.is_false(ok)
+      assert.matches("^" .. S .. "%(.*%): y has a NaN label %(row 2%)$", err)
+    end
     assert.has_error(function() test_folds(ms.StratifiedKFold{}, 4) end,
       "bad argument #2 to 'split' (luma.model_selection.StratifiedKFold needs the labels y)")
     assert.has_error(function() test_folds(ms.GroupKFold{ n_splits = 3 }, 4, nil, M{1, 1, 2, 2}) end,

@@ -162,6 +162,14 @@ describe("encoders' bad input", function()
     end)
   end)
 
+  it("inverse_transform takes a matrix", function()
+    for _, E in ipairs{ pp.OneHotEncoder, pp.OrdinalEncoder } do
+      local e = E{}:fit{ { "a", "b" } }
+      errors_with("bad argument #1 to 'inverse_transform' %(luma.Matrix expected, got nil%)",
+        function() e:inverse_transform() end)
+    end
+  end)
+
   it("refuses a fractional min_frequency above 1", function()
     errors_with("min_frequency must be a count %(an integer >= 1%) or a fraction in %(0, 1%), got 1.5",
       function() pp.OneHotEncoder{ min_frequency = 1.5 }:fit(cities) end)

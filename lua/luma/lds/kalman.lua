@@ -21,6 +21,7 @@
 -- only (a NaN row is missing).
 local luma = require("luma")
 local estimator = require("luma.estimator")
+local args = require("luma.util.args")
 local dcommon = require("luma.decomposition.common")
 local native = require("luma.lds.native")
 
@@ -280,7 +281,7 @@ local function sample(self, n, rng)
     fail("%s.sample: needs the observation dimension: fit first or give observation_matrix", NAME)
   end
   local mdl = model_of(self, p, "sample")
-  rng = rng or estimator.rng(self.params.seed)
+  rng = args.generator(rng, 2, "sample", 2) or estimator.rng(self.params.seed)
   local m = mdl.transition_matrix:rows()
   -- a factor L L^T = S of a PSD covariance (eigh, so singular ones work)
   local function factor(S)

@@ -225,11 +225,13 @@ splitters.KFold = splitter("KFold", { N_SPLITS, SHUFFLE, SEED,
     .. "permutation with shuffle = true." }, kfold_folds)
 
 -- Labels coded by order of first appearance (scikit-learn's stratification
--- order), with the count of each class.
-local function codes_by_appearance(y)
+-- order), with the count of each class.  A NaN label is an error (at
+-- the level of the caller's caller, the splitter's user).
+local function codes_by_appearance(self, y, level)
   local code, codes, counts, k = {}, {}, {}, 0
   for i = 1, y:rows() do
     local v = y:get(i, 1)
+    if v ~= v then fail(level + 2, "%s: y has a NaN label (row %d)", tostring(self), i) end
     if not code[v] then
       k = k + 1
       code[v] = k
@@ -246,7 +248,7 @@ end
 -- samples to folds in blocks (shuffled blocks with shuffle = true).
 local function stratified_folds(self, n, y, _, level)
   local k = self.params.n_splits
-  local codes, counts, n_classes = codes_by_appearance(y)
+  local codes, counts, n_classes = codes_by_appearance(self, y, level)
   if n_classes == 0 then fail(level + 1, "%s: y is empty", tostring(self)) end
   local smallest = math.huge
   local enough = false
@@ -435,7 +437,7 @@ splitters.StratifiedShuffleSplit = splitter("StratifiedShuffleSplit", { SHUFFLE_
   doc = "n_splits random train/test partitions preserving the class proportions of y." },
   function(self, n, y, _, level)
     local n_train, n_test = split_sizes(self.params, n, level + 1)
-    local codes, counts, n_classes = codes_by_appearance(y)
+    local codes, counts, n_classes = codes_by_appearance(self, y, level)
     if n_test < n_classes or n_train < n_classes then
       fail(level + 1, "%s: train and test sets need at least one sample of each of the %d "
         .. "classes (train %d, test %d)", tostring(self), n_classes, n_train, n_test)

@@ -27,6 +27,14 @@ local function shown(v)
 end
 
 -- A value in an error message: strings quoted.
+-- Z of inverse_transform is a matrix (the contract checks a matrix's
+-- width, and lets other values through to classes that take them).
+local function check_encoded(Z)
+  if not luma.ismatrix(Z) then
+    fail(3, "bad argument #1 to 'inverse_transform' (luma.Matrix expected, got %s)", type(Z))
+  end
+end
+
 local function quoted(v)
   return type(v) == "string" and string.format("%q", v) or shown(v)
 end
@@ -266,6 +274,7 @@ encoders.OrdinalEncoder = estimator.class{
   end,
   -- Codes outside 1..k (such as unknown_value) come back missing.
   inverse_transform = function(self, Z)
+    check_encoded(Z)
     local columns = {}
     for j = 1, Z:cols() do
       local cats = self.categories[j]
@@ -405,6 +414,7 @@ encoders.OneHotEncoder = estimator.class{
   -- dropped category, or missing for an unknown (or, without drop, a
   -- value handle_unknown ignored); the infrequent group gives missing.
   inverse_transform = function(self, Z)
+    check_encoded(Z)
     local columns = {}
     for j, layout in ipairs(self._layout) do
       local col = {}
