@@ -18,11 +18,8 @@
 -- predicts the class of the largest output (decision_function gives the
 -- outputs).
 --
--- k-means: the clustering family has not landed yet, so the centres come
--- from a minimal internal Lloyd's algorithm (k-means++ seeding, at most
--- max_iter rounds, an emptied cluster restarted at the point farthest
--- from its centre); it is to be replaced by the clustering family's
--- KMeans.
+-- The centres are luma.cluster.KMeans's (one k-means++ seeding, Lloyd's
+-- iterations, at most max_iter of them).
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")
@@ -31,55 +28,9 @@ local M = {}
 
 local fail = args.fail
 
-local function sqdist(X, Y) return luma.pairwise.distances(X, Y, "sqeuclidean") end
-
--- k-means++ seeding (Arthur & Vassilvitskii 2007): each next centre is a
--- row drawn with probability proportional to its squared distance to the
--- nearest centre chosen so far.
-local function kmeans_plus_plus(X, k, rng)
-  local n = X:rows()
-  local chosen = { rng:integers(1, n) }
-  local nearest = sqdist(X, X:row(chosen[1]))
-  for c = 2, k do
-    local total = nearest:sum()
-    local pick
-    if total > 0 then
-      local u, acc = rng:uniform() * total, 0
-      for i = 1, n do
-        acc = acc + nearest:get(i, 1)
-        if acc >= u then pick = i break end
-      end
-    end
-    pick = pick or rng:integers(1, n) -- all remaining points coincide with centres
-    chosen[c] = pick
-    nearest = luma.matrix.minimum(nearest, sqdist(X, X:row(pick)))
-  end
-  return X:take(chosen)
-end
-
--- Lloyd's algorithm from k-means++ seeds: assign each row to its nearest
--- centre, move each centre to its rows' mean, until no assignment changes.
 local function kmeans(X, k, rng, max_iter)
-  local centers = kmeans_plus_plus(X, k, rng)
-  local labels
-  for _ = 1, max_iter do
-    local D = sqdist(X, centers)
-    local new = D:argmin(2)
-    if labels and new:eq(labels):all() then break end
-    labels = new
-    for c = 1, k do
-      local mask = labels:eq(c)
-      if mask:any() then
-        centers:row(c):assign(X:select(mask, 1):mean(1))
-      else
-        -- an emptied cluster restarts at the row farthest from its centre
-        local far = D:min(2):argmax()
-        centers:row(c):assign(X:row(far))
-        labels:set(far, 1, c)
-      end
-    end
-  end
-  return centers
+  return luma.cluster.KMeans{ n_clusters = k, n_init = 1, max_iter = max_iter, seed = rng }
+    :fit(X).cluster_centers
 end
 
 local function design(self, X)

@@ -1,5 +1,5 @@
--- luma.mixture.GaussianMixture (lua/luma/mixture/gaussian.lua, em.lua,
--- kmeans.lua).
+-- luma.mixture.GaussianMixture (lua/luma/mixture/gaussian.lua, em.lua;
+-- the k-means initialization is luma.cluster.KMeans).
 --
 -- NOTES: the 1-D worked example of notes 004 §11.2–11.3 (Examples
 -- 11.1–11.5 and (11.57)): X = {-3, -2.5, -1, 0, 2, 4, 5}, K = 3, initial

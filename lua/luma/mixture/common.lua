@@ -54,24 +54,23 @@ function common.matrix_param(name, pname, v, rows, cols)
 end
 
 --- common.resp_init(self, X, k, rng) -> n x k initial responsibilities by
--- params.init_params: "kmeans" (labels of the internal k-means,
--- luma.mixture.kmeans), "k-means++" (the seeds alone), "random" (uniform
--- rows normalized), "random_from_data" (k distinct rows) -- scikit-learn's
+-- params.init_params: "kmeans" (the labels of one luma.cluster.KMeans run
+-- seeded by rng), "k-means++" (its seeds alone), "random" (uniform rows
+-- normalized), "random_from_data" (k distinct rows) -- scikit-learn's
 -- four choices.
 function common.resp_init(self, X, k, rng)
-  local kmeans = require("luma.mixture.kmeans")
   local how = self.params.init_params
   local n = X:rows()
   if how == "kmeans" then
-    return kmeans.onehot((kmeans.fit(X, k, rng)), k)
+    local labels = luma.cluster.KMeans{ n_clusters = k, n_init = 1, seed = rng }:fit(X).labels
+    return luma.arange(1, k):t():eq(labels)
   elseif how == "random" then
     local R = rng:uniform(n, k)
     return R:div(R:sum(2))
   end
   local indices
   if how == "k-means++" then
-    local _, idx = kmeans.plusplus(X, k, rng)
-    indices = luma.matrix(idx)
+    indices = select(2, luma.cluster.kmeans_plusplus(X, k, { seed = rng }))
   else
     indices = rng:choice(n, k, { replace = false })
   end

@@ -7,7 +7,6 @@
 --   student   StudentTMixture
 --   bayesian  BayesianGaussianMixture
 --   em        the EM driver every mixture runs through (not public)
---   kmeans    the minimal k-means of the initializations (not public)
 --   common    checks and helpers shared by the parts (not public)
 local luma = require("luma")
 
