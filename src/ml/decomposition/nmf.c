@@ -32,10 +32,22 @@ static void sweep_chunk(void *ctx, int64_t chunk, int64_t i0, int64_t i1) {
     const double hess = ht[t * hcs];
     for (int64_t i = i0; i < i1; i++) {
       double *wi = w + i * wrs;
-      double grad = -LUMA_AT(job->xht, i, t);
+      double grad;
       if (wcs == 1 && hcs == 1) {
-        for (int64_t r = 0; r < k; r++) grad += ht[r] * wi[r];
+        /* four partial sums: one chain of k dependent additions would
+         * bound the sweep by the adder's latency */
+        double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        int64_t r = 0;
+        for (; r + 4 <= k; r += 4) {
+          a0 += ht[r] * wi[r];
+          a1 += ht[r + 1] * wi[r + 1];
+          a2 += ht[r + 2] * wi[r + 2];
+          a3 += ht[r + 3] * wi[r + 3];
+        }
+        for (; r < k; r++) a0 += ht[r] * wi[r];
+        grad = ((a0 + a1) + (a2 + a3)) - LUMA_AT(job->xht, i, t);
       } else {
+        grad = -LUMA_AT(job->xht, i, t);
         for (int64_t r = 0; r < k; r++) grad += ht[r * hcs] * wi[r * wcs];
       }
       const double wit = wi[t * wcs];
