@@ -7,8 +7,10 @@
  *   grad = (W HHt)[i][t] - XHt[i][t],  W[i][t] <- max(0, W[i][t] - grad / HHt[t][t])
  * (scikit-learn's _update_cdnmf_fast).  Row i's updates read only row i
  * of W, so rows are the chunks of a parallel loop and each row goes
- * through the columns in order: the same arithmetic as scikit-learn's
- * column-major loops, for any thread count.
+ * through the columns in order, as in scikit-learn's loops: the same
+ * arithmetic for any thread count (the dot products in (W HHt)[i][t]
+ * are summed in four partial sums, so the last bits differ from
+ * scikit-learn's single sum).
  */
 #ifndef LUMA_ML_NMF_H
 #define LUMA_ML_NMF_H
