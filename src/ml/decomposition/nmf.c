@@ -3,6 +3,7 @@
  */
 #include <math.h>
 
+#include "core/dot.h"
 #include "decomposition/nmf.h"
 
 /* Rows per chunk: 512 rows of k^2 multiply-adds (k = 20: 200,000). */
@@ -34,18 +35,9 @@ static void sweep_chunk(void *ctx, int64_t chunk, int64_t i0, int64_t i1) {
       double *wi = w + i * wrs;
       double grad;
       if (wcs == 1 && hcs == 1) {
-        /* four partial sums: one chain of k dependent additions would
-         * bound the sweep by the adder's latency */
-        double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-        int64_t r = 0;
-        for (; r + 4 <= k; r += 4) {
-          a0 += ht[r] * wi[r];
-          a1 += ht[r + 1] * wi[r + 1];
-          a2 += ht[r + 2] * wi[r + 2];
-          a3 += ht[r + 3] * wi[r + 3];
-        }
-        for (; r < k; r++) a0 += ht[r] * wi[r];
-        grad = ((a0 + a1) + (a2 + a3)) - LUMA_AT(job->xht, i, t);
+        /* luma_dot's partial sums: one chain of k dependent additions
+         * would bound the sweep by the adder's latency */
+        grad = luma_dot(ht, wi, k) - LUMA_AT(job->xht, i, t);
       } else {
         grad = -LUMA_AT(job->xht, i, t);
         for (int64_t r = 0; r < k; r++) grad += ht[r * hcs] * wi[r * wcs];

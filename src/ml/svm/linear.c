@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "svm/dot.h"
+#include "core/dot.h"
 #include "svm/linear.h"
 
 #define INF HUGE_VAL
@@ -47,7 +47,7 @@ static const double *row_of(const luma_LinearSvm *p, int64_t i) {
 /* w.x_i with the bias feature. */
 static double margin(const luma_LinearSvm *p, const double *w, int64_t i) {
   const int64_t d = p->x->cols;
-  double v = luma_svm_dot(w, row_of(p, i), d);
+  double v = luma_dot(w, row_of(p, i), d);
   return p->bias > 0 ? v + w[d] * p->bias : v;
 }
 
@@ -63,7 +63,7 @@ static void add_row(const luma_LinearSvm *p, double *restrict w, double a, int64
 static double squared_norm(const luma_LinearSvm *p, int64_t i) {
   const double *x = row_of(p, i);
   const double b = p->bias > 0 ? p->bias * p->bias : 0;
-  return luma_svm_dot(x, x, p->x->cols) + b;
+  return luma_dot(x, x, p->x->cols) + b;
 }
 
 int64_t luma_linear_svm_work(int64_t l, int64_t wd, int which, int64_t *iwork) {

@@ -21,7 +21,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "svm/dot.h"
+#include "core/dot.h"
 #include "svm/smo.h"
 
 #define TAU 1e-12
@@ -80,14 +80,14 @@ static double powi(double base, int e) {
 static double kval(const Kern *k, int64_t i, int64_t j) {
   double v;
   switch (k->kind) {
-  case LUMA_KERNEL_LINEAR: v = luma_svm_dot(k->x[i], k->x[j], k->d); break;
+  case LUMA_KERNEL_LINEAR: v = luma_dot(k->x[i], k->x[j], k->d); break;
   case LUMA_KERNEL_POLYNOMIAL:
-    v = powi(k->kp.gamma * luma_svm_dot(k->x[i], k->x[j], k->d) + k->kp.coef0, k->kp.degree);
+    v = powi(k->kp.gamma * luma_dot(k->x[i], k->x[j], k->d) + k->kp.coef0, k->kp.degree);
     break;
   case LUMA_KERNEL_RBF:
-    v = exp(-k->kp.gamma * (k->xsq[i] + k->xsq[j] - 2 * luma_svm_dot(k->x[i], k->x[j], k->d)));
+    v = exp(-k->kp.gamma * (k->xsq[i] + k->xsq[j] - 2 * luma_dot(k->x[i], k->x[j], k->d)));
     break;
-  case LUMA_KERNEL_SIGMOID: v = tanh(k->kp.gamma * luma_svm_dot(k->x[i], k->x[j], k->d) + k->kp.coef0); break;
+  case LUMA_KERNEL_SIGMOID: v = tanh(k->kp.gamma * luma_dot(k->x[i], k->x[j], k->d) + k->kp.coef0); break;
   case LUMA_KERNEL_LAPLACIAN: v = exp(-k->kp.gamma * l1_distance(k->x[i], k->x[j], k->d)); break;
   default: v = LUMA_AT(k->gram, k->gi[i], k->gi[j]); break;
   }
@@ -902,7 +902,7 @@ luma_SvmStatus luma_svm_solve(luma_Threads *t, luma_SvmAllocFn alloc, void *ud,
     double *row = w.xrows + i * d;
     for (int64_t k = 0; k < d; k++) row[k] = LUMA_AT(p->x, p->rows[i], k);
     w.x[i] = row;
-    if (w.xsq) w.xsq[i] = luma_svm_dot(row, row, d);
+    if (w.xsq) w.xsq[i] = luma_dot(row, row, d);
   }
   memset(w.heads, 0, (size_t)n * sizeof *w.heads);
   q.cache.l = n;

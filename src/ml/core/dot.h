@@ -1,15 +1,16 @@
 /*
- * dot.h - the inner product both SVM solvers evaluate most (no Lua).
+ * dot.h - the inner product of the hot loops: the SVM solvers' kernel
+ * evaluations, NMF's coordinate-descent gradients (no Lua).
  */
-#ifndef LUMA_ML_SVM_DOT_H
-#define LUMA_ML_SVM_DOT_H
+#ifndef LUMA_ML_CORE_DOT_H
+#define LUMA_ML_CORE_DOT_H
 
 #include <stdint.h>
 
 /* a.b over d contiguous elements, with four partial sums: independent
  * additions pipeline (and vectorize) where one running sum waits on each
  * addition. */
-static inline double luma_svm_dot(const double *a, const double *b, int64_t d) {
+static inline double luma_dot(const double *a, const double *b, int64_t d) {
   double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   int64_t k = 0;
   for (; k + 4 <= d; k += 4) {
