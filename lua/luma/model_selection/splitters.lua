@@ -306,12 +306,17 @@ splitters.StratifiedKFold = splitter("StratifiedKFold", { N_SPLITS, SHUFFLE, SEE
 local function repeated(inner_folds)
   return function(self, n, y, groups, level)
     local rng = estimator.rng(self.params.seed)
+    -- the inner splitter's class, printed as the outer one (errors name
+    -- what the user built)
+    local inner_class = {}
+    for k, v in pairs(getmetatable(self)) do inner_class[k] = v end
+    inner_class.__tostring = function() return tostring(self) end
     local out = {}
     for _ = 1, self.params.n_repeats do
       local inner = { params = { n_splits = self.params.n_splits, shuffle = true,
                                  seed = rng:copy() } }
       rng:jump()
-      setmetatable(inner, getmetatable(self))
+      setmetatable(inner, inner_class)
       for _, f in ipairs(inner_folds(inner, n, y, groups, level + 1)) do out[#out + 1] = f end
     end
     return out
