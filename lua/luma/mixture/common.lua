@@ -53,6 +53,60 @@ function common.matrix_param(name, pname, v, rows, cols)
   return v:copy()
 end
 
+-- The schema entries of how a fit starts, worded once for every mixture.
+local START_PARAMS = {
+  n_init = { name = "n_init", type = "integer", default = 1, min = 1,
+    doc = "initializations; the run with the best final log-likelihood (lower bound for "
+      .. "BayesianGaussianMixture) is kept" },
+  init_params = { name = "init_params", type = "string", default = "kmeans",
+    values = { "kmeans", "k-means++", "random", "random_from_data" },
+    doc = "initial responsibilities: k-means labels, k-means++ seeds, random, or random rows" },
+  warm_start = { name = "warm_start", type = "boolean", default = false,
+    doc = "start each fit from the previous fit's parameters (one initialization)" },
+  seed = { name = "seed", type = "seed", doc = "generator of the initialization and of sample" },
+}
+
+--- common.param(name) -> a fresh copy of the shared schema entry name
+-- (n_init, init_params, warm_start or seed): each class owns its entries.
+function common.param(name)
+  local copy = {}
+  for k, v in pairs(START_PARAMS[name]) do copy[k] = v end
+  return copy
+end
+
+-- The help of the methods every mixture has, worded once.
+local METHOD_DOCS = {
+  predict = { signature = "est:predict(X) -> labels",
+    doc = "The component of largest responsibility for each row of X. Returns an n x 1 matrix "
+      .. "of components 1..k." },
+  predict_proba = { signature = "est:predict_proba(X) -> matrix",
+    doc = "The responsibilities p(component | x) of each row of X. Returns an n x k matrix whose "
+      .. "rows sum to 1." },
+  fit_predict = { signature = "est:fit_predict(X [, y = nil]) -> labels",
+    doc = "Fits the mixture to X and returns the components of the final E-step (as predict(X) "
+      .. "after fit). Returns an n x 1 matrix." },
+  n_parameters = { signature = "est:n_parameters() -> integer",
+    doc = "The number of free parameters. Returns an integer." },
+  bic = { signature = "est:bic(X) -> number",
+    doc = "The Bayesian information criterion -2 log L + p log n on X (Schwarz 1978; lower is "
+      .. "better). Returns a number." },
+  aic = { signature = "est:aic(X) -> number",
+    doc = "The Akaike information criterion -2 log L + 2 p on X (Akaike 1974; lower is better). "
+      .. "Returns a number." },
+}
+
+--- common.method_docs(docs, names) -> docs with the shared help of each
+-- method in the list names that docs does not word itself.
+function common.method_docs(docs, names)
+  for _, name in ipairs(names) do
+    if not docs[name] then
+      local d = METHOD_DOCS[name]
+      docs[name] = { signature = d.signature, doc = d.doc }
+    end
+  end
+  return docs
+end
+
 --- common.resp_init(self, X, k, rng) -> n x k initial responsibilities by
 -- params.init_params: "kmeans" (the labels of one luma.cluster.KMeans run
 -- seeded by rng), "k-means++" (its seeds alone), "random" (uniform rows

@@ -38,13 +38,10 @@ local function params(extra)
     { name = "tol", type = "number", default = 1e-3, min = 0,
       doc = "stop when the average log-likelihood changes by less" },
     { name = "max_iter", type = "integer", default = 100, min = 0, doc = "EM iterations per initialization" },
-    { name = "n_init", type = "integer", default = 1, min = 1,
-      doc = "initializations; the best final log-likelihood is kept" },
-    { name = "init_params", type = "string", default = "kmeans",
-      values = { "kmeans", "k-means++", "random", "random_from_data" },
-      doc = "initial responsibilities, as GaussianMixture's" },
-    { name = "warm_start", type = "boolean", default = false, doc = "start from the previous fit" },
-    { name = "seed", type = "seed", doc = "initialization and sample" },
+    common.param("n_init"),
+    common.param("init_params"),
+    common.param("warm_start"),
+    common.param("seed"),
   }
   for _, p in ipairs(extra or {}) do list[#list + 1] = p end
   return list
@@ -138,22 +135,11 @@ local function class_spec(spec, model, check, n_parameters, draw)
     end
     return luma.matrix.vstack(blocks), luma.matrix.vstack(labels)
   end
-  local docs = spec.method_docs or {}
-  docs.predict = docs.predict or { signature = "est:predict(X) -> labels",
-    doc = "The component of largest responsibility for each row of X. Returns an n x 1 matrix." }
-  docs.predict_proba = docs.predict_proba or { signature = "est:predict_proba(X) -> matrix",
-    doc = "The responsibilities of each row of X. Returns an n x k matrix whose rows sum to 1." }
-  docs.fit_predict = docs.fit_predict or { signature = "est:fit_predict(X [, y = nil]) -> labels",
-    doc = "Fits the mixture and returns the components of the final E-step. Returns an n x 1 matrix." }
+  local docs = common.method_docs(spec.method_docs or {},
+    { "predict", "predict_proba", "fit_predict", "n_parameters", "bic", "aic" })
   docs.sample = docs.sample or { signature = "est:sample(n [, rng = nil]) -> X, labels",
     doc = "Draws n points by ancestral sampling, grouped by component. Returns the points "
       .. "(n x d) and their components (n x 1)." }
-  docs.n_parameters = docs.n_parameters or { signature = "est:n_parameters() -> integer",
-    doc = "The number of free parameters. Returns an integer." }
-  docs.bic = docs.bic or { signature = "est:bic(X) -> number",
-    doc = "The Bayesian information criterion -2 log L + p log n (lower is better). Returns a number." }
-  docs.aic = docs.aic or { signature = "est:aic(X) -> number",
-    doc = "The Akaike information criterion -2 log L + 2 p (lower is better). Returns a number." }
   spec.method_docs = docs
   return spec
 end

@@ -306,30 +306,17 @@ M.GaussianMixture = estimator.class{
       doc = "added to the covariances' diagonal (the guard against collapsing components)" },
     { name = "max_iter", type = "integer", default = 100, min = 0,
       doc = "EM iterations per initialization (0 keeps the initialization)" },
-    { name = "n_init", type = "integer", default = 1, min = 1,
-      doc = "initializations; the run with the best final log-likelihood is kept" },
-    { name = "init_params", type = "string", default = "kmeans",
-      values = { "kmeans", "k-means++", "random", "random_from_data" },
-      doc = "initial responsibilities: k-means labels, k-means++ seeds, random, or random rows" },
+    common.param("n_init"),
+    common.param("init_params"),
     { name = "weights_init", type = "matrix|table", doc = "initial weights (k numbers summing to 1)" },
     { name = "means_init", type = "matrix", doc = "initial means (k x d)" },
     { name = "precisions_init", type = "matrix|table",
       doc = "initial precisions (inverse covariances), shaped as the covariances" },
-    { name = "warm_start", type = "boolean", default = false,
-      doc = "start each fit from the previous fit's parameters (one initialization)" },
-    { name = "seed", type = "seed", doc = "generator of the initialization and of sample" },
+    common.param("warm_start"),
+    common.param("seed"),
   },
   example = function() return M.GaussianMixture{ n_components = 2, seed = 1 }, common.example_data() end,
-  method_docs = {
-    predict = { signature = "est:predict(X) -> labels",
-      doc = "The component of largest responsibility for each row of X. Returns an n x 1 "
-        .. "matrix of components 1..k." },
-    predict_proba = { signature = "est:predict_proba(X) -> matrix",
-      doc = "The responsibilities p(component | x) of each row of X. Returns an n x k matrix "
-        .. "whose rows sum to 1." },
-    fit_predict = { signature = "est:fit_predict(X [, y = nil]) -> labels",
-      doc = "Fits the mixture to X and returns the components of the final E-step (as "
-        .. "predict(X) after fit). Returns an n x 1 matrix." },
+  method_docs = common.method_docs({
     sample = { signature = "est:sample(n [, rng = nil]) -> X, labels",
       doc = "Draws n points by ancestral sampling (a component by the weights, then its "
         .. "Gaussian), grouped by component; rng defaults to a generator made from seed. "
@@ -337,13 +324,7 @@ M.GaussianMixture = estimator.class{
     n_parameters = { signature = "est:n_parameters() -> integer",
       doc = "The number of free parameters: covariances, means and k - 1 weights. Returns "
         .. "an integer." },
-    bic = { signature = "est:bic(X) -> number",
-      doc = "The Bayesian information criterion -2 log L + p log n on X (Schwarz 1978; lower "
-        .. "is better). Returns a number." },
-    aic = { signature = "est:aic(X) -> number",
-      doc = "The Akaike information criterion -2 log L + 2 p on X (Akaike 1974; lower is "
-        .. "better). Returns a number." },
-  },
+  }, { "predict", "predict_proba", "fit_predict", "bic", "aic" }),
   fit = function(self, X) fit(self, X) end,
   fit_predict = fit,
   predict = function(self, X)
