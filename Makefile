@@ -138,10 +138,14 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/luma scripts/demo.lua
 
+# The builds `make test` and `make check` start use every core (the
+# Makefile is safe in parallel); BUILD_JOBS= builds one file at a time.
+BUILD_JOBS ?= -j$(shell nproc 2>/dev/null || echo 1)
+
 # `make test FAMILY=linear` (or FAMILY=<path of a spec or folder>) runs only
 # those specs, skipping the fuzz build and the C tests.
 test: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) all
 	@if [ -z "$(FAMILY)" ]; then $(MAKE) --no-print-directory fuzz-build; fi
 	@BUILD=$(BUILD) FUZZ_BUILD=$(FUZZ_BUILD) FAMILY=$(FAMILY) scripts/run-tests
 
@@ -151,15 +155,15 @@ test: deps
 # ASan must let an impossible allocation fail (as malloc does) so the tests
 # of Lua memory errors run instead of aborting.
 check: deps
-	@$(MAKE) --no-print-directory all BUILD=build-asan OPT=-O1 CC=clang \
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) all BUILD=build-asan OPT=-O1 CC=clang \
 		SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	@BUILD=build-asan LUMA_SANITIZED=1 ASAN_OPTIONS=allocator_may_return_null=1 scripts/run-tests
-	@$(MAKE) --no-print-directory all BUILD=build-clang CC=clang
-	@$(MAKE) --no-print-directory build-tsan/test_threads BUILD=build-tsan CC=clang OPT=-O1 \
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) all BUILD=build-clang CC=clang
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) build-tsan/test_threads BUILD=build-tsan CC=clang OPT=-O1 \
 		SANITIZE="-fsanitize=thread -fno-omit-frame-pointer"
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" OPENBLAS_NUM_THREADS=1 \
 		build-tsan/test_threads
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) all
 	valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 		--show-leak-kinds=definite -q $(BUILD)/embed_host > /dev/null
 	@echo "make check: clean"
@@ -175,7 +179,7 @@ FUZZ_SANITIZE := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recov
 	-fno-omit-frame-pointer
 
 fuzz-build:
-	@$(MAKE) --no-print-directory fuzz-bins BUILD=$(FUZZ_BUILD) CC=clang OPT=-O1 \
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) fuzz-bins BUILD=$(FUZZ_BUILD) CC=clang OPT=-O1 \
 		SANITIZE="$(FUZZ_SANITIZE)"
 
 fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
