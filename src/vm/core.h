@@ -39,6 +39,8 @@ typedef struct luma_StateInfo {
   luma_PrintFunction print;  /* where standard output goes (NULL: stdout) */
   void *print_ud;
   atomic_int interrupted;    /* set by luma_interrupt; native loops poll it */
+  int stopped;               /* why this run ended (state.c), 0 while it goes on */
+  int sealed;                /* shared tables are put back before each run (sandbox.c) */
 } luma_StateInfo;
 
 /* The info of a state made by luma_newstate, or NULL. */
@@ -64,11 +66,26 @@ int luma_state_time_error(lua_State *L);
 void luma_state_drop_time_limit(lua_State *L);
 /* When this run's time is up (luma_monotonic_seconds()), or 0: no limit. */
 double luma_state_deadline(lua_State *L);
-/* Clears a pending interrupt and puts back the state's normal hook. */
-void luma_state_clear_interrupt(lua_State *L);
-/* Raises "interrupted!" (clearing the request) if luma_interrupt was called
- * since the run began: for C code that waits without running Lua. */
+/* Raises "interrupted!" if luma_interrupt was called since the run began
+ * (or the run's stop error if it already stopped): for C code that waits
+ * without running Lua.  Like the limits, an interrupt ends the run. */
 void luma_state_check_interrupt(lua_State *L);
+/* Raises "interrupted!" and ends the run (every later instruction fails). */
+int luma_state_interrupt_error(lua_State *L);
+/* Nonzero once the run has stopped (a limit, the clock or an interrupt)
+ * or an interrupt is pending. */
+int luma_state_stopped(lua_State *L);
+/* Gives a coroutine the state's count hook, so the limits and
+ * luma_interrupt reach it even in a state without limits. */
+void luma_state_hook_thread(lua_State *co);
+/* The sandbox's guards (sandbox.c): xpcall whose handler is skipped once
+ * the run stopped, and coroutines that answer the hook; in sandboxed
+ * states also setmetatable without __gc. */
+void luma_sandbox_guard(lua_State *L, int sandbox);
+/* Puts the tables recorded by luma_seal back as they were (sandbox.c);
+ * called before each run of a sealed state.  LUA_OK, or an error status
+ * (memory) with the message pushed. */
+int luma_sandbox_restore(lua_State *L);
 /* Raises "'fname' is not available in a sandboxed state" when sandboxed. */
 void luma_check_unsandboxed(lua_State *L, const char *fname);
 

@@ -132,6 +132,22 @@ LUMA_API int luma_pcall(lua_State *L, int nargs, int nresults);
  * luma_pcall. */
 LUMA_API void luma_interrupt(lua_State *L);
 
+/* Seals the state's shared tables: records every table reachable from the
+ * globals (the standard libraries, `luma` and the modules loaded so far,
+ * package.loaded), the string metatable and Luma's type metatables (with
+ * their method tables), and from then on puts each of them back as
+ * recorded before every luma_run_* and luma_pcall: keys a run added are
+ * removed, changed ones restored, metatables reset; modules and Luma
+ * types first loaded by a run are forgotten and load afresh in the next.
+ * So a script that rewrites string.upper, a matrix method or a global
+ * changes nothing for the next run.  Call it after the host's own setup
+ * (require the modules scripts will use first: each run would load the
+ * others again).  Costs about 0.1 us per recorded entry per run.  Tables a
+ * run creates, objects the host keeps, the default generator's stream and
+ * luma.config settings are not shared tables and carry over.  Returns
+ * LUA_OK, or an error status with the message pushed. */
+LUMA_API int luma_seal(lua_State *L);
+
 /* --------------------------------------------------------------- matrices */
 
 /* A read-write description of a matrix's elements: element (i, j), 0-based,

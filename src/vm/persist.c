@@ -23,6 +23,7 @@
 #include "budget.h"
 #include "core.h"
 #include "core/matrix_lua.h"
+#include "io/filemap.h"
 
 #define MAGIC "LUMA\x89VAL"
 #define MAGIC_LEN 8
@@ -342,39 +343,16 @@ static int p_decode(lua_State *L) {
 
 /* ------------------------------------------------------------- files */
 
-/* persist.write(path, bytes): atomically, through a temporary file in the
- * same directory renamed over path. */
+/* persist.write(path, bytes): atomically, through a new file beside path
+ * flushed to disk and renamed over it (io/filemap.h). */
 static int p_write(lua_State *L) {
   luma_check_unsandboxed(L, "luma.save");
   const char *path = luaL_checkstring(L, 1);
   size_t len;
   const char *bytes = luaL_checklstring(L, 2, &len);
-  /* open() with 0666 gives the temporary file the mode any new file gets
-   * (the umask applies; mkstemp would make it 0600); O_EXCL with a
-   * name from the pid, the clock and a counter makes it ours alone.  A
-   * file being replaced keeps its own permission bits. */
-  int fd = -1;
-  const char *name = NULL;
-  for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
-    lua_settop(L, 2);
-    name = lua_pushfstring(L, "%s.tmp.%d.%d.%d", path, (int)getpid(),
-                           (int)((uint64_t)(luma_monotonic_seconds() * 1e6) & 0xffffff), attempt);
-    fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    if (fd < 0 && errno != EEXIST) break;
-  }
-  if (fd < 0) return luaL_error(L, "luma.save: cannot write %s (%s)", path, strerror(errno));
-  struct stat st;
-  int ok = stat(path, &st) != 0 || fchmod(fd, st.st_mode & 07777) == 0;
-  FILE *f = fdopen(fd, "wb");
-  ok = ok && f != NULL && fwrite(bytes, 1, len, f) == len && fflush(f) == 0 && fsync(fd) == 0;
-  int saved = errno;
-  if (f) ok = (fclose(f) == 0) && ok;
-  else close(fd);
-  if (ok && rename(name, path) == 0) return 0;
-  if (!ok) errno = saved;
-  saved = errno;
-  remove(name);
-  return luaL_error(L, "luma.save: cannot write %s (%s)", path, strerror(saved));
+  int err = luma_file_replace(path, bytes, len, 1);
+  if (err != 0) return luaL_error(L, "luma.save: cannot write %s (%s)", path, strerror(err));
+  return 0;
 }
 
 /* serial.read(path) -> value.  The file's bytes go into a userdata sized

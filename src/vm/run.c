@@ -22,6 +22,12 @@ static int traceback_handler(lua_State *L) {
 
 int luma_pcall(lua_State *L, int nargs, int nresults) {
   int base = lua_gettop(L) - nargs;
+  int restored = luma_sandbox_restore(L);
+  if (restored != LUA_OK) { /* the message replaces the function and its arguments */
+    lua_replace(L, base);
+    lua_settop(L, base);
+    return restored;
+  }
   lua_pushcfunction(L, traceback_handler);
   lua_insert(L, base);
   luma_state_restart_budget(L);

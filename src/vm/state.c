@@ -58,30 +58,55 @@ enum { HOOK_GRANULARITY = 1000 };
 
 static void limit_hook(lua_State *L, lua_Debug *ar);
 
-/* After a limit is exceeded every instruction fails, so a script cannot
- * swallow the error with pcall and keep looping. */
-static void fail_from_now_on(lua_State *L) {
+/* Why the current run stopped (info->stopped): once a limit is exceeded or
+ * the host interrupts, the run is over.  Every later instruction, in any
+ * coroutine, raises the same error again until the host's next run, so a
+ * script cannot swallow it with pcall and keep looping, and message
+ * handlers and finalizers that Lua would run with hooks off are skipped
+ * (sandbox.c). */
+enum { STOP_NONE, STOP_INSTRUCTIONS, STOP_TIME, STOP_INTERRUPT };
+
+static int raise_stop(lua_State *L, const luma_StateInfo *info) {
+  switch (info->stopped) {
+  case STOP_TIME:
+    return luaL_error(L, "time limit exceeded (%f s)", (lua_Number)info->time_limit);
+  case STOP_INTERRUPT: return luaL_error(L, "interrupted!");
+  default:
+    return luaL_error(L, "instruction limit exceeded (%I instructions)",
+                      (lua_Integer)info->instruction_limit);
+  }
+}
+
+/* Ends the run: from now on every instruction of this thread fails (other
+ * coroutines fail at their next hook, within HOOK_GRANULARITY).  Counts
+ * only, not calls: the message handler that the error itself calls (a C
+ * function, running no instruction) must not fail too. */
+static void fail_from_now_on(lua_State *L, luma_StateInfo *info, int why) {
+  if (info->stopped == STOP_NONE) info->stopped = why;
   lua_sethook(L, limit_hook, LUA_MASKCOUNT, 1);
 }
 
-int luma_state_limit_error(lua_State *L) {
+static int stop_run(lua_State *L, int why) {
   luma_StateInfo *info = luma_state_info(L);
-  fail_from_now_on(L);
-  return luaL_error(L, "instruction limit exceeded (%I instructions)",
-                    (lua_Integer)(info ? info->instruction_limit : 0));
+  if (info == NULL) return luaL_error(L, why == STOP_INTERRUPT ? "interrupted!" : "limit exceeded");
+  fail_from_now_on(L, info, why);
+  return raise_stop(L, info);
 }
 
-int luma_state_time_error(lua_State *L) {
+int luma_state_limit_error(lua_State *L) { return stop_run(L, STOP_INSTRUCTIONS); }
+int luma_state_time_error(lua_State *L) { return stop_run(L, STOP_TIME); }
+int luma_state_interrupt_error(lua_State *L) { return stop_run(L, STOP_INTERRUPT); }
+
+int luma_state_stopped(lua_State *L) {
   luma_StateInfo *info = luma_state_info(L);
-  fail_from_now_on(L);
-  return luaL_error(L, "time limit exceeded (%f s)", (lua_Number)(info ? info->time_limit : 0));
+  return info != NULL && (info->stopped != STOP_NONE || atomic_load(&info->interrupted));
 }
 
 int luma_state_refuse_cost(lua_State *L, const char *what, double cost, uint64_t left) {
   luma_StateInfo *info = luma_state_info(L);
   char estimate[32];
   snprintf(estimate, sizeof estimate, "%.3g", cost);
-  fail_from_now_on(L);
+  if (info != NULL) fail_from_now_on(L, info, STOP_INSTRUCTIONS);
   return luaL_error(L, "instruction limit exceeded (%I instructions): %s would cost about %s "
                     "units of work, more than the %I left",
                     (lua_Integer)(info ? info->instruction_limit : 0), what, estimate,
@@ -91,6 +116,7 @@ int luma_state_refuse_cost(lua_State *L, const char *what, double cost, uint64_t
 void luma_charge(lua_State *L, uint64_t units) {
   luma_StateInfo *info = luma_state_info(L);
   if (info == NULL) return;
+  if (info->stopped != STOP_NONE) raise_stop(L, info);
   if (info->instruction_limit != 0) {
     info->instructions = units > UINT64_MAX - info->instructions ? UINT64_MAX
                                                                  : info->instructions + units;
@@ -107,12 +133,21 @@ double luma_state_deadline(lua_State *L) {
   return info != NULL && info->time_limit > 0 ? info->deadline : 0;
 }
 
-/* The count hook of both limits: instructions every HOOK_GRANULARITY, and
- * the clock at the same moments (a clock read costs about 20 ns). */
+/* The count hook of every thread of a state with limits, and of every
+ * coroutine (sandbox.c): a run that has stopped fails again; otherwise
+ * the interrupt flag, the instruction count every HOOK_GRANULARITY and the
+ * clock at the same moments (a clock read costs about 20 ns).  The call
+ * and return events of luma_interrupt's hook land here too. */
 static void limit_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
   luma_StateInfo *info = luma_state_info(L);
-  if (info == NULL) return;
+  if (info == NULL) { /* only luma_interrupt hooks a state Luma did not make */
+    lua_sethook(L, NULL, 0, 0);
+    luaL_error(L, "interrupted!");
+    return;
+  }
+  if (info->stopped != STOP_NONE) raise_stop(L, info);
+  if (atomic_load(&info->interrupted)) luma_state_interrupt_error(L);
   if (info->instruction_limit != 0) {
     info->instructions += HOOK_GRANULARITY;
     if (info->instructions > info->instruction_limit) luma_state_limit_error(L);
@@ -120,7 +155,7 @@ static void limit_hook(lua_State *L, lua_Debug *ar) {
   if (info->time_limit > 0 && luma_monotonic_seconds() > info->deadline) luma_state_time_error(L);
 }
 
-/* The hook a state runs with when nothing is pending. */
+/* The hook a state's main thread runs with when nothing is pending. */
 static void normal_hook(lua_State *L, luma_StateInfo *info) {
   if (info != NULL && (info->instruction_limit != 0 || info->time_limit > 0))
     lua_sethook(L, limit_hook, LUA_MASKCOUNT, HOOK_GRANULARITY);
@@ -128,10 +163,15 @@ static void normal_hook(lua_State *L, luma_StateInfo *info) {
     lua_sethook(L, NULL, 0, 0);
 }
 
+void luma_state_hook_thread(lua_State *co) {
+  lua_sethook(co, limit_hook, LUA_MASKCOUNT, HOOK_GRANULARITY);
+}
+
 void luma_state_restart_budget(lua_State *L) {
   luma_StateInfo *info = luma_state_info(L);
   if (info == NULL) return;
   atomic_store(&info->interrupted, 0);
+  info->stopped = STOP_NONE;
   info->instructions = 0;
   if (info->time_limit > 0) info->deadline = luma_monotonic_seconds() + info->time_limit;
   normal_hook(L, info);
@@ -145,33 +185,21 @@ void luma_state_drop_time_limit(lua_State *L) {
   normal_hook(L, info);
 }
 
-void luma_state_clear_interrupt(lua_State *L) {
-  luma_StateInfo *info = luma_state_info(L);
-  if (info != NULL) atomic_store(&info->interrupted, 0);
-  normal_hook(L, info);
-}
-
 void luma_state_check_interrupt(lua_State *L) {
   luma_StateInfo *info = luma_state_info(L);
-  if (info == NULL || !atomic_load(&info->interrupted)) return;
-  luma_state_clear_interrupt(L);
-  luaL_error(L, "interrupted!");
-}
-
-/* Runs at the next VM instruction after luma_interrupt. */
-static void interrupt_hook(lua_State *L, lua_Debug *ar) {
-  (void)ar;
-  luma_state_clear_interrupt(L);
-  luaL_error(L, "interrupted!");
+  if (info == NULL) return;
+  if (info->stopped != STOP_NONE) raise_stop(L, info);
+  if (atomic_load(&info->interrupted)) luma_state_interrupt_error(L);
 }
 
 /* Only async-signal-safe steps: an atomic store and lua_sethook, which Lua
- * documents as safe to call asynchronously. */
+ * documents as safe to call asynchronously.  The hook goes on the main
+ * thread; a running coroutine sees the flag at its next count hook. */
 void luma_interrupt(lua_State *L) {
   if (L == NULL) return;
   luma_StateInfo *info = luma_state_info(L);
   if (info != NULL) atomic_store(&info->interrupted, 1);
-  lua_sethook(L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+  lua_sethook(L, limit_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
 /* --------------------------------------------------------------- warnings */
@@ -286,6 +314,7 @@ static void open_standard_libs(lua_State *L, int sandbox) {
     lua_pop(L, 1);
   }
   if (sandbox) apply_sandbox(L);
+  luma_sandbox_guard(L, sandbox);
 }
 
 /* ----------------------------------------------------------- public API */

@@ -96,10 +96,7 @@ void luma_threads_finish(lua_State *L, luma_Threads *t, int status) {
   atomic_store(&t->stop, LUMA_LOOP_DONE);
   switch ((luma_LoopStatus)status) {
   case LUMA_LOOP_DONE: return;
-  case LUMA_LOOP_INTERRUPTED:
-    luma_state_clear_interrupt(L);
-    luaL_error(L, "interrupted!");
-    return;
+  case LUMA_LOOP_INTERRUPTED: luma_state_interrupt_error(L); return;
   case LUMA_LOOP_OVER_BUDGET: luma_state_limit_error(L); return;
   case LUMA_LOOP_TIMEOUT: luma_state_time_error(L); return;
   }

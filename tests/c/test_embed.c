@@ -708,6 +708,129 @@ static void test_native_estimator(void) {
   luma_close(L);
 }
 
+/* Issue 28: a run that has stopped stays stopped.  Lua calls xpcall's
+ * handler for an error raised from the count hook with hooks off, so a
+ * looping handler would hang the host: it is skipped once the run stopped.
+ * An interrupt, like the limits, cannot be swallowed by pcall, reaches a
+ * running coroutine in a state without limits, and ends the run; the next
+ * run is unaffected. */
+static void test_stops_are_final(void) {
+  luma_Options opts = {0};
+  opts.sandbox = 1;
+  opts.instruction_limit = 2000000;
+  lua_State *L = luma_newstate(&opts);
+  CHECK(L != NULL);
+  char msg[512];
+  CHECK(run_failing(L, "xpcall(function() error('x') end, function() while true do end end)", msg,
+                    sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "instruction limit exceeded (2000000 instructions)") != NULL);
+  CHECK(run_failing(L, "xpcall(function() while true do end end, function(m) return m end) "
+                       "while true do end", msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "instruction limit exceeded") != NULL);
+  /* xpcall otherwise behaves as the standard one: the handler's value,
+   * extra arguments, results, and a yield across it */
+  CHECK(strcmp(eval_string(L, "local ok, e = xpcall(function() error('x', 0) end, "
+                              "function(m) return 'handled ' .. m end) return tostring(ok) .. e"),
+               "falsehandled x") == 0);
+  CHECK(strcmp(eval_string(L, "return select(2, xpcall(function(a, b) return a * b end, print, 6, 7))"),
+               "42") == 0);
+  CHECK(strcmp(eval_string(L, "local co = coroutine.wrap(function() "
+                              "return select(2, xpcall(function() return coroutine.yield(1) + 1 end, "
+                              "print)) end) co() return tostring(co(41))"),
+               "42") == 0);
+  CHECK(run_failing(L, "xpcall(print)", msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "bad argument #2 to 'xpcall' (function expected, got no value)") != NULL);
+  CHECK(strcmp(eval_string(L, "return tostring(1 + 1)"), "2") == 0);
+  luma_close(L);
+
+  /* the interrupt, in a state without limits */
+  L = luma_newstate(NULL);
+  static const char *const loops[] = {
+      "coroutine.wrap(function() while true do end end)()",
+      "coroutine.resume(coroutine.create(function() while true do end end)) while true do end",
+      "pcall(function() while true do end end) while true do end",
+      "xpcall(function() while true do end end, function() while true do end end)",
+      NULL};
+  for (const char *const *code = loops; *code; code++) {
+    pthread_t thread;
+    Interrupter it = {L, 100};
+    pthread_create(&thread, NULL, interrupt_later, &it);
+    int status = run_failing(L, *code, msg, sizeof msg);
+    pthread_join(thread, NULL);
+    if (status != LUA_ERRRUN || strstr(msg, "interrupted!") == NULL)
+      printf("  not interrupted: %s -> %s\n", *code, msg);
+    CHECK(status == LUA_ERRRUN && strstr(msg, "interrupted!") != NULL);
+    CHECK(strcmp(eval_string(L, "return tostring(1 + 1)"), "2") == 0);
+  }
+  luma_close(L);
+}
+
+/* Finalizers run with hooks off, so a sandboxed state refuses __gc (a
+ * looping one would hang the run, or luma_close); others keep them. */
+static void test_sandbox_refuses_finalizers(void) {
+  luma_Options opts = {0};
+  opts.sandbox = 1;
+  opts.instruction_limit = 1000000;
+  lua_State *L = luma_newstate(&opts);
+  char msg[512];
+  CHECK(run_failing(L, "setmetatable({}, {__gc = function() while true do end end}) "
+                       "collectgarbage()", msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "bad argument #2 to 'setmetatable' (__gc metamethods are not available in a "
+                    "sandboxed state)") != NULL);
+  CHECK(run_failing(L, "setmetatable({}, {__gc = true})", msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strcmp(eval_string(L, "local mt = {__index = {a = 1}} return tostring(setmetatable({}, mt).a)"),
+               "1") == 0);
+  CHECK(strcmp(eval_string(L, "local t = setmetatable({}, {__metatable = 'x'}) "
+                              "return select(2, pcall(setmetatable, t, {}))"),
+               "cannot change a protected metatable") == 0);
+  luma_close(L); /* nothing left to finalize: returns at once */
+  L = luma_newstate(NULL);
+  CHECK(strcmp(eval_string(L, "local n = 0 setmetatable({}, {__gc = function() n = n + 1 end}) "
+                              "collectgarbage() return tostring(n)"),
+               "1") == 0);
+  luma_close(L);
+}
+
+/* luma_seal: what one run does to shared tables (the string library and
+ * metatable, a matrix method, the luma table, a module, a global) is
+ * undone before the next; the host's own setup before sealing stays. */
+static void test_seal(void) {
+  luma_Options opts = {0};
+  opts.sandbox = 1;
+  lua_State *L = luma_newstate(&opts);
+  CHECK(strcmp(eval_string(L, "greeting = 'hi' local _ = luma.linear.Ridge return 'ok'"), "ok") == 0);
+  CHECK(luma_seal(L) == LUA_OK);
+  CHECK(strcmp(eval_string(L, "string.upper = function() return 'pwned' end "
+                              "getmetatable('').__index = {rep = function() return 'p' end} "
+                              "local mt = getmetatable(luma.zeros(1, 1)) "
+                              "mt.__index = function() return function() return 42 end end "
+                              "luma.ones = nil luma.linear.Ridge = 1 luma.extra = {} "
+                              "greeting = 'pwned' leaked = true "
+                              "return ('abc'):rep(2) .. luma.zeros(2, 2):sum()"),
+               "p42") == 0);
+  CHECK(strcmp(eval_string(L, "return ('abc'):upper() .. luma.ones(2, 2):sum() .. "
+                              "type(luma.linear.Ridge) .. tostring(luma.extra) .. greeting .. "
+                              "tostring(leaked)"),
+               "ABC4.0tablenilhinil") == 0);
+  /* a module first loaded by a run is loaded afresh by the next */
+  CHECK(strcmp(eval_string(L, "luma.cluster.KMeans = 1 return type(luma.cluster.KMeans)"),
+               "number") == 0);
+  CHECK(strcmp(eval_string(L, "return type(luma.cluster.KMeans)"), "table") == 0);
+  /* a host's own call through luma_pcall is a run too */
+  CHECK(luma_run_string(L, "string.len = nil", "=t", 0) == LUA_OK);
+  lua_getglobal(L, "string");
+  lua_getfield(L, -1, "len");
+  CHECK(lua_isnil(L, -1)); /* left as the run left it until the next run */
+  lua_pop(L, 2);
+  CHECK(strcmp(eval_string(L, "return tostring(string.len('abc'))"), "3") == 0);
+  luma_close(L);
+  /* a state Luma did not make cannot be sealed */
+  lua_State *plain = luaL_newstate();
+  CHECK(luma_seal(plain) == LUMA_EARG);
+  CHECK(strstr(lua_tostring(plain, -1), "not a state made by luma_newstate") != NULL);
+  lua_close(plain);
+}
+
 int main(void) {
   test_basic_state();
   test_memory_limit();
@@ -726,6 +849,9 @@ int main(void) {
   test_warnings();
   test_threads();
   test_native_estimator();
+  test_stops_are_final();
+  test_sandbox_refuses_finalizers();
+  test_seal();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

@@ -62,6 +62,19 @@ describe("read_npy {mmap = true} #smoke", function()
     assert.matrix_near(X, mapped(path), 0)      -- and so does a new mapping
   end)
 
+  it("survives Luma's writers replacing the mapped file (they rename, never truncate)", function()
+    -- Truncating a mapped file makes every access past its new end a SIGBUS;
+    -- write_npy, write_csv, luma.save and open_npy "w+" write a new file
+    -- and rename it over the path, so this mapping keeps the old pages.
+    local A = mapped(path)
+    io_.write_npy(luma.zeros(1, 1), path)
+    assert.matrix_near(X, A, 0)
+    luma.save(luma.zeros(1, 1), path)
+    io_.open_npy(path, 1, 1, { mode = "w+" })
+    assert.matrix_near(X, A, 0)
+    assert.matrix_near({ { 0 } }, io_.read_npy(path), 0)
+  end)
+
   it("serves products, reductions, views, saving and a model fit like any matrix", function()
     local A = mapped(path)
     assert.matrix_near(X:t() * X, A:t() * A, 1e-12)

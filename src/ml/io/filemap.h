@@ -28,14 +28,24 @@ typedef struct luma_FileMap {
  * LUMA_FILEMAP_NOT_REGULAR. */
 int luma_filemap_open(const char *path, int shared, luma_FileMap *map);
 
-/* Creates or truncates path, writes header[0..hlen) and reserves
- * data_bytes of zeros after it, then maps the whole file shared.  The
- * space is allocated on disk now (posix_fallocate): a page written later
- * through the mapping can then never meet a full disk, which would be a
- * SIGBUS instead of an error.  Returns 0 or an errno value; on failure a
- * file this call created or truncated is removed. */
+/* Creates path anew, writes header[0..hlen) and reserves data_bytes of
+ * zeros after it, then maps the whole file shared.  The space is
+ * allocated on disk now (posix_fallocate): a page written later through
+ * the mapping can then never meet a full disk, which would be a SIGBUS
+ * instead of an error.  The file is made beside path and renamed over it,
+ * so a file already there is replaced, never truncated: a mapping of it
+ * elsewhere keeps its pages.  Returns 0 or an errno value; on failure
+ * path is left as it was. */
 int luma_filemap_create(const char *path, const void *header, size_t hlen, size_t data_bytes,
                         luma_FileMap *map);
+
+/* Replaces the file at path with bytes[0..len): written to a new file
+ * beside it (mode 0666 less the umask, or the old file's permission bits),
+ * flushed to disk with fsync when `sync` is set, then renamed over path.
+ * A crash leaves the old file whole, and the old file is never truncated,
+ * so a matrix mapped from it (read_npy {mmap = true}) can never fault.
+ * Returns 0 or an errno value; on failure path is left as it was. */
+int luma_file_replace(const char *path, const void *bytes, size_t len, int sync);
 
 /* Unmaps; a shared mapping is first handed to writeback with
  * msync(MS_ASYNC) (its pages already are the file's: every reader sees

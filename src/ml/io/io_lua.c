@@ -43,14 +43,12 @@ static const char *read_whole_file(lua_State *L, const char *fname, const char *
   return bytes;
 }
 
-/* Writes len bytes to path (replacing it); raises on failure. */
+/* Writes len bytes to path, replacing it by a rename (a matrix mapped
+ * from the old file keeps its pages); raises on failure. */
 static void write_whole_file(lua_State *L, const char *fname, const char *path, const char *bytes,
                              size_t len) {
-  FILE *f = fopen(path, "wb");
-  if (f == NULL) luaL_error(L, "%s: cannot write %s (%s)", fname, path, strerror(errno));
-  int ok = fwrite(bytes, 1, len, f) == len;
-  ok = (fclose(f) == 0) && ok;
-  if (!ok) luaL_error(L, "%s: cannot write %s (%s)", fname, path, strerror(errno));
+  int err = luma_file_replace(path, bytes, len, 0);
+  if (err != 0) luaL_error(L, "%s: cannot write %s (%s)", fname, path, strerror(err));
 }
 
 /* A one-character string option. */
