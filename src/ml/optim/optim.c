@@ -8,6 +8,8 @@
 #include <cblas.h>
 
 #include "optim/optim.h"
+#include "core/dot.h"
+#include "core/parallel.h"
 #include "core/vecmath.h"
 
 /* ------------------------------------------------------ logistic losses */
@@ -50,7 +52,7 @@ static void gemv_x(const double *X, int64_t n, int64_t d, int64_t lda, int col_m
               0.0, y, 1);
 }
 
-/* Rows per block of the fused evaluation: 256 rows of a few hundred
+/* Rows per chunk of the fused evaluation: 256 rows of a few hundred
  * features stay in the L2 cache between the two uses of each row. */
 #define LOGISTIC_BLOCK 256
 
@@ -78,31 +80,72 @@ static double logistic_terms(const luma_LogisticLoss *p, int64_t r0, int64_t m, 
   return f;
 }
 
-/* Row-major X in one pass: each block of rows gives its margins, then
- * its gradient contribution while it is still in cache (two gemv calls
- * over the whole of X read it twice from memory). */
+/* One chunk of the row-major evaluation: out[0] its loss, out[1] its
+ * intercept gradient, out[2 ..] its d gradient entries. */
+typedef struct LogisticChunks {
+  const luma_LogisticLoss *p;
+  const double *w;
+  double *partial; /* (d + 2) doubles per chunk */
+  int want_grad;
+} LogisticChunks;
+
+static void logistic_chunk(void *ctx, int64_t k, int64_t r0, int64_t r1) {
+  const LogisticChunks *c = ctx;
+  const luma_LogisticLoss *p = c->p;
+  const int64_t d = p->d, lda = p->lda, m = r1 - r0;
+  const double b = p->fit_intercept ? c->w[d] : 0.0;
+  double z[LOGISTIC_BLOCK], e[LOGISTIC_BLOCK] = {0}; /* zeroed: gcc cannot see logistic_terms fill it */
+  double *out = c->partial + k * (d + 2);
+  /* margins: the dot products of luma_dot keep four sums in flight (one
+   * running sum per row made the fit latency-bound, issue 35) */
+  for (int64_t r = 0; r < m; r++)
+    z[r] = p->y[r0 + r] * (b + luma_dot(p->X + (r0 + r) * lda, c->w, d));
+  out[0] = logistic_terms(p, r0, m, z, e, c->want_grad);
+  if (!c->want_grad) return;
+  /* gradient: four rows per pass over the gradient, which is then read
+   * and written a quarter as often */
+  double *g = out + 2, gb = 0.0;
+  memset(g, 0, (size_t)d * sizeof *g);
+  int64_t r = 0;
+  for (; r + 4 <= m; r += 4) {
+    const double *x0 = p->X + (r0 + r) * lda, *x1 = x0 + lda, *x2 = x1 + lda, *x3 = x2 + lda;
+    const double c0 = z[r], c1 = z[r + 1], c2 = z[r + 2], c3 = z[r + 3];
+    for (int64_t j = 0; j < d; j++) g[j] += (c0 * x0[j] + c1 * x1[j]) + (c2 * x2[j] + c3 * x3[j]);
+    gb += (c0 + c1) + (c2 + c3);
+  }
+  for (; r < m; r++) {
+    const double *x = p->X + (r0 + r) * lda, cr = z[r];
+    for (int64_t j = 0; j < d; j++) g[j] += cr * x[j];
+    gb += cr;
+  }
+  out[1] = gb;
+}
+
+int64_t luma_logistic_work_size(int64_t n, int64_t d) {
+  int64_t chunks = (n + LOGISTIC_BLOCK - 1) / LOGISTIC_BLOCK;
+  int64_t fused = chunks * (d + 2);
+  return fused > 2 * n ? fused : 2 * n;
+}
+
+/* Row-major X in one pass: each chunk of rows gives its margins, then its
+ * gradient contribution while it is still in cache (two gemv calls over
+ * the whole of X read it twice from memory).  Chunks run on the threads
+ * and their partial sums are added in chunk order, so the result is the
+ * same for any thread count. */
 static double logistic_fused(const luma_LogisticLoss *p, const double *w, double *grad) {
   const int64_t n = p->n, d = p->d;
-  const double b = p->fit_intercept ? w[d] : 0.0;
-  /* work holds 2n doubles and a block has at most min(n, LOGISTIC_BLOCK) rows */
-  double *z = p->work, *e = p->work + n;
+  LogisticChunks c = {p, w, p->work, grad != NULL};
+  luma_Loop loop = {n, LOGISTIC_BLOCK, (uint64_t)(2 * d + 8), 0, logistic_chunk, &c};
+  if (luma_parallel_for(p->threads, &loop) != LUMA_LOOP_DONE) return NAN;
+  const int64_t chunks = (n + LOGISTIC_BLOCK - 1) / LOGISTIC_BLOCK;
   double f = 0.0, gb = 0.0;
   if (grad) memset(grad, 0, (size_t)d * sizeof *grad);
-  for (int64_t r0 = 0; r0 < n; r0 += LOGISTIC_BLOCK) {
-    const int64_t m = n - r0 < LOGISTIC_BLOCK ? n - r0 : LOGISTIC_BLOCK;
-    for (int64_t r = 0; r < m; r++) {
-      const double *row = p->X + (r0 + r) * p->lda;
-      double t = b;
-      for (int64_t j = 0; j < d; j++) t += row[j] * w[j];
-      z[r] = p->y[r0 + r] * t;
-    }
-    f += logistic_terms(p, r0, m, z, e, grad != NULL);
+  for (int64_t k = 0; k < chunks; k++) {
+    const double *out = p->work + k * (d + 2);
+    f += out[0];
     if (!grad) continue;
-    for (int64_t r = 0; r < m; r++) {
-      const double *row = p->X + (r0 + r) * p->lda, c = z[r];
-      for (int64_t j = 0; j < d; j++) grad[j] += c * row[j];
-      gb += c;
-    }
+    gb += out[1];
+    for (int64_t j = 0; j < d; j++) grad[j] += out[2 + j];
   }
   double reg = 0.0;
   for (int64_t j = 0; j < d; j++) reg += w[j] * w[j];

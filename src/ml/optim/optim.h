@@ -38,8 +38,15 @@ typedef struct luma_LogisticLoss {
   const double *sw;   /* n weights or NULL */
   double C;
   int fit_intercept;
-  double *work;       /* 2n doubles of scratch */
+  double *work;       /* luma_logistic_work_size(n, d) doubles of scratch */
+  /* Threads for the row-major evaluation, set by the caller around a run
+   * of evaluations (NULL: serial).  A stopped meter makes eval return NaN;
+   * the caller raises the meter's error. */
+  struct luma_Threads *threads;
 } luma_LogisticLoss;
+
+/* Scratch doubles the binary logistic loss needs for n x d data. */
+int64_t luma_logistic_work_size(int64_t n, int64_t d);
 
 double luma_logistic_loss_eval(void *ctx, const double *w, double *grad);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/matrix_lua.h"
+#include "core/parallel.h"
 #include "optim/optim.h"
 #include "optim/simplex.h"
 
@@ -130,7 +131,7 @@ static int o_logistic_loss(lua_State *L) {
   lua_setiuservalue(L, ud, 2);
   p->y = yb;
   p->sw = take_weights(L, ud, p->n);
-  p->work = new_buffer(L, 2 * p->n);
+  p->work = new_buffer(L, luma_logistic_work_size(p->n, p->d));
   lua_setiuservalue(L, ud, 4);
   p->C = C, p->fit_intercept = fit_intercept;
   o->kind = KIND_LOGISTIC;
@@ -196,6 +197,21 @@ static void read_params(lua_State *L, int arg, const char *fname, int64_t n, dou
   for (int64_t i = 0; i < n; i++) buf[i] = vget(x, i);
 }
 
+/* A native objective's threads for one call's evaluations: the logistic
+ * loss runs its rows on the state's pool, whose meter charges the work;
+ * the end raises the limit, time or interrupt error if the meter stopped
+ * (the evaluation then returned NaN). */
+static luma_Threads *objective_threads_begin(lua_State *L, ObjectiveUD *o) {
+  if (o == NULL || o->kind != KIND_LOGISTIC) return NULL;
+  return o->u.logistic.threads = luma_threads_of(L);
+}
+
+static void objective_threads_end(lua_State *L, ObjectiveUD *o, luma_Threads *t) {
+  if (t == NULL) return;
+  o->u.logistic.threads = NULL;
+  luma_threads_finish(L, t, LUMA_LOOP_DONE);
+}
+
 /* obj(x [, want_grad]) -> value [, grad] */
 static int obj_call(lua_State *L) {
   ObjectiveUD *o = luma_type_check(L, 1, &objective_type);
@@ -205,7 +221,9 @@ static int obj_call(lua_State *L) {
   int want = lua_toboolean(L, 3);
   luma_Mat *g = NULL;
   if (want) g = luma_matrix_new(L, n, 1);
+  luma_Threads *t = objective_threads_begin(L, o);
   double v = o->obj.eval(o->obj.ctx, x, g ? g->data : NULL);
+  objective_threads_end(L, o, t);
   lua_pushnumber(L, v);
   if (!want) return 1;
   lua_pushvalue(L, -2);
@@ -395,7 +413,9 @@ static int o_lbfgs(lua_State *L) {
   for (int64_t i = 0; i < n; i++) xr->data[i] = LUMA_AT(x0, i, 0);
   luma_LbfgsResult r;
   c.r = &r;
+  luma_Threads *t = objective_threads_begin(L, native);
   luma_lbfgs(obj, xr->data, &o, work, &r);
+  objective_threads_end(L, native, t);
   if (r.status == LUMA_LBFGS_NAN_VALUE)
     return luaL_error(L, "luma.optim.minimize: objective returned %s at iteration %I",
                       isnan(r.f) ? "NaN" : "an infinite value", current_iteration(&r));
