@@ -191,7 +191,23 @@ static int m_matmul(lua_State *L) {
 }
 
 /* Scalar * matrix scales; matrix * matrix is the product. */
+/* A matrix and a table with its own metamethod for the event (a
+ * luma.autograd.Variable): the table's metamethod answers, as Lua would
+ * have asked it had the table been on the left.  Returns 1 with the
+ * result pushed, or 0. */
+static int defer_to_table(lua_State *L, const char *event) {
+  lua_settop(L, 2);
+  for (int i = 1; i <= 2; i++) {
+    if (lua_type(L, i) != LUA_TTABLE || luaL_getmetafield(L, i, event) == LUA_TNIL) continue;
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
+  }
+  return 0;
+}
+
 static int mm_mul(lua_State *L) {
+  if (defer_to_table(L, "__mul")) return 1;
   if (lua_type(L, 1) == LUA_TNUMBER || lua_type(L, 2) == LUA_TNUMBER) {
     int m_arg = lua_type(L, 1) == LUA_TNUMBER ? 2 : 1;
     luma_Mat *a = luma_matrix_check(L, m_arg);
@@ -206,6 +222,7 @@ static int mm_mul(lua_State *L) {
 }
 
 static int mm_div(lua_State *L) {
+  if (defer_to_table(L, "__div")) return 1;
   if (lua_type(L, 2) != LUA_TNUMBER) {
     if (luma_matrix_test(L, 2))
       return luaL_error(L, "cannot divide by a matrix: use luma.linalg.solve(A, B) for A^-1 B, "
@@ -217,12 +234,12 @@ static int mm_div(lua_State *L) {
 }
 
 static int mm_add(lua_State *L) {
-  lua_settop(L, 2);
+  if (defer_to_table(L, "__add")) return 1;
   return binary(L, LUMA_OP_ADD);
 }
 
 static int mm_sub(lua_State *L) {
-  lua_settop(L, 2);
+  if (defer_to_table(L, "__sub")) return 1;
   return binary(L, LUMA_OP_SUB);
 }
 

@@ -1,0 +1,197 @@
+-- luma.autograd.variable: the Variable type and the graph it records
+-- (docs/NN.md, "Automatic differentiation").
+--
+-- Reverse mode, define by run: every operation on Variables computes its
+-- value with the matrix kernels at once and, when an input requires a
+-- gradient (and grad mode is on), records a node: its inputs and a
+-- backward function from the output's gradient to the inputs' gradients,
+-- itself made of whole-matrix kernels.  backward() orders the nodes
+-- reachable from the output topologically and runs them once each, so
+-- Lua control flow is the model (Griewank & Walther, Evaluating
+-- Derivatives, 2008, ch. 3; PyTorch's autograd is the same design).
+local luma = require("luma")
+local args = require("luma.util.args")
+
+local fail = args.fail
+local ismatrix = luma.ismatrix
+
+local variable = {}
+
+local Variable = { __name = "luma.autograd.Variable" }
+local methods = {}
+Variable.__index = methods
+variable.Variable = Variable
+variable.methods = methods
+
+local is_variable = args.is_named(Variable.__name)
+variable.is_variable = is_variable
+
+-- Grad mode: off inside no_grad, where operations record nothing.
+local grad_enabled = true
+function variable.grad_enabled() return grad_enabled end
+
+local function new(value, requires_grad)
+  return setmetatable({ value = value, requires_grad = requires_grad or false }, Variable)
+end
+variable.new = new
+
+--- Variable(M [, {requires_grad = false}]) -> a leaf wrapping the matrix
+-- M (a number becomes 1 x 1).
+function variable.make(M, opts, level)
+  level = (level or 1) + 1
+  if type(M) == "number" then
+    M = luma.full(1, 1, M)
+  elseif not ismatrix(M) then
+    fail(level, "bad argument #1 to 'Variable' (luma.Matrix or number expected, got %s)",
+      args.type_of(M))
+  end
+  opts = args.options("Variable", 2, opts, nil, { requires_grad = true }, level)
+  if opts.requires_grad ~= nil and type(opts.requires_grad) ~= "boolean" then
+    fail(level, "Variable: requires_grad must be a boolean, got %s", args.type_of(opts.requires_grad))
+  end
+  return new(M, opts.requires_grad == true)
+end
+
+-- record(op, value, inputs, backward) -> a Variable holding value; when
+-- an input requires a gradient (and grad mode is on), also the node:
+-- backward(g) returns the gradients of the inputs (nil where an input
+-- needs none, or is a constant), each of its input's shape.
+function variable.record(op, value, inputs, backward)
+  local out = new(value, false)
+  if not grad_enabled then return out end
+  for _, x in ipairs(inputs) do
+    if is_variable(x) and x.requires_grad then
+      out.requires_grad = true
+      out._op, out._inputs, out._backward = op, inputs, backward
+      return out
+    end
+  end
+  return out
+end
+
+-- The value of an operand: a Variable's matrix, a matrix or a number.
+function variable.value_of(x) return is_variable(x) and x.value or x end
+
+local function shape_text(M) return string.format("%d x %d", M:rows(), M:cols()) end
+variable.shape_text = shape_text
+
+-- The nodes reachable from root that lead to a leaf requiring a gradient,
+-- in reverse topological order (root first), by an iterative depth-first
+-- search (a deep graph, an RNN over many steps, must not overflow the C
+-- stack).
+local function reverse_topological(root)
+  local order, state, stack = {}, {}, { { root, 1 } }
+  state[root] = "open"
+  while #stack > 0 do
+    local top = stack[#stack]
+    local node, k = top[1], top[2]
+    local inputs = node._inputs
+    local child = inputs and inputs[k]
+    if child ~= nil then
+      top[2] = k + 1
+      if is_variable(child) and child.requires_grad and not state[child] then
+        state[child] = "open"
+        stack[#stack + 1] = { child, 1 }
+      end
+    else
+      stack[#stack] = nil
+      state[node] = "done"
+      order[#order + 1] = node
+    end
+  end
+  local reversed = {}
+  for i = #order, 1, -1 do reversed[#reversed + 1] = order[i] end
+  return reversed
+end
+
+local function accumulate(grads, x, g)
+  local have = grads[x]
+  grads[x] = have and have + g or g
+end
+
+-- Runs the graph below root backward from seed; returns the gradients of
+-- every node (leaves included), keyed by Variable.  Frees each node's
+-- backward function unless retain.
+local function run_backward(root, seed, retain, fname, level)
+  local grads = { [root] = seed }
+  for _, node in ipairs(reverse_topological(root)) do
+    local g = grads[node]
+    if node._released then
+      fail(level + 1, "%s: the graph was freed by an earlier backward through '%s' (pass "
+        .. "{retain_graph = true} to the first backward to run it twice)", fname, node._op)
+    end
+    if g ~= nil and node._backward then
+      local input_grads = node._backward(g)
+      for k, x in ipairs(node._inputs) do
+        local gk = input_grads[k]
+        if gk ~= nil and is_variable(x) and x.requires_grad then accumulate(grads, x, gk) end
+      end
+    end
+    if node._backward and not retain then
+      node._backward, node._inputs, node._released = nil, nil, true
+    end
+  end
+  return grads
+end
+variable.run_backward = run_backward
+
+--- v:backward([seed [, {retain_graph = false}]]): accumulates the
+-- gradient of v into the grad field of every leaf below it.
+function methods.backward(self, seed, opts)
+  if type(seed) == "table" and not is_variable(seed) and getmetatable(seed) == nil and opts == nil then
+    seed, opts = nil, seed
+  end
+  opts = args.options("backward", 2, opts, nil, { retain_graph = true }, 2)
+  if not self.requires_grad then
+    fail(2, "backward: this Variable does not require a gradient (no input of the "
+      .. "operations that made it has requires_grad = true)")
+  end
+  local value = self.value
+  if seed == nil then
+    if value:rows() ~= 1 or value:cols() ~= 1 then
+      fail(2, "backward: the Variable is %s, not a scalar: pass the gradient of the output "
+        .. "(a %s matrix) as seed", shape_text(value), shape_text(value))
+    end
+    seed = luma.ones(1, 1)
+  else
+    seed = is_variable(seed) and seed.value or seed
+    args.arg(ismatrix(seed), 1, "backward", "luma.Matrix", seed, 2)
+    if seed:rows() ~= value:rows() or seed:cols() ~= value:cols() then
+      fail(2, "backward: seed is %s but the Variable is %s", shape_text(seed), shape_text(value))
+    end
+  end
+  local grads = run_backward(self, seed, opts.retain_graph == true, "backward", 2)
+  for x, g in pairs(grads) do -- leaves keep theirs (they were made by no operation)
+    if x._op == nil then x.grad = x.grad and x.grad + g or g:copy() end
+  end
+end
+
+--- v:zero_grad(): forgets the accumulated gradient.
+function methods.zero_grad(self) self.grad = nil end
+
+--- v:detach() -> a new leaf sharing v's value, recording nothing.
+function methods.detach(self) return new(self.value, false) end
+
+--- v:is_leaf() -> whether v was made by Variable (or detach), not by an operation.
+function methods.is_leaf(self) return self._op == nil end
+
+--- v:shape() -> rows, cols.
+function methods.shape(self) return self.value:rows(), self.value:cols() end
+
+function Variable.__tostring(self)
+  return string.format("luma.autograd.Variable %s%s\n%s", shape_text(self.value),
+    self.requires_grad and " (requires grad)" or "", tostring(self.value))
+end
+
+--- no_grad(fn, ...) -> fn(...): runs fn with recording off.
+function variable.no_grad(fn, ...)
+  args.arg(type(fn) == "function", 1, "no_grad", "function", fn, 2)
+  local saved = grad_enabled
+  grad_enabled = false
+  local r = table.pack(pcall(fn, ...))
+  grad_enabled = saved
+  if not r[1] then error(r[2], 0) end
+  return table.unpack(r, 2, r.n)
+end
+
+return variable
