@@ -52,7 +52,7 @@ DATA_SRCS := $(sort $(wildcard data/datasets/*.csv))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded_lua.o
 BIN_OBJS  := $(BUILD)/obj/src/vm/main.o $(BUILD)/obj/src/vm/repl.o
 TOOL_BINS := $(BUILD)/test_embed $(BUILD)/embed_host $(BUILD)/ptydrive $(BUILD)/benchtool \
-	$(BUILD)/api_fuzz $(BUILD)/test_threads
+	$(BUILD)/api_fuzz $(BUILD)/test_threads $(BUILD)/attack_probe
 
 .PHONY: all run test check bench install uninstall clean deps lint fuzz fuzz-build fuzz-bins docs plots host-libs FORCE
 all: $(BUILD)/luma $(BUILD)/libluma.a $(BUILD)/libluma.so $(BUILD)/luma.so $(BUILD)/luma.pc $(TOOL_BINS)
@@ -112,6 +112,9 @@ $(BUILD)/test_threads: tests/c/test_threads.c $(BUILD)/libluma.a
 
 $(BUILD)/api_fuzz: tests/c/api_fuzz.c $(BUILD)/libluma.a
 	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm
+
+$(BUILD)/attack_probe: tests/c/attack_probe.c $(BUILD)/libluma.a
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm -lpthread
 
 $(BUILD)/embed_host: scripts/embed_host.c $(BUILD)/libluma.a
 	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm
