@@ -309,6 +309,8 @@ static void run_case(const Case *c) {
     report->done = 1;
     return;
   }
+  /* an isolation case is a host that seals its state (luma.h) */
+  if (c->then && luma_seal(L) != LUA_OK) fail(&v, "luma_seal failed");
   pthread_t thread;
   int threaded = 0;
   if (c->mode == MODE_INTERRUPT) {
