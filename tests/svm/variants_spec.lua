@@ -37,6 +37,12 @@ describe("the dense QP forms of notes 004 S13", function()
     assert.near(m.intercept:get(1, 1), d.b, 1e-6)
   end)
 
+  it("refuses a Gram matrix that is not square", function()
+    local ok, err = pcall(svm.qp_dual, luma.ones(3, 2), luma.ones(3, 1), 1)
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("K must be a square Gram matrix, got 3 x 2", 1, true))
+  end)
+
   it("agree with SMO in the primal (12.55-12.56)", function()
     local Xs, ss = Z:take(luma.arange(1, 100, 4)), s:take(luma.arange(1, 100, 4))
     local m = svm.SVC{ kernel = "linear", C = 1, tol = 1e-10 }:fit(Xs, ss)

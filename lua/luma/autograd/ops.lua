@@ -232,8 +232,8 @@ end
 --- v:clamp(lo, hi): element-wise min(max(x, lo), hi); the gradient passes
 -- where lo <= x <= hi.
 function methods.clamp(v, lo, hi)
-  args.arg(type(lo) == "number", 1, "clamp", "number", lo, 2)
-  args.arg(type(hi) == "number", 2, "clamp", "number", hi, 2)
+  args.arg(type(lo) == "number" and lo == lo, 1, "clamp", "number (not NaN)", lo, 2)
+  args.arg(type(hi) == "number" and hi == hi, 2, "clamp", "number (not NaN)", hi, 2)
   if lo > hi then fail(2, "clamp: lo (%g) is greater than hi (%g)", lo, hi) end
   local out = unary("clamp", v, function(x) return x:clamp(lo, hi) end,
     function(g, x) return g:mul(x:ge(lo):mul(x:le(hi))) end)
@@ -274,8 +274,11 @@ function methods.var(v, dim, ddof)
   local x = self_value(v, "var", 2)
   check_dim(dim, 1, "var", 2)
   ddof = ddof == nil and 0 or ddof
-  args.arg(type(ddof) == "number", 2, "var", "number", ddof, 2)
   local count = dim == 1 and x:rows() or dim == 2 and x:cols() or x:rows() * x:cols()
+  if type(ddof) ~= "number" or not (ddof >= 0 and ddof < count) then
+    fail(2, "bad argument #2 to 'var' (ddof must be a number in [0, %d), got %s)", count,
+      tostring(ddof))
+  end
   local mean = dim and x:mean(dim) or x:mean()
   local out = dim and x:var(dim, ddof) or luma.full(1, 1, x:var(nil, ddof))
   return record("var", out, { v }, function(g)

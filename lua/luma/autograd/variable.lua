@@ -179,6 +179,7 @@ function methods.is_leaf(self) return self._op == nil end
 function methods.shape(self) return self.value:rows(), self.value:cols() end
 
 function Variable.__tostring(self)
+  if not is_variable(self) then args.bad_self("__tostring", Variable.__name, self, 2) end
   return string.format("luma.autograd.Variable %s%s\n%s", shape_text(self.value),
     self.requires_grad and " (requires grad)" or "", tostring(self.value))
 end

@@ -208,6 +208,9 @@ function tests.kstest(x, cdf)
   local n, D = x:rows(), 0
   for i = 1, n do
     local f = F(x:get(i, 1))
+    if type(f) ~= "number" then
+      fail(2, "luma.stats.kstest: the cdf returned %s at %g, not a number", args.type_of(f), x:get(i, 1))
+    end
     D = math.max(D, i / n - f, f - (i - 1) / n)
   end
   return { statistic = D, pvalue = kolmogorov_sf(math.sqrt(n) * D) }

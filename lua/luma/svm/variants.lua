@@ -299,6 +299,10 @@ end
 -- method no interior); b from the free multipliers (0 < a_i < C).
 function variants.qp_dual(K, y, C)
   qp_inputs("qp_dual", K, y)
+  if K:rows() ~= K:cols() then
+    error(string.format("bad argument #1 to 'qp_dual' (K must be a square Gram matrix, got %d x %d)",
+      K:rows(), K:cols()), 2)
+  end
   local n = K:rows()
   local Q = K:mul(y * y:t())
   local r = luma.optim.qp(Q, luma.full(n, 1, -1),
