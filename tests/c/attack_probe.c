@@ -116,6 +116,15 @@ static int bool_field(lua_State *L, int t, const char *key, int dflt) {
   return v;
 }
 
+static void free_cases(Case *cases, int n) {
+  for (int i = 0; i < n; i++) {
+    Case *c = &cases[i];
+    free(c->name), free(c->code), free(c->then), free(c->not_prefix);
+    for (int k = 0; k < c->nexpect; k++) free(c->expect[k]);
+  }
+  free(cases);
+}
+
 /* Reads the cases; returns their number, or -1 with a message printed. */
 static int load_cases(const char *path, Case **out) {
   lua_State *L = luaL_newstate();
@@ -498,5 +507,7 @@ int main(int argc, char **argv) {
   }
   printf("attack_probe: %.1f s\n", now() - t0);
   printf("%d passed, %d failed\n", passed, failed);
+  free_cases(cases, n);
+  munmap(report, sizeof *report);
   return failed == 0 ? 0 : 1;
 }
