@@ -1,5 +1,5 @@
 # Luma build. `make` builds everything into build/; see README.md.
-# Targets: all run test check fuzz bench docs plots install clean.  `make -j2` is safe.
+# Targets: all run test check fuzz bench bench-quick bench-baseline docs plots install clean.  `make -j2` is safe.
 
 CC      ?= cc
 BUILD   ?= build
@@ -54,7 +54,7 @@ BIN_OBJS  := $(BUILD)/obj/src/vm/main.o $(BUILD)/obj/src/vm/repl.o
 TOOL_BINS := $(BUILD)/test_embed $(BUILD)/embed_host $(BUILD)/ptydrive $(BUILD)/benchtool \
 	$(BUILD)/api_fuzz $(BUILD)/test_threads $(BUILD)/attack_probe
 
-.PHONY: all run test check bench install uninstall clean deps lint fuzz fuzz-build fuzz-bins docs plots host-libs FORCE
+.PHONY: all run test check bench bench-ready bench-quick bench-baseline install uninstall clean deps lint fuzz fuzz-build fuzz-bins docs plots host-libs FORCE
 all: $(BUILD)/luma $(BUILD)/libluma.a $(BUILD)/libluma.so $(BUILD)/luma.so $(BUILD)/luma.pc $(TOOL_BINS)
 
 deps:
@@ -123,7 +123,7 @@ $(BUILD)/ptydrive: tests/c/ptydrive.c
 	$(CC) $(CFLAGS_BASE) -o $@ $< -lutil
 
 $(BUILD)/benchtool: scripts/bench/benchtool.c
-	$(CC) $(CFLAGS_BASE) -o $@ $< -lutil
+	$(CC) $(CFLAGS_BASE) -pthread -o $@ $< -lutil
 
 # luma.pc records PREFIX, so it is rebuilt whenever PREFIX differs from the
 # last build's (`make` then `make install PREFIX=/opt/luma` installs a .pc
@@ -209,10 +209,22 @@ docs: all
 plots: all
 	$(BUILD)/luma scripts/make-plots.lua $(BUILD)/plots
 
-bench: deps
+# bench: every row (BENCH=pattern for some), each compared with
+# scripts/bench/baseline.lua; bench-quick: the short list in
+# scripts/bench/quick.lua; bench-baseline: runs the rows and writes their
+# ratios to scripts/bench/baseline.lua (see scripts/bench/README.md).
+bench-ready: deps
 	@scripts/setup-deps --bench
 	@$(MAKE) --no-print-directory all
+
+bench: bench-ready
 	$(BUILD)/luma scripts/bench/run.lua $(BENCH)
+
+bench-quick: bench-ready
+	$(BUILD)/luma scripts/bench/run.lua --quick $(BENCH)
+
+bench-baseline: bench-ready
+	$(BUILD)/luma scripts/bench/run.lua --write-baseline $(BENCH)
 
 LIBDIR  = $(PREFIX)/lib
 CMODDIR = $(PREFIX)/lib/lua/5.4

@@ -12,5 +12,7 @@ return {
     argv = { env.python, env.dir .. "/kernels/elementwise.py", "exp" },
     check = { env.python, "-c", "import numpy" },
   },
+  -- A:exp(out) over 10^7 float64: reads A, writes out, 2 x 8e7 bytes.
+  limit = { kind = "bandwidth", bytes = 2 * 8 * 1e7 },
   target = { max_ratio = 1.2 },
 }

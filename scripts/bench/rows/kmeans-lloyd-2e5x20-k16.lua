@@ -12,5 +12,12 @@ return {
     argv = { env.python, env.dir .. "/kernels/kmeans_fit.py", "lloyd" },
     check = { env.python, "-c", "import sklearn" },
   },
+  -- Lloyd's iterations (src/ml/cluster/kmeans.c, lloyd_chunk): each
+  -- iteration's distances are one dgemm of X (n = 2e5, d = 20) by the
+  -- k = 16 centres, 2 n k d = 1.28e8 flops; the fit takes 70 iterations
+  -- (both sides; the kernel prints n_iter) plus a last labelling pass: 71
+  -- products, 9.1e9 flops.  Counted as flops, not bytes: X is 32 MB, one
+  -- pass per iteration, and stays in a large last-level cache.
+  limit = { kind = "flops", flops = 71 * 2 * 2e5 * 16 * 20 },
   target = { max_ratio = 1.0 },
 }

@@ -12,5 +12,7 @@ return {
     argv = { env.python, env.dir .. "/kernels/matmul.py" },
     check = { env.python, "-c", "import numpy" },
   },
+  -- one 2000 x 2000 by 2000 x 2000 dgemm: n^3 multiply-adds, 2 n^3 flops.
+  limit = { kind = "flops", flops = 2 * 2000 ^ 3 },
   target = { max_ratio = 1.05 },
 }
