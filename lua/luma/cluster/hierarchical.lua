@@ -17,6 +17,7 @@ local luma = require("luma")
 local estimator = require("luma.estimator")
 local native = require("luma.cluster.native")
 local dcommon = require("luma.decomposition.common")
+local gcommon = require("luma.cluster.graph_common")
 
 local fail = dcommon.fail
 
@@ -215,10 +216,7 @@ function M.minimum_spanning_tree(X, opts)
   if not luma.ismatrix(X) then
     fail("bad argument #1 to 'minimum_spanning_tree' (X must be a luma.Matrix, got %s)", type(X))
   end
-  if opts ~= nil and type(opts) ~= "table" then
-    fail("bad argument #2 to 'minimum_spanning_tree' (options table expected, got %s)", type(opts))
-  end
-  opts = opts or {}
+  opts = gcommon.check_options("minimum_spanning_tree", opts, { metric = true, p = true }, 2)
   local metric = opts.metric or "euclidean"
   if not one_of(METRICS, metric) then
     fail("minimum_spanning_tree: metric must be one of %s, got %s", table.concat(METRICS, ", "),
