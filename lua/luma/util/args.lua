@@ -140,6 +140,18 @@ function args.is_named(name)
   end
 end
 
+--- trailing_underscore(owner, key, level): for the __index of objects
+-- with fitted attributes (estimators, search results): scikit-learn's
+-- name of an attribute, "best_params_" (a key ending in one underscore),
+-- is an error naming Luma's, "best_params", rather than a silent nil.
+-- Other keys return nothing.
+function args.trailing_underscore(owner, key, level)
+  if type(key) == "string" and key:match("^[%a_][%w_]*[^_]_$") then
+    fail(level + 1, "%s: Luma names fitted attributes without the trailing underscore: %s",
+      owner, key:sub(1, -2))
+  end
+end
+
 --- split_params(signature) -> list: the parameter names of a help
 -- signature, in order ("f(y, p [, opts])" -> {"y", "p", "opts"}); an
 -- options table written out ("[, {bins = 10, density = false}]") is
@@ -352,6 +364,11 @@ luma.doc.set_members(args, "luma.util.args", {
     doc = "Relays every documented function of module (but those in the set skip) after a "
       .. "check of its options table, rewording messages that name another function of "
       .. "prefix. Returns nothing." },
+  trailing_underscore = { signature = "trailing_underscore(owner, key, level)",
+    doc = "Raises \"owner: Luma names fitted attributes without the trailing underscore: "
+      .. "name\" at level when key is scikit-learn's spelling name_ (one trailing "
+      .. "underscore), for an __index of objects with fitted attributes. Returns nothing "
+      .. "otherwise." },
   option_names = { signature = "option_names(record)",
     doc = "The options a help record documents: its params' names and the keys of an "
       .. "options table written out in its signature. Returns a set (name = true) or nil." },
