@@ -289,8 +289,8 @@ describe("arithmetic operators", function()
     local A = M{{1, 2}}
     for _, f in ipairs({ function() return A < A:t():t() end, function() return A <= 2 end,
       function() return 0 > A end, function() return A >= A end }) do
-      assert.has_error(f, "cannot order matrices with <, <=, > or >=: use A:lt(B), A:le(B), "
-        .. "A:gt(B) or A:ge(B) for element-wise comparisons (1 where true)")
+      assert.has_error(f, "cannot order luma.Matrix values with <, <=, > or >=: use A:lt(B), "
+        .. "A:le(B), A:gt(B) or A:ge(B) for element-wise comparisons (1 where true)")
     end
   end)
 end)

@@ -267,8 +267,9 @@ static int mm_eq(lua_State *L) {
 
 /* A < B and A <= B would need one boolean for many comparisons. */
 static int mm_order(lua_State *L) {
-  return luaL_error(L, "cannot order matrices with <, <=, > or >=: use A:lt(B), A:le(B), "
-                       "A:gt(B) or A:ge(B) for element-wise comparisons (1 where true)");
+  return luaL_error(L, "cannot order luma.Matrix values with <, <=, > or >=: use A:lt(B), "
+                       "A:le(B), A:gt(B) or A:ge(B) for element-wise comparisons (1 where "
+                       "true)");
 }
 
 /* -------------------------------------------------------- registration */
