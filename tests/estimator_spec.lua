@@ -93,6 +93,25 @@ describe("estimator contract #smoke", function()
     assert.matrix_near({{4}, {4}}, m:predict(M{{0, 0}, {1, 1}})) -- mean 3, plus 1
   end)
 
+  it("answers scikit-learn's fitted attribute names with Luma's", function()
+    local m = Constant{}:fit(X, y)
+    local ok, err = pcall(function() return m.value_ end)
+    assert.is_false(ok)
+    assert.equal("tests/estimator_spec.lua:" .. debug.getinfo(1, "l").currentline - 2
+      .. ": test.Constant: Luma names fitted attributes without the trailing underscore: value",
+      err)
+    assert.has_error(function() return Constant{}.n_features_in_ end,
+      "test.Constant: Luma names fitted attributes without the trailing underscore: n_features_in")
+    -- only one trailing underscore is scikit-learn's; other absent keys stay nil
+    assert.is_nil(m.value__)
+    assert.is_nil(m._)
+    assert.is_nil(m.missing)
+    assert.equal(3, m.value)
+    m.extra_ = 1 -- a field the instance holds is read as it is
+    assert.equal(1, m.extra_)
+    assert.is_function(m.fit)
+  end)
+
   it("starts fresh on every fit", function()
     local m = Constant{}
     m:fit(X, y)

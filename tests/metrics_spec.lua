@@ -39,7 +39,110 @@ describe("metrics #smoke", function()
     assert.matrix_near({{2, 1, 0}, {1, 1, 1}, {0, 1, 3}}, C, 0)
     assert.matrix_near({{0}, {1}, {2}}, labels, 0)
     close(0.75, m.f1_score(yb, s:gt(0.5)))
-    assert.truthy(m.classification_report(ct, cp):find("weighted avg      0.60      0.60      0.60        10", 1, true))
+    assert.truthy(m.classification_report(ct, cp):find("weighted avg       0.60      0.60      0.60        10", 1, true))
+  end)
+
+  it("take scikit-learn's options of the classification metrics", function()
+    -- ct/cp pair up as (0,0) (1,2) (2,2) (2,2) (1,1) (0,0) (1,0) (2,1) (2,2) (0,1)
+    local w = M{ 1, 2, 1, 1, 1, 1, 1, 1, 1, 3 } -- total 13; the correct ones weigh 6
+    assert.matrix_near({ { 2 / 3, 1 / 3, 0 }, { 1 / 3, 1 / 3, 1 / 3 }, { 0, 1 / 4, 3 / 4 } },
+      (m.confusion_matrix(ct, cp, { normalize = "true" })), 1e-15)
+    assert.matrix_near({ { 2 / 3, 1 / 3, 0 }, { 1 / 3, 1 / 3, 1 / 4 }, { 0, 1 / 3, 3 / 4 } },
+      (m.confusion_matrix(ct, cp, { normalize = "pred" })), 1e-15)
+    assert.matrix_near({ { .2, .1, 0 }, { .1, .1, .1 }, { 0, .1, .3 } },
+      (m.confusion_matrix(ct, cp, { normalize = "all" })), 1e-15)
+    local C, labels = m.confusion_matrix(ct, cp, { labels = { 2, 0 } })
+    assert.matrix_near({ { 3, 0 }, { 0, 2 } }, C, 0)
+    assert.matrix_near({ { 2 }, { 0 } }, labels, 0)
+    assert.matrix_near({ { 2, 3, 0 }, { 1, 1, 2 }, { 0, 1, 3 } },
+      (m.confusion_matrix(ct, cp, { sample_weight = w })), 0)
+    -- a label never predicted nor true: its row and column stay zero under normalize
+    assert.matrix_near({ { 1, 0, 0 }, { 0, 0, 0 }, { 0, 0, 1 } },
+      (m.confusion_matrix(M{ 0, 2 }, M{ 0, 2 }, { labels = { 0, 1, 2 }, normalize = "true" })), 0)
+    assert.has_error(function() m.confusion_matrix(ct, cp, { normalize = true }) end,
+      "luma.metrics.confusion_matrix: normalize must be \"true\", \"pred\", \"all\" or nil, got true")
+    assert.has_error(function() m.confusion_matrix(ct, cp, { labels = { 7 } }) end,
+      "luma.metrics.confusion_matrix: none of the labels is in y_true")
+
+    close(6, m.accuracy_score(ct, cp, { normalize = false }))
+    close(6 / 13, m.accuracy_score(ct, cp, { sample_weight = w }))
+    close(6, m.accuracy_score(ct, cp, { normalize = false, sample_weight = w }))
+    close(4, m.zero_one_loss(ct, cp, { normalize = false }))
+    close(7, m.zero_one_loss(ct, cp, { normalize = false, sample_weight = w }))
+    -- weighted recalls 2/5, 1/4, 3/4; adjusted: (0.58333 - 1/3) / (1 - 1/3)
+    close((0.4 + 0.25 + 0.75) / 3, m.balanced_accuracy_score(ct, cp, { sample_weight = w }))
+    close(0.375, m.balanced_accuracy_score(ct, cp, { adjusted = true }))
+
+    -- labels {0, 2}: label 0 is predicted 3 times (once for a true 1, a
+    -- label left out, which still counts against it, as in scikit-learn)
+    -- with 2 right of 3 true; label 2 is predicted 4 times, 3 right of 4
+    close((2 / 3 + 3 / 4) / 2, m.f1_score(ct, cp, { average = "macro", labels = { 0, 2 } }))
+    close(5 / 7, m.precision_score(ct, cp, { average = "micro", labels = { 0, 2 } }))
+    local P, R, _, S = m.precision_recall_fscore(ct, cp, { average = "none", sample_weight = w })
+    assert.matrix_near({ { 2 / 3 }, { 1 / 5 }, { 3 / 5 } }, P, 1e-15)
+    assert.matrix_near({ { 2 / 5 }, { 1 / 4 }, { 3 / 4 } }, R, 1e-15)
+    assert.matrix_near({ { 5 }, { 4 }, { 4 } }, S, 0)
+    close(6 / 13, m.recall_score(ct, cp, { average = "weighted", sample_weight = w }))
+    close(6 / 13, m.precision_score(ct, cp, { average = "micro", sample_weight = w }))
+    -- weighted 2 x 2 table of (true, predicted) = {{2, 3}, {0, 1}} for labels 0 and 1 alone
+    local y2, p2 = M{ 0, 0, 1 }, M{ 0, 1, 1 }
+    close(1 / 4, m.precision_score(y2, p2, { sample_weight = M{ 2, 3, 1 } }))
+    close((1 * 1 * 2 - 3 * 0) / math.sqrt(5 * 1 * 2 * 4), m.matthews_corrcoef(y2, p2,
+      { sample_weight = M{ 2, 3, 1 } }), 1e-15)
+    -- kappa of that table: po = 3/6, pe = (5 * 2 + 1 * 4) / 36
+    close((3 / 6 - 14 / 36) / (1 - 14 / 36), m.cohen_kappa_score(y2, p2,
+      { sample_weight = M{ 2, 3, 1 } }), 1e-15)
+  end)
+
+  it("lay reports out like scikit-learn's", function()
+    -- the example of scikit-learn's classification_report documentation
+    local yt3, yp3 = M{ 0, 1, 2, 2, 2 }, M{ 0, 0, 2, 2, 1 }
+    local names = { "class 0", "class 1", "class 2" }
+    assert.equal(table.concat({
+      "              precision    recall  f1-score   support",
+      "",
+      "     class 0       0.50      1.00      0.67         1",
+      "     class 1       0.00      0.00      0.00         1",
+      "     class 2       1.00      0.67      0.80         3",
+      "",
+      "    accuracy                           0.60         5",
+      "   macro avg       0.50      0.56      0.49         5",
+      "weighted avg       0.70      0.60      0.61         5", "" }, "\n"),
+      m.classification_report(yt3, yp3, { target_names = names }))
+    -- labels leaving out one that occurs: a micro average, not the accuracy
+    assert.equal(table.concat({
+      "              precision    recall  f1-score   support",
+      "",
+      "           1       1.00      0.67      0.80         3",
+      "           2       0.00      0.00      0.00         0",
+      "           3       0.00      0.00      0.00         0",
+      "",
+      "   micro avg       1.00      0.67      0.80         3",
+      "   macro avg       0.33      0.22      0.27         3",
+      "weighted avg       1.00      0.67      0.80         3", "" }, "\n"),
+      m.classification_report(M{ 1, 1, 1 }, M{ 1, 1, 0 }, { labels = { 1, 2, 3 } }))
+    local three = m.classification_report(yt3, yp3, { digits = 3 })
+    assert.truthy(three:find("\n           0      0.500     1.000     0.667         1\n", 1, true), three)
+    local long = m.classification_report(yt3, yp3, { target_names = { "a", "b", "the third class" } })
+    assert.truthy(long:find("\nthe third class       1.00      0.67      0.80         3\n", 1, true), long)
+    assert.truthy(long:find("\n   weighted avg       0.70", 1, true), long)
+    local weighted = m.classification_report(yt3, yp3, { sample_weight = M{ 1, 1, 0.5, 1, 1 } })
+    assert.truthy(weighted:find("\n           2       1.00      0.60      0.75       2.5\n", 1, true),
+      weighted)
+    local d = m.classification_report(yt3, yp3, { target_names = names, output_dict = true })
+    close(0.5, d["class 0"].precision)
+    close(0.8, d["class 2"]["f1-score"])
+    assert.equal(3, d["class 2"].support)
+    close(0.6, d.accuracy)
+    close((1 + 0 + 2 / 3) / 3, d["macro avg"].recall)
+    close(0.7, d["weighted avg"].precision)
+    assert.has_error(function() m.classification_report(yt3, yp3, { target_names = { "a" } }) end,
+      "luma.metrics.classification_report: 3 labels but 1 target_names")
+    assert.has_error(function() m.accuracy_score(yt3, yp3, { normalise = false }) end,
+      "luma.metrics.accuracy_score: unknown option 'normalise' (valid: normalize, sample_weight)")
+    assert.has_error(function() m.confusion_matrix(yt3, yp3, { normalise = "true" }) end,
+      "luma.metrics.confusion_matrix: unknown option 'normalise' (valid: labels, normalize, "
+        .. "sample_weight)")
   end)
 
   it("score probabilities and rankings", function()

@@ -769,9 +769,17 @@ function estimator.class(spec)
   class.methods = methods
   document_methods(class, spec, methods)
 
-  -- Instances use this metatable; __index reaches the methods.
+  -- Instances use this metatable; __index reaches the methods (__methods
+  -- shows them to completion and help), and answers scikit-learn's
+  -- spelling of a fitted attribute absent from the instance (coef_,
+  -- best_params_) with an error naming Luma's (coef, best_params).
   class.meta = {
-    __index = methods,
+    __index = function(_, key)
+      local method = methods[key]
+      if method == nil then args.trailing_underscore(spec.name, key, 2) end
+      return method
+    end,
+    __methods = methods,
     __name = spec.name,
     __tostring = instance_tostring,
     __estimator = true,

@@ -112,40 +112,115 @@ local function index_of(labels)
   return idx
 end
 
---- confusion_matrix(y, p [, {labels}]) -> C (k x k; rows true, columns
--- predicted), labels (k x 1).
-function metrics.confusion_matrix(y, p, opts)
-  y, p = pair("confusion_matrix", y, p)
-  local labels = opts and opts.labels and luma.matrix(opts.labels) or labels_of(y, p)
-  local idx = index_of(labels)
-  local C = luma.zeros(labels:rows(), labels:rows())
+-- The labels option: a list of numbers or a matrix, as a k x 1 column
+-- (nil stays nil).
+local function labels_option(fname, v)
+  if v == nil then return nil end
+  if luma.ismatrix(v) and v:rows() * v:cols() > 0 then return v:flatten() end
+  local ok, m = pcall(luma.matrix, v)
+  if type(v) ~= "table" or #v == 0 or not ok then
+    fail(3, "luma.metrics.%s: labels must be a non-empty list of numbers or a matrix", fname)
+  end
+  return m:flatten()
+end
+
+-- A label as a report shows it: integer-valued labels as integers (0,
+-- not 0.0), others as Lua prints them.
+local function label_text(v)
+  if v == math.floor(v) and math.abs(v) < 2 ^ 53 then return string.format("%d", v) end
+  return tostring(v)
+end
+
+-- The (weighted) counts of each pair (y = labels[i], p = labels[j]);
+-- samples with a label outside labels are left out.
+local function confusion(y, p, labels, w)
+  local idx, k = index_of(labels), labels:rows()
+  local C = luma.zeros(k, k)
   for i = 1, y:rows() do
     local a, b = idx[y:get(i, 1)], idx[p:get(i, 1)]
-    if a and b then C:set(a, b, C:get(a, b) + 1) end
+    if a and b then C:set(a, b, C:get(a, b) + (w and w:get(i, 1) or 1)) end
+  end
+  return C
+end
+
+-- C divided by its sums along dim (1: columns, 2: rows; nil: all), a sum
+-- of 0 leaving its zeros (scikit-learn's nan_to_num).
+local function normalized(C, dim)
+  local sums = dim and C:sum(dim) or C:sum()
+  if not dim then return sums == 0 and C or C / sums end
+  return C:div(sums + sums:eq(0))
+end
+
+--- confusion_matrix(y, p [, {labels, normalize, sample_weight}]) -> C
+-- (k x k; rows true, columns predicted), labels (k x 1).
+function metrics.confusion_matrix(y, p, opts)
+  opts = opts or {}
+  y, p = pair("confusion_matrix", y, p)
+  local w = weights("confusion_matrix", opts, y:rows())
+  local labels = labels_option("confusion_matrix", opts.labels)
+  if labels then
+    local idx, found = index_of(labels), false
+    for i = 1, y:rows() do
+      if idx[y:get(i, 1)] then found = true break end
+    end
+    if not found then fail(2, "luma.metrics.confusion_matrix: none of the labels is in y_true") end
+  else
+    labels = labels_of(y, p)
+  end
+  local C = confusion(y, p, labels, w)
+  local norm = opts.normalize
+  if norm == "true" then C = normalized(C, 2)
+  elseif norm == "pred" then C = normalized(C, 1)
+  elseif norm == "all" then C = normalized(C)
+  elseif norm ~= nil then
+    fail(2, "luma.metrics.confusion_matrix: normalize must be \"true\", \"pred\", \"all\" or "
+      .. "nil, got %s", type(norm) == "string" and string.format("%q", norm) or tostring(norm))
   end
   return C, labels
 end
 
+-- The normalize option of accuracy_score and zero_one_loss.
+local function normalize_flag(fname, opts)
+  local v = opts.normalize
+  if v ~= nil and type(v) ~= "boolean" then
+    fail(3, "luma.metrics.%s: normalize must be a boolean, got %s", fname, args.type_of(v))
+  end
+  return v ~= false
+end
+
 function metrics.accuracy_score(y, p, opts)
+  opts = opts or {}
   y, p = pair("accuracy_score", y, p)
-  return wmean(y:eq(p), weights("accuracy_score", opts, y:rows()))
+  local w = weights("accuracy_score", opts, y:rows())
+  local correct = y:eq(p)
+  if normalize_flag("accuracy_score", opts) then return wmean(correct, w) end
+  return w and correct:mul(w):sum() or correct:sum()
 end
 
 function metrics.zero_one_loss(y, p, opts)
-  return 1 - metrics.accuracy_score(y, p, opts)
+  opts = opts or {}
+  y, p = pair("zero_one_loss", y, p)
+  local w = weights("zero_one_loss", opts, y:rows())
+  local wrong = y:ne(p)
+  if normalize_flag("zero_one_loss", opts) then return wmean(wrong, w) end
+  return w and wrong:mul(w):sum() or wrong:sum()
 end
 
-function metrics.balanced_accuracy_score(y, p)
-  local C = metrics.confusion_matrix(y, p)
+function metrics.balanced_accuracy_score(y, p, opts)
+  opts = opts or {}
+  y, p = pair("balanced_accuracy_score", y, p)
+  local C = confusion(y, p, labels_of(y, p), weights("balanced_accuracy_score", opts, y:rows()))
   local recall, k = 0, 0
   for i = 1, C:rows() do
     local support = C:row(i):sum()
-    if support > 0 then
+    if support > 0 then -- a label only predicted has no recall (scikit-learn drops it)
       recall = recall + C:get(i, i) / support
       k = k + 1
     end
   end
-  return recall / k
+  local score = recall / k
+  if opts.adjusted then score = (score - 1 / k) / (1 - 1 / k) end
+  return score
 end
 
 local function safe_div(a, b, what)
@@ -156,91 +231,204 @@ local function safe_div(a, b, what)
   return a / b
 end
 
+local AVERAGES = { binary = true, micro = true, macro = true, weighted = true, none = true }
+
+-- The F-beta score of a precision and a recall (0 where both are 0).
+local function fbeta(prec, rec, beta)
+  local b2 = beta * beta
+  if prec + rec == 0 then return 0 end
+  return (1 + b2) * prec * rec / (b2 * prec + rec)
+end
+
 --- precision_recall_fscore(y, p [, {average = "binary" | "micro" |
--- "macro" | "weighted" | "none", pos_label = 1, beta = 1, labels}]) ->
--- precision, recall, fscore, support (numbers, or k x 1 columns with
--- average = "none").
+-- "macro" | "weighted" | "none", pos_label = 1, beta = 1, labels,
+-- sample_weight}]) -> precision, recall, fscore, support (numbers, or
+-- k x 1 columns with average = "none").  As scikit-learn's
+-- precision_recall_fscore_support: each label's true positives, false
+-- positives and false negatives count every sample (also those whose
+-- other label is not among labels), and micro averages sum them over
+-- labels; labels is ignored with average = "binary".
 function metrics.precision_recall_fscore(y, p, opts)
   opts = opts or {}
-  local C, labels = metrics.confusion_matrix(y, p, opts)
-  local beta = opts.beta or 1
+  y, p = pair("precision_recall_fscore", y, p)
+  local w = weights("precision_recall_fscore", opts, y:rows())
   local average = opts.average or "binary"
-  local k = labels:rows()
-  local tp, fp, fn, support = {}, {}, {}, {}
-  for i = 1, k do
-    tp[i] = C:get(i, i)
-    fp[i] = C:col(i):sum() - tp[i]
-    fn[i] = C:row(i):sum() - tp[i]
-    support[i] = C:row(i):sum()
+  if not AVERAGES[average] then
+    fail(2, "luma.metrics: average must be binary, micro, macro, weighted or none, got %s",
+      tostring(average))
   end
-  local function f(prec, rec)
-    local b2 = beta * beta
-    if prec + rec == 0 then return 0 end
-    return (1 + b2) * prec * rec / (b2 * prec + rec)
+  local beta = opts.beta or 1
+  if type(beta) ~= "number" or not (beta >= 0) or beta == math.huge then
+    fail(2, "luma.metrics: beta must be a finite number >= 0, got %s", tostring(beta))
   end
+  local present = labels_of(y, p)
+  local labels
   if average == "binary" then
     local pos = opts.pos_label or 1
-    local i = index_of(labels)[pos]
-    if k > 2 then fail(2, "luma.metrics: average = \"binary\" needs two labels, got %d; choose micro, macro or weighted", k) end
-    if not i then fail(2, "luma.metrics: pos_label %s is not a label", tostring(pos)) end
-    local prec = safe_div(tp[i], tp[i] + fp[i], "precision")
-    local rec = safe_div(tp[i], tp[i] + fn[i], "recall")
-    return prec, rec, f(prec, rec), support[i]
-  elseif average == "micro" then
-    local TP, FP, FN = 0, 0, 0
-    for i = 1, k do TP, FP, FN = TP + tp[i], FP + fp[i], FN + fn[i] end
-    local prec, rec = safe_div(TP, TP + FP, "precision"), safe_div(TP, TP + FN, "recall")
-    return prec, rec, f(prec, rec), y:rows()
+    if present:rows() > 2 then
+      fail(2, "luma.metrics: average = \"binary\" needs two labels, got %d; choose micro, "
+        .. "macro or weighted", present:rows())
+    end
+    -- (a label that never occurs is allowed when there is only one other)
+    if not index_of(present)[pos] and present:rows() == 2 then
+      fail(2, "luma.metrics: pos_label %s is not a label", tostring(pos))
+    end
+    labels = luma.matrix{ pos }
+  else
+    labels = labels_option("precision_recall_fscore", opts.labels) or present
+  end
+  local idx, k = index_of(labels), labels:rows()
+  local tp, predicted, actual = {}, {}, {}
+  for i = 1, k do tp[i], predicted[i], actual[i] = 0, 0, 0 end
+  for i = 1, y:rows() do
+    local a, b = idx[y:get(i, 1)], idx[p:get(i, 1)]
+    local wi = w and w:get(i, 1) or 1
+    if a then actual[a] = actual[a] + wi end
+    if b then predicted[b] = predicted[b] + wi end
+    if a and a == b then tp[a] = tp[a] + wi end
+  end
+  if average == "micro" then
+    local TP, PP, AP = 0, 0, 0
+    for i = 1, k do TP, PP, AP = TP + tp[i], PP + predicted[i], AP + actual[i] end
+    local prec, rec = safe_div(TP, PP, "precision"), safe_div(TP, AP, "recall")
+    return prec, rec, fbeta(prec, rec, beta), AP
   end
   local P, R, F = luma.zeros(k, 1), luma.zeros(k, 1), luma.zeros(k, 1)
   for i = 1, k do
-    P:set(i, 1, safe_div(tp[i], tp[i] + fp[i], "precision"))
-    R:set(i, 1, safe_div(tp[i], tp[i] + fn[i], "recall"))
-    F:set(i, 1, f(P:get(i, 1), R:get(i, 1)))
+    local prec = safe_div(tp[i], predicted[i], "precision")
+    local rec = safe_div(tp[i], actual[i], "recall")
+    P:set(i, 1, prec)
+    R:set(i, 1, rec)
+    F:set(i, 1, fbeta(prec, rec, beta))
   end
-  local S = luma.matrix(support)
+  local S = luma.matrix(actual)
+  if average == "binary" then return P:get(1, 1), R:get(1, 1), F:get(1, 1), S:get(1, 1) end
   if average == "none" then return P, R, F, S end
   if average == "macro" then return P:mean(), R:mean(), F:mean(), S:sum() end
-  if average == "weighted" then
-    local w = S / S:sum()
-    return (P:t() * w):get(1, 1), (R:t() * w):get(1, 1), (F:t() * w):get(1, 1), S:sum()
+  local total = S:sum()
+  if total == 0 then
+    warn("luma.metrics: weighted averages are ill-defined (no true samples); set to 0")
+    return 0, 0, 0, 0
   end
-  fail(2, "luma.metrics: average must be binary, micro, macro, weighted or none, got %s", tostring(average))
+  local share = S / total
+  return (P:t() * share):get(1, 1), (R:t() * share):get(1, 1), (F:t() * share):get(1, 1), total
 end
 
 function metrics.precision_score(y, p, opts) return (metrics.precision_recall_fscore(y, p, opts)) end
 function metrics.recall_score(y, p, opts) return select(2, metrics.precision_recall_fscore(y, p, opts)) end
 function metrics.f1_score(y, p, opts) return select(3, metrics.precision_recall_fscore(y, p, opts)) end
 function metrics.fbeta_score(y, p, beta, opts)
-  opts = opts or {}
+  args.arg(type(beta) == "number", 3, "fbeta_score", "number", beta, 2)
   local o = {}
-  for k, v in pairs(opts) do o[k] = v end
+  for k, v in pairs(opts or {}) do o[k] = v end
   o.beta = beta
   return select(3, metrics.precision_recall_fscore(y, p, o))
 end
 
---- classification_report(y, p) -> a printable table like scikit-learn's.
-function metrics.classification_report(y, p)
-  local P, R, F, S = metrics.precision_recall_fscore(y, p, { average = "none" })
-  local _, labels = metrics.confusion_matrix(y, p)
-  local lines = { string.format("%12s %9s %9s %9s %9s", "", "precision", "recall", "f1-score", "support"), "" }
-  for i = 1, labels:rows() do
-    lines[#lines + 1] = string.format("%12s %9.2f %9.2f %9.2f %9d", tostring(labels:get(i, 1)),
-      P:get(i, 1), R:get(i, 1), F:get(i, 1), S:get(i, 1))
-  end
-  local n = S:sum()
-  lines[#lines + 1] = ""
-  lines[#lines + 1] = string.format("%12s %9s %9s %9.2f %9d", "accuracy", "", "", metrics.accuracy_score(y, p), n)
-  for _, avg in ipairs({ "macro", "weighted" }) do
-    local a, b, c = metrics.precision_recall_fscore(y, p, { average = avg })
-    lines[#lines + 1] = string.format("%12s %9.2f %9.2f %9.2f %9d", avg .. " avg", a, b, c, n)
-  end
-  return table.concat(lines, "\n")
+-- A report's support: a count as an integer, a sum of weights as a
+-- number.
+local function support_text(s)
+  if s == math.floor(s) and math.abs(s) < 2 ^ 53 then return string.format("%d", s) end
+  return string.format("%g", s)
 end
 
---- matthews_corrcoef(y, p): the multiclass Matthews correlation.
-function metrics.matthews_corrcoef(y, p)
-  local C = metrics.confusion_matrix(y, p)
+--- classification_report(y, p [, {labels, target_names, digits = 2,
+-- sample_weight, output_dict = false}]) -> scikit-learn's report: a
+-- string laid out as its, or with output_dict a table of the same
+-- numbers.
+function metrics.classification_report(y, p, opts)
+  opts = opts or {}
+  y, p = pair("classification_report", y, p)
+  local digits = opts.digits or 2
+  if math.type(digits) ~= "integer" or digits < 0 or digits > 17 then
+    fail(2, "luma.metrics.classification_report: digits must be an integer in [0, 17], got %s",
+      tostring(digits))
+  end
+  local present = labels_of(y, p)
+  local given = labels_option("classification_report", opts.labels)
+  local labels = given or present
+  local names = opts.target_names
+  if names ~= nil then
+    if type(names) ~= "table" then
+      fail(2, "luma.metrics.classification_report: target_names must be a list of strings")
+    end
+    if #names ~= labels:rows() then
+      fail(2, "luma.metrics.classification_report: %d labels but %d target_names", labels:rows(),
+        #names)
+    end
+  else
+    names = {}
+    for i = 1, labels:rows() do names[i] = label_text(labels:get(i, 1)) end
+  end
+  local base = { labels = labels, sample_weight = opts.sample_weight }
+  local function scores(average)
+    local o = { average = average }
+    for k, v in pairs(base) do o[k] = v end
+    return metrics.precision_recall_fscore(y, p, o)
+  end
+  local P, R, F, S = scores("none")
+  local n = S:sum()
+  -- micro averages are the accuracy when every label present is reported
+  local micro_is_accuracy = true
+  if given then
+    local idx = index_of(given)
+    for i = 1, present:rows() do
+      if not idx[present:get(i, 1)] then micro_is_accuracy = false end
+    end
+    micro_is_accuracy = micro_is_accuracy and given:rows() == present:rows()
+  end
+  local rows = {}
+  for i = 1, labels:rows() do
+    rows[i] = { tostring(names[i]), P:get(i, 1), R:get(i, 1), F:get(i, 1), S:get(i, 1) }
+  end
+  local averages = {}
+  for _, avg in ipairs({ "micro", "macro", "weighted" }) do
+    local a, b, c = scores(avg)
+    local heading = avg == "micro" and micro_is_accuracy and "accuracy" or avg .. " avg"
+    averages[#averages + 1] = { heading, a, b, c, n }
+  end
+  if opts.output_dict then
+    local out = {}
+    for _, r in ipairs(rows) do
+      out[r[1]] = { precision = r[2], recall = r[3], ["f1-score"] = r[4], support = r[5] }
+    end
+    for _, r in ipairs(averages) do
+      if r[1] == "accuracy" then out.accuracy = r[4]
+      else out[r[1]] = { precision = r[2], recall = r[3], ["f1-score"] = r[4], support = r[5] } end
+    end
+    return out
+  end
+  -- scikit-learn's layout: names right-aligned to the longest (at least
+  -- "weighted avg"), a space, then columns nine wide with a space before
+  local width = #"weighted avg"
+  for _, name in ipairs(rows) do width = math.max(width, #name[1]) end
+  width = math.max(width, digits)
+  local name = "%" .. width .. "s "
+  local num = " %9." .. digits .. "f"
+  local function line(r)
+    return string.format(name .. num .. num .. num .. " %9s", r[1], r[2], r[3], r[4],
+      support_text(r[5]))
+  end
+  local out = { string.format(name .. " %9s %9s %9s %9s", "", "precision", "recall",
+    "f1-score", "support"), "" }
+  for _, r in ipairs(rows) do out[#out + 1] = line(r) end
+  out[#out + 1] = ""
+  for _, r in ipairs(averages) do
+    if r[1] == "accuracy" then
+      out[#out + 1] = string.format(name .. " %9s %9s" .. num .. " %9s", r[1], "", "", r[4],
+        support_text(r[5]))
+    else
+      out[#out + 1] = line(r)
+    end
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+--- matthews_corrcoef(y, p [, {sample_weight}]): the multiclass Matthews
+-- correlation.
+function metrics.matthews_corrcoef(y, p, opts)
+  y, p = pair("matthews_corrcoef", y, p)
+  local C = confusion(y, p, labels_of(y, p), weights("matthews_corrcoef", opts, y:rows()))
   local t, pr = C:sum(2), C:sum(1):t()
   local n, c = C:sum(), C:trace()
   local cov_ytyp = c * n - (t:t() * pr):get(1, 1)
@@ -250,9 +438,13 @@ function metrics.matthews_corrcoef(y, p)
   return cov_ytyp / math.sqrt(cov_ytyt * cov_ypyp)
 end
 
---- cohen_kappa_score(y1, y2): agreement beyond chance.
-function metrics.cohen_kappa_score(y1, y2)
-  local C = metrics.confusion_matrix(y1, y2)
+--- cohen_kappa_score(y1, y2 [, {labels, sample_weight}]): agreement
+-- beyond chance.
+function metrics.cohen_kappa_score(y1, y2, opts)
+  opts = opts or {}
+  y1, y2 = pair("cohen_kappa_score", y1, y2)
+  local labels = labels_option("cohen_kappa_score", opts.labels) or labels_of(y1, y2)
+  local C = confusion(y1, y2, labels, weights("cohen_kappa_score", opts, y1:rows()))
   local n = C:sum()
   local po = C:trace() / n
   local pe = (C:sum(2):t() * C:sum(1):t()):get(1, 1) / (n * n)
@@ -318,7 +510,7 @@ function metrics.roc_auc_score(y, s, opts)
     end
     return total / wsum
   end
-  local fpr, tpr = metrics.roc_curve(y, s, opts)
+  local fpr, tpr = metrics.roc_curve(y, s, { pos_label = opts.pos_label })
   return trapezoid(fpr, tpr)
 end
 
@@ -696,8 +888,12 @@ local AVERAGING = {
   { name = "average", default = "binary", doc = "\"binary\" (pos_label's scores), \"micro\", "
     .. "\"macro\", \"weighted\" (by support) or \"none\" (one per label)" },
   { name = "pos_label", default = 1, doc = "the positive label for average = \"binary\"" },
-  { name = "labels", doc = "the labels to score (default: those in y_true and y_pred)" },
+  { name = "labels", doc = "the labels to score, in order (default: those in y_true and "
+    .. "y_pred, sorted); ignored with average = \"binary\"" },
+  SAMPLE_WEIGHT[1],
 }
+local NORMALIZE = { name = "normalize", default = true, doc = "false: the (weighted) count "
+  .. "instead of the fraction" }
 local POS_LABEL = { { name = "pos_label", default = 1, doc = "the label of the positive class" } }
 
 luma.doc.set_members(metrics, "luma.metrics", {
@@ -723,23 +919,32 @@ luma.doc.set_members(metrics, "luma.metrics", {
       .. "a column of variances (probabilistic regressors). Returns a number, lower is "
       .. "better." },
   confusion_matrix = { signature = "confusion_matrix(y_true, y_pred [, opts])",
-    doc = "Counts of each (true, predicted) label pair. Returns C (k x k, rows true labels, "
-      .. "columns predicted) and the labels (k x 1, sorted).",
-    params = { { name = "labels", doc = "the labels, in order (default: all, sorted)" } } },
+    doc = "Counts (or weights) of each (true, predicted) label pair; samples with a label "
+      .. "outside opts.labels are left out. Returns C (k x k, rows true labels, columns "
+      .. "predicted) and the labels (k x 1).",
+    params = { { name = "labels", doc = "the labels, in order (default: all, sorted); at least "
+        .. "one must be in y_true" },
+      { name = "normalize", doc = "\"true\" (each row sums to 1), \"pred\" (each column) or "
+        .. "\"all\"; a row or column of zeros stays zero" },
+      SAMPLE_WEIGHT[1] } },
   accuracy_score = { signature = "accuracy_score(y_true, y_pred [, opts])",
-    doc = "The fraction of correct predictions. Returns a number in [0, 1].",
-    params = SAMPLE_WEIGHT },
+    doc = "The fraction of correct predictions. Returns a number in [0, 1] (the count with "
+      .. "normalize = false).",
+    params = { NORMALIZE, SAMPLE_WEIGHT[1] } },
   zero_one_loss = { signature = "zero_one_loss(y_true, y_pred [, opts])",
-    doc = "The fraction of wrong predictions, 1 - accuracy. Returns a number in [0, 1].",
-    params = SAMPLE_WEIGHT },
-  balanced_accuracy_score = { signature = "balanced_accuracy_score(y_true, y_pred)",
-    doc = "The mean of the per-class recalls (robust to class imbalance). Returns a number "
-      .. "in [0, 1]." },
+    doc = "The fraction of wrong predictions, 1 - accuracy. Returns a number in [0, 1] (the "
+      .. "count with normalize = false).",
+    params = { NORMALIZE, SAMPLE_WEIGHT[1] } },
+  balanced_accuracy_score = { signature = "balanced_accuracy_score(y_true, y_pred [, opts])",
+    doc = "The mean of the per-class recalls (robust to class imbalance); a label only "
+      .. "predicted has no recall and is left out. Returns a number in [0, 1].",
+    params = { SAMPLE_WEIGHT[1], { name = "adjusted", default = false,
+      doc = "rescale so that chance scores 0: (score - 1/k) / (1 - 1/k)" } } },
   precision_recall_fscore = { signature = "precision_recall_fscore(y_true, y_pred [, opts])",
     doc = "Precision TP / (TP + FP), recall TP / (TP + FN), the F-beta score and the "
       .. "support; an undefined ratio is 0 with a warning. Returns precision, recall, "
       .. "fscore, support (numbers, or k x 1 columns with average = \"none\").",
-    params = { AVERAGING[1], AVERAGING[2], AVERAGING[3],
+    params = { AVERAGING[1], AVERAGING[2], AVERAGING[3], AVERAGING[4],
       { name = "beta", default = 1, doc = "weight of recall in the F score" } } },
   precision_score = { signature = "precision_score(y_true, y_pred [, opts])",
     doc = "TP / (TP + FP), averaged as opts.average says. Returns a number (a k x 1 column "
@@ -754,15 +959,26 @@ luma.doc.set_members(metrics, "luma.metrics", {
     doc = "(1 + beta^2) P R / (beta^2 P + R): recall weighted beta times as much as "
       .. "precision. Returns a number (a k x 1 column with average = \"none\").",
     params = AVERAGING },
-  classification_report = { signature = "classification_report(y_true, y_pred)",
-    doc = "Per-label precision, recall, F1 and support with the accuracy and the macro and "
-      .. "weighted averages, laid out like scikit-learn's. Returns the report as a string." },
-  matthews_corrcoef = { signature = "matthews_corrcoef(y_true, y_pred)",
+  classification_report = { signature = "classification_report(y_true, y_pred [, opts])",
+    doc = "Per-label precision, recall, F1 and support with the accuracy (the micro average "
+      .. "when opts.labels leaves labels out) and the macro and weighted averages, laid out "
+      .. "like scikit-learn's (integer-valued labels print as integers). Returns the report "
+      .. "as a string, or with output_dict a table: label name -> {precision, recall, "
+      .. "[\"f1-score\"], support}, accuracy -> number, [\"macro avg\"], [\"weighted avg\"].",
+    params = { { name = "labels", doc = "the labels to report, in order (default: those in "
+        .. "y_true and y_pred, sorted)" },
+      { name = "target_names", doc = "a name for each label, in the order of labels" },
+      { name = "digits", default = 2, doc = "decimals of the scores" },
+      SAMPLE_WEIGHT[1],
+      { name = "output_dict", default = false, doc = "return a table instead of text" } } },
+  matthews_corrcoef = { signature = "matthews_corrcoef(y_true, y_pred [, opts])",
     doc = "The (multiclass) Matthews correlation coefficient from the confusion matrix. "
-      .. "Returns a number in [-1, 1]." },
-  cohen_kappa_score = { signature = "cohen_kappa_score(y1, y2)",
+      .. "Returns a number in [-1, 1].", params = SAMPLE_WEIGHT },
+  cohen_kappa_score = { signature = "cohen_kappa_score(y1, y2 [, opts])",
     doc = "Cohen's kappa: the agreement of two labelings beyond chance. Returns a number, "
-      .. "1 for perfect agreement." },
+      .. "1 for perfect agreement.",
+    params = { { name = "labels", doc = "the labels to count (default: all, sorted)" },
+      SAMPLE_WEIGHT[1] } },
   roc_curve = { signature = "roc_curve(y_true, scores [, opts])",
     doc = "The ROC curve of binary scores at every distinct threshold. Returns fpr, tpr and "
       .. "thresholds, three columns.", params = POS_LABEL },

@@ -118,7 +118,8 @@ luma.doc.set(pprint, { name = "luma.pprint",
   doc = "Prints v readably: tables with their keys sorted (the list part first) on one line "
     .. "when they fit in width, else one entry per line, indented; matrices, estimators and "
     .. "result tables by their own text; numbers to 6 significant digits; strings quoted. "
-    .. "For scripts, where print(t) shows only table: 0x...; see also pprint.pformat. "
+    .. "The luma command's print shows tables this way; in other hosts (stock lua5.4 with "
+    .. "require \"luma\") print(t) shows only table: 0x... See also pprint.pformat. "
     .. "Returns nothing.",
   params = OPTS })
 luma.doc.set(pprint.pformat, { name = "luma.pprint.pformat",

@@ -478,6 +478,7 @@ local function collect_keys(t, partial, out, seen)
 end
 
 --- Returns a sorted array of completions of text ("luma.ma", "A:tr", "pri").
+--- After ":" only methods are offered, each with its "(" (A:sha -> A:shape().
 function repl.complete(text)
   args.arg(type(text) == "string", 1, "complete", "string", text, 2)
   local path, sep, partial = text:match("^(.-)([%.:])([%w_]*)$")
@@ -485,6 +486,14 @@ function repl.complete(text)
   if path and path ~= "" and path:match("^[%a_][%w_%.]*$") then
     local v = resolve_path(path)
     if v ~= nil then collect_keys(v, partial, found) end
+    if sep == ":" then
+      local methods = {}
+      for k in pairs(found) do
+        local ok, member = pcall(function() return v[k] end)
+        if ok and is_callable(member) then methods[k .. "("] = true end
+      end
+      found = methods
+    end
   elseif text:match("^[%a_]?[%w_]*$") then
     path, sep, partial = "", "", text
     collect_keys(_G, partial, found)
@@ -510,7 +519,8 @@ luma.doc.set_members(repl, "luma.repl", {
     doc = "Makes fn(value) -> string the REPL printer of values whose metatable __name is "
       .. "type_name." },
   complete = { signature = "complete(text) -> table of strings",
-    doc = "The sorted completions of text, as the REPL's Tab key shows them." },
+    doc = "The sorted completions of text, as the REPL's Tab key shows them; after \":\" "
+      .. "only methods, each with its opening parenthesis (\"A:sha\" gives \"A:shape(\")." },
   help_text = { signature = "help_text(x) -> string",
     doc = "The help text of x: a value, a qualified name, a short name (\"Ridge\") or a "
       .. "search word (\"cross\": the names and summaries containing it); nil gives an "

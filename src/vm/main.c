@@ -2,7 +2,8 @@
  * main.c - the `luma` command: run scripts, -e/-l/-i options, LUMA_INIT,
  * and the REPL when there is no script.  Options follow stock `lua`, so
  * whoever knows one knows the other; differences: an unknown option exits
- * with status 2, warnings are on by default, and `help` is a global.
+ * with status 2, warnings are on by default, `help` is a global, and
+ * print shows a table's contents (as luma.pprint) instead of its address.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -187,8 +188,42 @@ static int run_script(lua_State *L, int argc, char **argv, int script) {
   return status;
 }
 
-/* Globals the command adds for convenience: help(x) prints luma.help(x). */
+/* print(...) of the command: stock print (values tab-separated, a
+ * newline, stdout flushed), except that a table prints as luma.pprint
+ * shows it, its keys and values, rather than as "table: 0x..." (a table
+ * with __tostring prints through it, as before).  Upvalue 1 is the
+ * require of start-up, so a script's own global require does not matter. */
+static int cli_print(lua_State *L) {
+  int n = lua_gettop(L);
+  for (int i = 1; i <= n; i++) {
+    size_t len;
+    const char *s;
+    if (lua_type(L, i) == LUA_TTABLE) {
+      lua_pushvalue(L, lua_upvalueindex(1));
+      lua_pushliteral(L, "luma.pprint");
+      lua_call(L, 1, 1);
+      lua_getfield(L, -1, "pformat");
+      lua_pushvalue(L, i);
+      lua_call(L, 1, 1);
+      s = lua_tolstring(L, -1, &len);
+    } else {
+      s = luaL_tolstring(L, i, &len);
+    }
+    if (i > 1) fwrite("\t", 1, 1, stdout);
+    fwrite(s, 1, len, stdout);
+    lua_settop(L, n);
+  }
+  fwrite("\n", 1, 1, stdout);
+  fflush(stdout);
+  return 0;
+}
+
+/* Globals the command adds for convenience: help(x) prints luma.help(x),
+ * and print shows tables (cli_print). */
 static int install_globals(lua_State *L) {
+  lua_getglobal(L, "require");
+  lua_pushcclosure(L, cli_print, 1);
+  lua_setglobal(L, "print");
   return run_string(L,
                     "help = function(...) return require('luma.repl').help(...) end",
                     "=(luma)");

@@ -7,6 +7,8 @@
  * SCRIPT lines (escapes \r \n \t \\ and \xHH in the text):
  *   send TEXT      write TEXT to the terminal
  *   expect TEXT    wait until the output since the last match contains TEXT
+ *   absent TEXT    the next expect fails if TEXT comes before its match
+ *                  (a stray line the program must not print)
  *   sleep SECONDS  let the program run
  *   rss            print "rss_kb N": the program's resident memory now
  *   wait           wait for the program to exit; print "exit N"
@@ -126,7 +128,7 @@ int main(int argc, char **argv) {
     perror("ptydrive: exec");
     _exit(127);
   }
-  char line[4096], text[4096];
+  char line[4096], text[4096], absent[4096] = "";
   int status = 0, exited = 0;
   while (fgets(line, sizeof line, script)) {
     line[strcspn(line, "\n")] = '\0';
@@ -158,7 +160,14 @@ int main(int argc, char **argv) {
           return fail("program exited while waiting for: ", arg);
         }
       }
+      size_t gap = (size_t)(hit - transcript) - matched_upto, len = strlen(absent);
+      for (size_t k = 0; len > 0 && k + len <= gap; k++)
+        if (memcmp(transcript + matched_upto + k, absent, len) == 0)
+          return fail("printed before the expected text: ", absent);
+      absent[0] = '\0';
       matched_upto = (size_t)(hit - transcript) + strlen(text);
+    } else if (strncmp(line, "absent ", 7) == 0) {
+      unescape(arg, absent);
     } else if (strncmp(line, "sleep ", 6) == 0) {
       double until = now() + atof(arg);
       while (now() < until) pump(fd, until - now());

@@ -74,6 +74,24 @@ describe("luma.cluster.linkage", function()
     end)
     errors_with("method must be one of", function() C.linkage(X, "centroid") end)
   end)
+
+  it("takes the options table second, the method in it", function()
+    local P = luma.matrix{ 0, 1, 3, 7, 15 }
+    assert.matrix_near(C.linkage(P, "ward"), C.linkage(P, { method = "ward" }), 0)
+    assert.matrix_near(C.linkage(P, "single"), C.linkage(P, {}), 0)
+    local D = luma.pairwise.distances(P, "euclidean")
+    assert.matrix_near(C.linkage(P, "complete"),
+      C.linkage(D, { method = "complete", metric = "precomputed" }), 0)
+    assert.has_error(function() C.linkage(P, { method = "ward", metric = "euclidean", mehtod = 1 }) end,
+      "bad argument #2 to 'linkage' (unknown option 'mehtod' (valid: connectivity, method, "
+        .. "metric, p))")
+    assert.has_error(function() C.linkage(P, "ward", { method = "ward" }) end,
+      "bad argument #3 to 'linkage' (unknown option 'method' (valid: connectivity, metric, p))")
+    assert.has_error(function() C.linkage(P, { method = "ward" }, {}) end,
+      "bad argument #2 to 'linkage' (method must be a string when the options come third)")
+    errors_with("method must be one of single, complete, average, ward, got centroid",
+      function() C.linkage(P, { method = "centroid" }) end)
+  end)
 end)
 
 describe("luma.cluster.fcluster", function()

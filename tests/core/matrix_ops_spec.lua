@@ -234,6 +234,67 @@ describe("matrix product", function()
   end)
 end)
 
+describe("arithmetic operators", function()
+  local rows = {{1, -2, 3.5}, {-4, 0, 7}}
+  for name, A in pairs(layouts(rows)) do
+    it("raise, floor-divide and take remainders element-wise on " .. name .. " input", function()
+      assert.matrix_near({{1, 4, 12.25}, {16, 0, 49}}, A ^ 2)
+      assert.matrix_near(A:pow(2), A ^ 2, 0)
+      assert.matrix_near({{2, 0.25, 2 ^ 3.5}, {1 / 16, 1, 128}}, 2 ^ A, 1e-15)
+      assert.matrix_near({{1, -0.5, 42.875}, {-4, math.huge, 343}}, A ^ M{{1, -1, 3}}, 1e-15)
+      assert.matrix_near({{0, -1, 1}, {-2, 0, 3}}, A // 2, 0)
+      assert.matrix_near({{1, 0, 1.5}, {0, 0, 1}}, A % 2, 0)
+      -- the sign of the divisor, as Lua's floats: 3.5 % -2 = -0.5, -4 % -2 = -0
+      assert.matrix_near({{-1, 0, -0.5}, {0, 0, -1}}, A % -2, 0)
+      assert.matrix_near(A:idiv(2), A // 2, 0)
+      assert.matrix_near(A:mod(2), A % 2, 0)
+      assert.matrix_near({{-1, 2, -3.5}, {4, 0, -7}}, -A, 0)
+    end)
+  end
+
+  it("agree with Lua's own // and % on floats, zero and infinite divisors included", function()
+    -- (floats: Lua's integer // and % by 0 are errors, not values)
+    local xs = { -7.5, -3.0, -1.0, -0.25, 0.0, 0.25, 1.0, 3.0, 7.5, math.huge, -math.huge }
+    local ys = { -2.0, -0.5, 0.5, 3.0, 0.0, math.huge, -math.huge }
+    local X, Y = M(xs), M{ ys }
+    local Q, R = X // Y, X % Y
+    for i, x in ipairs(xs) do
+      for j, y in ipairs(ys) do
+        local q, r = x // y, x % y
+        for _, pair in ipairs({ { q, Q:get(i, j), "//" }, { r, R:get(i, j), "%" } }) do
+          local want, got = pair[1], pair[2]
+          assert(want == got or (want ~= want and got ~= got), string.format(
+            "%g %s %g: Lua gives %g, the matrix %g", x, pair[3], y, want, got))
+        end
+      end
+    end
+  end)
+
+  it("compare whole matrices with ==: same shape and equal elements", function()
+    local A = M{{1, 2}, {3, 4}}
+    assert.is_true(A == M{{1, 2}, {3, 4}})
+    assert.is_true(A == A:t():t()) -- a view with the same values
+    assert.is_false(A == M{{1, 2}, {3, 5}})
+    assert.is_false(A == A:t())
+    assert.is_false(M{1, 2} == M{{1, 2}}) -- a column is not a row
+    assert.is_false(A == 1)               -- never equal to a number or another type
+    assert.is_true(A ~= M{{1, 2}})
+    local N = M{{0 / 0}}
+    assert.is_true(N == N)                -- the same object (Lua does not ask __eq)
+    assert.is_false(N == M{{0 / 0}})      -- NaN equals nothing, as in A:eq(B)
+    assert.matrix_near({{1, 0}, {1, 1}}, A:eq(M{{1, 0}, {3, 4}}), 0) -- element-wise
+  end)
+
+  it("refuse <, <=, > and >= with the element-wise methods named", function()
+    local A = M{{1, 2}}
+    for _, f in ipairs({ function() return A < A:t():t() end, function() return A <= 2 end,
+      function() return 0 > A end, function() return A >= A end }) do
+      assert.has_error(f, "cannot order luma.Matrix values with <, <=, > or >=: use A:lt(B), "
+        .. "A:le(B), A:gt(B) or A:ge(B) for element-wise comparisons (1 where true)")
+    end
+  end)
+end)
+
 describe("operator errors", function()
   it("points matrix division at solve", function()
     assert.has_error(function() return M{{1}} / M{{1}} end,
@@ -244,6 +305,10 @@ describe("operator errors", function()
   it("names shapes that do not broadcast", function()
     assert.has_error(function() return M{{1, 2, 3}} + M{{1, 2}} end,
       "bad argument #2 to 'add' (shapes 1 x 3 and 1 x 2 do not broadcast together)")
+    assert.has_error(function() return M{{1, 2, 3}} ^ M{{1, 2}} end,
+      "bad argument #2 to 'pow' (shapes 1 x 3 and 1 x 2 do not broadcast together)")
+    assert.has_error(function() return M{{1, 2, 3}} % M{{1, 2}} end,
+      "bad argument #2 to 'mod' (shapes 1 x 3 and 1 x 2 do not broadcast together)")
   end)
 
   it("rejects strings and tables as operands", function()

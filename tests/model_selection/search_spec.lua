@@ -95,6 +95,11 @@ describe("searches #smoke", function()
     assert.equal(3, results[3].rank_test_score) -- a huge penalty fits worst
     assert.equal(1, results[search.best_index].rank_test_score)
     assert.is_true(search.best_params.alpha < 1000)
+    for _, name in ipairs({ "best_params", "cv_results", "best_score", "best_estimator" }) do
+      assert.has_error(function() return search[name .. "_"] end,
+        "luma.model_selection.GridSearch: Luma names fitted attributes without the trailing "
+          .. "underscore: " .. name)
+    end
     local best = Ridge{ alpha = search.best_params.alpha }:fit(X, y)
     assert.matrix_near(best:predict(X), search:predict(X), 1e-12)
     local text = tostring(results)

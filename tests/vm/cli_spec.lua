@@ -13,6 +13,28 @@ describe("luma command", function()
     assert.equal("2\ttrue\ta\tb c\ta\tb c\n", out)
   end)
 
+  it("prints tables as luma.pprint shows them, other values as stock print", function()
+    local script = support.write_temp(table.concat({
+      "print({ 1, 2, { a = 1 } }, 'x', 3, nil, true, 2.5)",
+      "print(luma.linear.Ridge{ alpha = 2 })",
+      "print(setmetatable({}, { __tostring = function() return 'own text' end }))",
+      "print(luma.matrix{ { 1, 2 } })",
+      "require = nil -- the script's globals do not matter",
+      "print({ b = 'two', a = 1 })",
+      "print()",
+    }, "\n") .. "\n", ".lua")
+    local out, err, code = run({ script })
+    os.remove(script)
+    assert.equal("", err)
+    assert.equal(0, code)
+    assert.equal("{ 1, 2, { a = 1 } }\tx\t3\tnil\ttrue\t2.5\nRidge(alpha=2)\nown text\n"
+      .. "matrix 1 x 2\n[[1  2]]\n{ a = 1, b = \"two\" }\n\n", out)
+    -- stock lua5.4 with require "luma" keeps its own print
+    local stock = support.run("lua5.4 -", "require('luma') print({})",
+      { LUA_CPATH = support.build .. "/?.so;;" })
+    assert.matches("^table: 0x%x+\n$", stock)
+  end)
+
   it("puts the interpreter and options at negative arg indices", function()
     local script = support.write_temp("print(arg[-1], arg[-2])\n", ".lua")
     local out, _, code = run({ "-e", "x=1", script })

@@ -233,4 +233,18 @@ describe("completion", function()
     _G.completion_model = nil
     assert.same({ "completion_model.__fitted" }, internal)
   end)
+
+  it("offers methods after ':' with their opening parenthesis, and only methods", function()
+    _G.completion_model = luma.linear.Ridge{}:fit(luma.eye(3), luma.ones(3, 1))
+    _G.completion_matrix = luma.zeros(2, 3)
+    local shape = repl.complete("completion_matrix:sha")
+    local fit = repl.complete("completion_model:fi")
+    local fields = repl.complete("completion_model:coef") -- coef is a field, not a method
+    local dotted = repl.complete("completion_model.coef")
+    _G.completion_model, _G.completion_matrix = nil, nil
+    assert.same({ "completion_matrix:shape(" }, shape)
+    assert.same({ "completion_model:fit(" }, fit) -- (Ridge has no fit_transform)
+    assert.same({ "completion_model:coef_table(" }, fields)
+    assert.same({ "completion_model.coef", "completion_model.coef_table" }, dotted)
+  end)
 end)

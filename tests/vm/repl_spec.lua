@@ -44,13 +44,13 @@ describe("REPL on a terminal", function()
     assert.equal(0, code)
   end)
 
-  it("completes luma.matr<TAB> to luma.matrix and methods after ':'", function()
+  it("completes luma.matr<TAB> to luma.matrix and methods after ':' with their '('", function()
     local _, err, code = drive({
       "expect > ",
       "send luma.matr\\t", "expect ix",
       "send \\x15A = luma.zeros(2, 3)\\r", "expect > ",
-      "send A:sha\\t", "expect pe",
-      "send ()\\r", "expect [1] 2\\r\\n[2] 3",
+      "send A:sha\\t", "expect pe(",
+      "send )\\r", "expect [1] 2\\r\\n[2] 3",
       "expect > ", "send \\x04", "wait",
     })
     assert.equal("", err)
@@ -139,6 +139,19 @@ describe("REPL on a terminal", function()
       "send luma.matrix{{1, 2}, {3, 4.5}}\\r", "expect matrix 2 x 2", "expect [[1.0  2.0]",
       "send {1, 'two', x = {y = true}}\\r", "expect {1, \"two\", x = {y = true}}",
       "expect > ", "send \\x04", "wait",
+    })
+    assert.equal("", err)
+    assert.equal(0, code)
+  end)
+
+  it("draws fig:show() with nothing printed after the plot", function()
+    local _, err, code = drive({
+      "expect > ",
+      "send fig = luma.plot.line({1, 2, 3}, {1, 4, 9})\\r", "expect > ",
+      "send fig:show{width = 30, height = 8, color = false}\\r",
+      "expect color = false}\\r\\n",
+      "absent nil", "expect \\r\\n> ",
+      "send \\x04", "wait",
     })
     assert.equal("", err)
     assert.equal(0, code)

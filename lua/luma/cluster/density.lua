@@ -13,6 +13,7 @@ local native = require("luma.cluster.native")
 local nnative = require("luma.neighbors.native")
 local ncommon = require("luma.neighbors.common")
 local dcommon = require("luma.decomposition.common")
+local gcommon = require("luma.cluster.graph_common")
 
 local fail = dcommon.fail
 
@@ -115,10 +116,8 @@ function M.estimate_bandwidth(X, opts)
   if not luma.ismatrix(X) then
     fail("bad argument #1 to 'estimate_bandwidth' (X must be a luma.Matrix, got %s)", type(X))
   end
-  if opts ~= nil and type(opts) ~= "table" then
-    fail("bad argument #2 to 'estimate_bandwidth' (options table expected, got %s)", type(opts))
-  end
-  opts = opts or {}
+  opts = gcommon.check_options("estimate_bandwidth", opts,
+    { quantile = true, n_samples = true, seed = true }, 2)
   local quantile = opts.quantile or 0.3
   if type(quantile) ~= "number" or not (quantile >= 0 and quantile <= 1) then
     fail("bad argument #2 to 'estimate_bandwidth' (quantile must be in [0, 1], got %s)",

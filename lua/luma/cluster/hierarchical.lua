@@ -17,6 +17,7 @@ local luma = require("luma")
 local estimator = require("luma.estimator")
 local native = require("luma.cluster.native")
 local dcommon = require("luma.decomposition.common")
+local gcommon = require("luma.cluster.graph_common")
 
 local fail = dcommon.fail
 
@@ -74,19 +75,20 @@ local function tree_of(who, method, X, how, metric, p, conn)
     { method = how, metric = metric, p = p, connectivity = conn })
 end
 
---- M.linkage(X [, method = "single" [, opts]]) -> Z: SciPy's
--- scipy.cluster.hierarchy.linkage with 1-based ids.
+--- M.linkage(X [, method = "single" [, opts]]) or M.linkage(X, opts)
+-- -> Z: SciPy's scipy.cluster.hierarchy.linkage with 1-based ids; the
+-- options table may come second and hold the method too
+-- (linkage(X, {method = "ward"}), the way estimators take theirs).
 function M.linkage(X, method, opts)
-  if opts ~= nil and type(opts) ~= "table" then
-    fail("bad argument #3 to 'linkage' (options table expected, got %s)", type(opts))
-  end
-  opts = opts or {}
-  for k in pairs(opts) do
-    if k ~= "metric" and k ~= "p" and k ~= "connectivity" then
-      fail("bad argument #3 to 'linkage' (unknown option '%s' (valid: connectivity, metric, p))",
-        tostring(k))
+  local valid = { metric = true, p = true, connectivity = true }
+  local argn = 3
+  if type(method) == "table" then
+    if opts ~= nil then
+      fail("bad argument #2 to 'linkage' (method must be a string when the options come third)")
     end
+    method, opts, argn, valid.method = method.method, method, 2, true
   end
+  opts = gcommon.check_options("linkage", opts, valid, argn)
   return (tree_of("linkage", "linkage", X, method or "single", opts.metric or "euclidean",
     opts.p or 2, opts.connectivity))
 end
@@ -215,10 +217,7 @@ function M.minimum_spanning_tree(X, opts)
   if not luma.ismatrix(X) then
     fail("bad argument #1 to 'minimum_spanning_tree' (X must be a luma.Matrix, got %s)", type(X))
   end
-  if opts ~= nil and type(opts) ~= "table" then
-    fail("bad argument #2 to 'minimum_spanning_tree' (options table expected, got %s)", type(opts))
-  end
-  opts = opts or {}
+  opts = gcommon.check_options("minimum_spanning_tree", opts, { metric = true, p = true }, 2)
   local metric = opts.metric or "euclidean"
   if not one_of(METRICS, metric) then
     fail("minimum_spanning_tree: metric must be one of %s, got %s", table.concat(METRICS, ", "),
@@ -365,13 +364,17 @@ M.AgglomerativeClustering = estimator.class{
 
 luma.doc.set(M.linkage, { name = "luma.cluster.linkage",
   signature = "linkage(X [, method = \"single\" [, {metric = \"euclidean\", p = 2, "
-    .. "connectivity = nil}]]) -> Z",
+    .. "connectivity = nil}]]) | linkage(X, {method = \"single\", metric = \"euclidean\", "
+    .. "p = 2, connectivity = nil}) -> Z",
   doc = "Hierarchical agglomerative clustering of the rows of X as SciPy's "
     .. "scipy.cluster.hierarchy.linkage (Muellner 2011): single (Prim's minimum spanning "
     .. "tree), complete, average or ward (nearest-neighbour chain). Returns the (n-1) x 4 "
     .. "linkage matrix with 1-based ids: row r merges clusters Z[r][1] < Z[r][2] (leaves "
-    .. "1..n, row r makes cluster n + r) at height Z[r][3] into Z[r][4] points.",
+    .. "1..n, row r makes cluster n + r) at height Z[r][3] into Z[r][4] points. The "
+    .. "options table may also come second, with the method in it.",
   params = {
+    { name = "method", default = "single", doc = "single, complete, average or ward: argument "
+      .. "#2, or a field of the options table given second" },
     { name = "metric", default = "euclidean",
       doc = "euclidean, manhattan, chebyshev, minkowski (with p), cosine, or precomputed (X "
         .. "is a symmetric n x n distance matrix; ward then takes it as Euclidean)" },

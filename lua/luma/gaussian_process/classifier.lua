@@ -25,6 +25,7 @@
 -- more, a known slip, so its restarts start elsewhere).
 local luma = require("luma")
 local estimator = require("luma.estimator")
+local args = require("luma.util.args")
 local common = require("luma.gaussian_process.common")
 local kernels = require("luma.gaussian_process.kernels")
 local native = require("luma.gaussian_process.native")
@@ -178,10 +179,8 @@ end
 -- only the fitted value: the mean over the one-vs-rest problems).
 local function log_marginal_likelihood(self, theta, opts)
   if not self:is_fitted() then fail(2, "%s: log_marginal_likelihood called before fit", NAME) end
-  if opts ~= nil and (type(opts) ~= "table" or next(opts) ~= nil and opts.gradient == nil) then
-    fail(2, "bad argument #2 to 'log_marginal_likelihood' (options {gradient = true} expected)")
-  end
-  local want_grad = opts ~= nil and opts.gradient == true
+  opts = args.options("log_marginal_likelihood", 2, opts, nil, { gradient = true }, 2)
+  local want_grad = opts.gradient == true
   if theta == nil then
     if want_grad then fail(2, "bad argument #1 to 'log_marginal_likelihood' (the gradient needs theta)") end
     return self.log_marginal_likelihood_value

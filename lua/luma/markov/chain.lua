@@ -169,7 +169,8 @@ end
 --- stationary(P [, opts]) -> pi (1 x k), info: the equilibrium pi = pi P.
 function M.stationary(P, opts)
   M.check_transition(P, "stationary")
-  opts = args.options("stationary", 2, opts, nil, nil, 2)
+  opts = args.options("luma.markov.stationary", 2, opts, nil,
+    { method = true, tol = true, max_iter = true, start = true }, 2)
   local k = P:rows()
   local method = opts.method or "solve"
   if method == "solve" then
@@ -295,7 +296,8 @@ end
 --- sample_path(P, n [, opts]) -> n x 1 states.
 function M.sample_path(P, n, opts)
   M.check_transition(P, "sample_path")
-  opts = args.options("sample_path", 3, opts, nil, nil, 2)
+  opts = args.options("luma.markov.sample_path", 3, opts, nil,
+    { start = true, startprob = true, seed = true }, 2)
   if math.type(n) ~= "integer" or n < 1 or n > M.MAX_STEPS then
     fail("bad argument to 'sample_path' (n must be an integer in [1, %d], got %s)", M.MAX_STEPS,
       tostring(n))
@@ -337,7 +339,7 @@ end
 --- random_walk(A, n [, opts]) -> n x 1 nodes: a walk of n nodes on the
 -- graph, from a uniform node unless opts.start (notes 002 Q1).
 function M.random_walk(A, n, opts)
-  opts = opts or {}
+  opts = args.options("luma.markov.random_walk", 3, opts, nil, { start = true, seed = true }, 2)
   local P = M.random_walk_matrix(A)
   if math.type(n) ~= "integer" or n < 1 or n > M.MAX_STEPS then
     fail("bad argument to 'random_walk' (n must be an integer in [1, %d], got %s)", M.MAX_STEPS,

@@ -14,6 +14,7 @@
 -- runs in C over the in-edges in compressed sparse form
 -- (src/ml/markov/pagerank.c).
 local luma = require("luma")
+local args = require("luma.util.args")
 local chain = require("luma.markov.chain")
 local native = require("luma.markov.native")
 
@@ -40,8 +41,9 @@ end
 
 --- pagerank(G [, opts]) -> scores, info
 function M.pagerank(G, opts)
-  opts = opts or {}
-  if type(opts) ~= "table" then fail("bad argument #2 to 'pagerank' (opts must be a table)") end
+  opts = args.options("luma.markov.pagerank", 2, opts, nil, { damping = true,
+    personalization = true, dangling = true, start = true, tol = true, max_iter = true,
+    input = true, n_nodes = true }, 2)
   if not luma.ismatrix(G) then
     fail("bad argument #1 to 'pagerank' (G must be an adjacency matrix or an edge list, got %s)",
       type(G))
@@ -84,10 +86,8 @@ function M.google_matrix(A, opts)
   if not luma.ismatrix(A) then
     fail("bad argument #1 to 'google_matrix' (luma.Matrix expected, got %s)", type(A))
   end
-  opts = opts or {}
-  if type(opts) ~= "table" then
-    fail("bad argument #2 to 'google_matrix' (options table expected, got %s)", type(opts))
-  end
+  opts = args.options("luma.markov.google_matrix", 2, opts, nil,
+    { damping = true, personalization = true, dangling = true }, 2)
   local n = A:rows()
   if A:cols() ~= n or not A:isfinite():all() or A:min() < 0 then
     fail("bad argument #1 to 'google_matrix' (A must be a square non-negative adjacency matrix)")

@@ -198,6 +198,12 @@ function common.radius_neighbors_method(self, X, r, opts)
   if opts ~= nil and type(opts) ~= "table" then
     fail("bad argument #3 to 'radius_neighbors' (options table expected, got %s)", type(opts))
   end
+  for key in pairs(opts or {}) do
+    if key ~= "flat" then
+      fail("bad argument #3 to 'radius_neighbors' (unknown option '%s' (valid: flat))",
+        tostring(key))
+    end
+  end
   local dist, ind, counts, evals = common.radius_neighbors(self, X, r or self.params.radius,
     "radius_neighbors")
   if opts and opts.flat then return dist, ind, counts, evals end

@@ -139,13 +139,16 @@ end
 
 -- guard(members, specs): each public function members[name] gets the
 -- checks specs[name] = {callables = {positions}, optional = {positions of
--- callables that may be nil}, opts = position of the options table} and
--- is relayed (args.relayed): its errors located in luma.optim, from the
--- checks or deep in an algorithm, are raised at its caller's line.
+-- callables that may be nil}, opts = position of the options table, whose
+-- keys must be among those the function's help record documents
+-- (args.option_names; the record may be set after guard)} and is relayed
+-- (args.relayed): its errors located in luma.optim, from the checks or
+-- deep in an algorithm, are raised at its caller's line.
 local function guard(members, specs)
   for name, spec in pairs(specs) do
     local fn = members[name]
-    members[name] = args.relayed(function(...)
+    local wrapper, valid
+    wrapper = args.relayed(function(...)
       local given = table.pack(...)
       for _, i in ipairs(spec.callables or {}) do
         args.arg(args.callable(given[i]), i, name, "function", given[i], 1)
@@ -154,11 +157,13 @@ local function guard(members, specs)
         args.arg(given[i] == nil or args.callable(given[i]), i, name, "function", given[i], 1)
       end
       if spec.opts then
-        given[spec.opts] = args.options(name, spec.opts, given[spec.opts], nil, nil, 1)
+        valid = valid or args.option_names(luma.doc.get(wrapper))
+        given[spec.opts] = args.options(name, spec.opts, given[spec.opts], nil, valid, 1)
         given.n = math.max(given.n, spec.opts)
       end
       return fn(table.unpack(given, 1, given.n))
     end)
+    members[name] = wrapper
   end
 end
 

@@ -98,7 +98,8 @@ function parallel.map(fn, tasks, opts)
   if type(tasks) ~= "table" then
     fail(2, "bad argument #2 to 'map' (table of tasks expected, got %s)", type(tasks))
   end
-  opts = opts or {}
+  opts = args.options("luma.parallel.map", 3, opts, nil,
+    { n_jobs = true, backend = true, progress = true, threads_per_job = true }, 2)
   local n = #tasks
   local backend, n_jobs = choose(opts, n, 2)
   local threads = opts.threads_per_job or 1

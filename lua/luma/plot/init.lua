@@ -64,15 +64,15 @@ function plot.terminal(fig, opts)
   write(text)
 end
 
---- fig:show([{width, height, color}]) -> nil, or the path of the SVG file
--- written when standard output is not a terminal that can draw.
+--- fig:show([{width, height, color}]) -> nothing, or the path of the SVG
+-- file written when standard output is not a terminal that can draw.
 function Figure:show(opts)
   opts = common.check_opts("show", 1, opts, { width = true, height = true, color = true })
   local getenv = os and os.getenv or function() return nil end
   local sandboxed = luma.config().sandboxed
   if sandboxed or (native.isatty("stdout") and getenv("TERM") ~= "dumb") then
     write(terminal.render(self, opts))
-    return nil
+    return -- no value at all: the REPL prints a result, even nil, after the plot
   end
   -- os.tmpname creates the file it names: the SVG goes next to it
   local base = os.tmpname()
@@ -294,7 +294,7 @@ local METHODS = {
       .. "extension of path. PNG is drawn in-process (anti-aliased, DejaVu Sans text through "
       .. "FreeType, zlib), or through rsvg-convert (Debian's librsvg2-bin) when Luma was built "
       .. "without FreeType and zlib. Not available in a sandboxed state (use fig:svg())." },
-  { Figure, "show", "fig:show([{width = columns, height = rows - 4, color = true}]) -> nil or path",
+  { Figure, "show", "fig:show([{width = columns, height = rows - 4, color = true}]) -> nothing or path",
     "Draws the figure in braille on the terminal (see luma.plot.terminal). When standard "
       .. "output is not a terminal or TERM is dumb, writes an SVG file to a temporary path, "
       .. "prints the path and returns it." },

@@ -118,10 +118,11 @@ function DC.init(self, p)
   self.alpha = a
 end
 function DC.update(self, x, opts)
+  opts = args.options("luma.bayes.DirichletCategorical.update", 2, opts, nil, { counts = true }, 2)
   x = data_vector("DirichletCategorical", x)
   local K = self.alpha:rows()
   local counts
-  if opts and opts.counts then
+  if opts.counts then
     if x:rows() ~= K then fail(2, "luma.bayes.DirichletCategorical: %d counts for %d categories", x:rows(), K) end
     counts = x
   else
@@ -441,11 +442,13 @@ end
 -- Methods called on anything but an instance (BetaBernoulli.map(nil), or
 -- prior.update(x) for prior:update(x)) are "bad self" errors at the
 -- caller's line.
-for name in pairs(KINDS) do
+for name, spec in pairs(KINDS) do
   local cls = bayes[name]
   local init = cls.init
+  local valid = args.option_names(spec)
   cls.init = function(self, p)
     args.arg(type(p) == "table", 1, "init", "table of hyperparameters", p, 2)
+    args.check_opts(cls.__name, p, valid, 2)
     return init(self, p)
   end
   luma.doc.set(cls.init, luma.doc.get(init))

@@ -565,7 +565,7 @@ end
 --- StudentT.fit(x [, {df}]): loc and scale by EM with df fixed (default 5);
 -- the E-step weights are (df + 1) / (df + z^2) (notes 000 §12.2.3).
 function dist.StudentT.fit(x, opts)
-  opts = args.options("StudentT.fit", 2, opts, nil, nil, 2)
+  opts = args.options("StudentT.fit", 2, opts, nil, { df = true }, 2)
   x = data_column("StudentT.fit", x)
   local v = (opts and opts.df) or 5
   local loc, scale = x:mean(), math.sqrt(x:var())
@@ -737,7 +737,7 @@ function dist.Binomial.entropy(self)
 end
 --- Binomial.fit(x, {n}): p = mean / n for a known number of trials n.
 function dist.Binomial.fit(x, opts)
-  opts = args.options("Binomial.fit", 2, opts, nil, nil, 2)
+  opts = args.options("Binomial.fit", 2, opts, nil, { n = true }, 2)
   x = data_column("Binomial.fit", x)
   local n = opts and opts.n
   if math.type(n) ~= "integer" or n < 1 then fail(2, "Binomial.fit needs {n = trials}") end
@@ -840,7 +840,7 @@ function dist.NegativeBinomial.var(self) return self.r * (1 - self.p) / self.p ^
 --- NegativeBinomial.fit(x [, {r}]): p = r / (r + mean) for a known r;
 -- without r, r by Newton on its profile score (p tied to r as above).
 function dist.NegativeBinomial.fit(x, opts)
-  opts = args.options("NegativeBinomial.fit", 2, opts, nil, nil, 2)
+  opts = args.options("NegativeBinomial.fit", 2, opts, nil, { r = true }, 2)
   x = data_column("NegativeBinomial.fit", x)
   if x:lt(0):any() then fail(2, "NegativeBinomial.fit: data must be >= 0") end
   local m = x:mean()
@@ -977,7 +977,7 @@ function dist.Categorical.entropy(self)
 end
 --- Categorical.fit(x [, {k}]): frequencies of the labels 1..k.
 function dist.Categorical.fit(x, opts)
-  opts = args.options("Categorical.fit", 2, opts, nil, nil, 2)
+  opts = args.options("Categorical.fit", 2, opts, nil, { k = true }, 2)
   x = data_column("Categorical.fit", x)
   local k = (opts and opts.k) or math.tointeger(x:max())
   if not k or x:lt(1):any() or x:gt(k):any() or not integer_valued(x):all() then
@@ -1249,7 +1249,7 @@ end
 -- fixed; the E-step weight of a row is (df + D) / (df + maha) (notes 000
 -- §12.2.3, whose "(df + 1) / 2" shape is the erratum for D > 1).
 function dist.MultivariateStudentT.fit(X, opts)
-  opts = args.options("MultivariateStudentT.fit", 2, opts, nil, nil, 2)
+  opts = args.options("MultivariateStudentT.fit", 2, opts, nil, { df = true }, 2)
   if not luma.ismatrix(X) or X:rows() < 2 then fail(2, "MultivariateStudentT.fit: needs at least 2 rows") end
   local v = (opts and opts.df) or 5
   local D = X:cols()

@@ -196,22 +196,24 @@ function mc.effective_sample_size(chain)
 end
 
 local RNG = { name = "rng", default = "luma.random.default()", doc = "the generator" }
+local SEED = { name = "seed", default = "nil", doc = "an integer seed or a generator, instead "
+  .. "of rng" }
 luma.doc.set_members(mc, "luma.montecarlo", {
   estimate = { signature = "estimate(f, sample, n [, opts]) -> mean, standard_error",
-    params = { RNG },
+    params = { RNG, SEED },
     doc = "The plain Monte Carlo estimate of E[f(X)] from n draws: sample(n, rng) returns "
       .. "an n x d matrix (a luma.dist distribution's sample works), f takes one row and "
       .. "returns a number; the standard error is s / sqrt(n)." },
   importance_sampling = {
     signature = "importance_sampling(f, log_p, proposal, n [, opts]) -> estimate, weights, ess",
-    params = { RNG },
+    params = { RNG, SEED },
     doc = "Self-normalized importance sampling of E_p[f] with an unnormalized target "
       .. "log_p(row) and a proposal distribution (with sample and logpdf); ess is the "
       .. "effective sample size (sum w)^2 / sum w^2 (Bishop, Pattern Recognition and "
       .. "Machine Learning, sec. 11.1.4)." },
   rejection_sampling = {
     signature = "rejection_sampling(log_p, proposal, c, n [, opts]) -> samples, acceptance_rate",
-    params = { RNG, { name = "max_tries", default = "1000 n", doc = "proposals drawn at most" } },
+    params = { RNG, SEED, { name = "max_tries", default = "1000 n", doc = "proposals drawn at most" } },
     doc = "Draws n samples from p (possibly unnormalized) under the envelope c q: x ~ q is "
       .. "accepted with probability p(x) / (c q(x)); a point where p > c q is an error "
       .. "(Bishop, sec. 11.1.2)." },
@@ -224,7 +226,7 @@ luma.doc.set_members(mc, "luma.montecarlo", {
         .. "symmetric)" },
       { name = "step", default = 1, doc = "the random walk's standard deviation" },
       { name = "burn_in", default = 0, doc = "steps discarded first" },
-      { name = "thin", default = 1, doc = "keep every thin-th step" }, RNG },
+      { name = "thin", default = 1, doc = "keep every thin-th step" }, RNG, SEED },
     doc = "The Metropolis-Hastings sampler: accept with probability min(1, p(x') q(x | x') / "
       .. "(p(x) q(x' | x))), a rejection repeating the current state (Bishop, sec. 11.2.2). "
       .. "Returns samples (n x d) and the acceptance rate." },
@@ -235,7 +237,7 @@ luma.doc.set_members(mc, "luma.montecarlo", {
       { name = "n", doc = "the number of sweeps kept" },
       { name = "burn_in", default = 0, doc = "sweeps discarded first" },
       { name = "order", default = "fixed", doc = "\"fixed\" or \"random\" coordinate order" },
-      RNG },
+      RNG, SEED },
     doc = "Gibbs sampling: sweeps the coordinates, drawing each from its conditional given "
       .. "the rest (Bishop, sec. 11.3). Returns the samples, n x d." },
   effective_sample_size = { signature = "effective_sample_size(chain) -> 1 x d matrix",
@@ -243,6 +245,10 @@ luma.doc.set_members(mc, "luma.montecarlo", {
       .. "Geyer's initial positive sequence (Geyer, Practical Markov Chain Monte Carlo, "
       .. "Statistical Science, 1992)." },
 })
+
+-- Each function checks its options against those documented above and
+-- raises its errors at its caller's line.
+args.guard_functions(mc, "luma.montecarlo")
 
 luma.doc.set(mc, { name = "luma.montecarlo",
   doc = "Monte Carlo (Bishop, Pattern Recognition and Machine Learning, ch. 11): estimate "

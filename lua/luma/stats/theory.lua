@@ -33,6 +33,7 @@ end
 -- in intervals of width range (the square on (b - a) restored: notes 003
 -- §1.3 erratum); one-sided without the 2.
 function theory.hoeffding(n, eps, opts)
+  opts = args.options("luma.theory.hoeffding", 3, opts, nil, { range = true, two_sided = true }, 2)
   positive_int("hoeffding", "n", n)
   positive("hoeffding", "eps", eps)
   local range = positive("hoeffding", "range", (opts and opts.range) or 1)

@@ -473,15 +473,23 @@ function M.select_order(x, opts)
     end
   end
   if not best then fail("select_order: no order in the grid could be fitted") end
-  return best, grid
+  -- labelled as statsmodels' arma_order_select_ic labels its DataFrame:
+  -- one row per AR order p, one column per MA order q
+  local columns, names = { p = luma.arange(0, max_ar) }, { "p" }
+  for q = 0, max_ma do
+    names[#names + 1] = "q" .. q
+    columns["q" .. q] = grid:col(q + 1)
+  end
+  return best, luma.Table(columns, { columns = names })
 end
 
 luma.doc.set(M.select_order, { name = "luma.tsa.select_order",
   signature = "select_order(x [, opts]) -> order, table",
   doc = "Fits ARIMA(p, d, q) for p = 0..max_ar, q = 0..max_ma and picks the order of smallest "
     .. "AIC = -2 log L + 2 k (Akaike 1974) or BIC = -2 log L + k log n (Schwarz 1978). Returns "
-    .. "the best {p, d, q} and the (max_ar + 1) x (max_ma + 1) matrix of criteria (NaN where a "
-    .. "fit failed).",
+    .. "the best {p, d, q} and the criteria as a luma.Table: column p (0..max_ar), then one "
+    .. "column per MA order, q0 .. q<max_ma> (NaN where a fit failed); "
+    .. "t:to_matrix(names) gives the bare grid.",
   params = { { name = "max_ar", default = 3, doc = "the largest p" },
     { name = "max_ma", default = 2, doc = "the largest q" },
     { name = "d", default = 0, doc = "the differencing order" },

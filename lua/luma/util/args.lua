@@ -140,6 +140,18 @@ function args.is_named(name)
   end
 end
 
+--- trailing_underscore(owner, key, level): for the __index of objects
+-- with fitted attributes (estimators, search results): scikit-learn's
+-- name of an attribute, "best_params_" (a key ending in one underscore),
+-- is an error naming Luma's, "best_params", rather than a silent nil.
+-- Other keys return nothing.
+function args.trailing_underscore(owner, key, level)
+  if type(key) == "string" and key:match("^[%a_][%w_]*[^_]_$") then
+    fail(level + 1, "%s: Luma names fitted attributes without the trailing underscore: %s",
+      owner, key:sub(1, -2))
+  end
+end
+
 --- split_params(signature) -> list: the parameter names of a help
 -- signature, in order ("f(y, p [, opts])" -> {"y", "p", "opts"}); an
 -- options table written out ("[, {bins = 10, density = false}]") is
@@ -216,16 +228,42 @@ function args.relayed(fn, edit)
   return wrapper
 end
 
+--- option_names(record) -> set or nil: the options a help record
+-- documents, which are the ones its function accepts: the names of its
+-- params list and the keys of an options table written out in its
+-- signature ("f(X [, {k = 5, seed = nil}])", "f{n = 100, noise}"); nil
+-- when it documents none.  A table of a list's form ("{A, B, ...}") holds
+-- no options.
+function args.option_names(record)
+  local set, any = {}, false
+  for _, p in ipairs(type(record) == "table" and record.params or {}) do
+    if type(p.name) == "string" then set[p.name], any = true, true end
+  end
+  local signature = type(record) == "table" and record.signature or ""
+  local first = signature:match("^[^|]*")
+  for group in first:gmatch("%b{}") do
+    local body = group:sub(2, -2):gsub("%b{}", "{}"):gsub("%b()", "()")
+    if not body:find("...", 1, true) then
+      for piece in (body .. ","):gmatch("([^,]*),") do
+        local key = piece:match("^%s*([%a_][%w_]*)%s*=") or piece:match("^%s*([%a_][%w_]*)%s*$")
+        if key then set[key], any = true, true end
+      end
+    end
+  end
+  return any and set or nil
+end
+
 --- guard_functions(module, prefix [, skip [, own_options]]): for a module
 -- whose public functions share checking helpers and call one another
 -- (luma.metrics, luma.stats): each documented function but those in the
 -- set skip checks its options table (the parameter its help signature
--- names opts; not with own_options, for functions whose arguments shift
--- and that check their options themselves) and is relayed, its errors
--- raised at its caller's line; a message naming another function of the
--- module ("<prefix>.confusion_matrix: ...") is reworded to name the one
--- called.  Call it after the help records are set; they move to the
--- wrappers.
+-- names opts, against the options its help record documents:
+-- option_names; not with own_options, for functions whose arguments
+-- shift and that check their options themselves) and is relayed, its
+-- errors raised at its caller's line; a message naming another function
+-- of the module ("<prefix>.confusion_matrix: ...") is reworded to name
+-- the one called.  Call it after the help records are set; they move to
+-- the wrappers.
 function args.guard_functions(module, prefix, skip, own_options)
   local names = {}
   for name, fn in pairs(module) do
@@ -243,8 +281,11 @@ function args.guard_functions(module, prefix, skip, own_options)
       if param == "opts" and not own_options then opts_at = i end
     end
     local renamed = prefix .. "." .. name .. ":"
+    local valid = opts_at and args.option_names(record)
     module[name] = args.relayed(function(...)
-      if opts_at then args.options(name, opts_at, (select(opts_at, ...)), nil, nil, 1) end
+      if opts_at then
+        args.options(prefix .. "." .. name, opts_at, (select(opts_at, ...)), nil, valid, 1)
+      end
       return fn(...)
     end, function(msg) return (msg:gsub(own, renamed, 1)) end)
     luma.doc.set(module[name], record)
@@ -268,7 +309,9 @@ end
 
 --- options(fname, argn, opts, positional, valid, level) -> opts (or {}):
 -- the options argument #argn of fname, checked by check_opts (valid nil:
--- any key).  Common positional forms are accepted: positional(value)
+-- any key); a qualified fname ("luma.theory.hoeffding") names the
+-- function in full in the unknown-option message, by its last part in a
+-- "bad argument" one.  Common positional forms are accepted: positional(value)
 -- turns a value that is not an options table into one
 -- (cross_val_score(m, X, y, 5) -> {cv = 5}) or returns nil, and anything
 -- else is a "bad argument" error.  The info table luma.datasets.load
@@ -276,16 +319,17 @@ end
 -- luma.datasets.load(name)) puts it in the options slot.
 function args.options(fname, argn, opts, positional, valid, level)
   if opts == nil then return {} end
+  local short = fname:match("([^.:]+)$") -- "bad argument" names the function as called
   if type(opts) ~= "table" or getmetatable(opts) ~= nil then
     local converted = positional and positional(opts)
     if converted == nil then
-      fail(level + 1, "bad argument #%d to '%s' (options table expected, got %s)", argn, fname,
+      fail(level + 1, "bad argument #%d to '%s' (options table expected, got %s)", argn, short,
         type_of(opts))
     end
     opts = converted
   elseif opts.feature_names ~= nil and opts.description ~= nil then
     fail(level + 1, "bad argument #%d to '%s' (options table expected, got the info table of "
-      .. "luma.datasets.load: keep X, y and pass the options separately)", argn, fname)
+      .. "luma.datasets.load: keep X, y and pass the options separately)", argn, short)
   end
   if valid == nil then return opts end
   return args.check_opts(fname, opts, valid, level + 1)
@@ -320,6 +364,14 @@ luma.doc.set_members(args, "luma.util.args", {
     doc = "Relays every documented function of module (but those in the set skip) after a "
       .. "check of its options table, rewording messages that name another function of "
       .. "prefix. Returns nothing." },
+  trailing_underscore = { signature = "trailing_underscore(owner, key, level)",
+    doc = "Raises \"owner: Luma names fitted attributes without the trailing underscore: "
+      .. "name\" at level when key is scikit-learn's spelling name_ (one trailing "
+      .. "underscore), for an __index of objects with fitted attributes. Returns nothing "
+      .. "otherwise." },
+  option_names = { signature = "option_names(record)",
+    doc = "The options a help record documents: its params' names and the keys of an "
+      .. "options table written out in its signature. Returns a set (name = true) or nil." },
   split_params = { signature = "split_params(signature)",
     doc = "The parameter names of a help signature, in order. Returns a list of strings." },
   arg = { signature = "arg(ok, n, fname, expected, v, level)",

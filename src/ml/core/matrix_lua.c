@@ -461,6 +461,10 @@ static int m_set_printoptions(lua_State *L) {
     if (strcmp(key, "precision") == 0 && isint && v >= 0 && v <= 17) next.precision = (int)v;
     else if (strcmp(key, "threshold") == 0 && isint && v >= 1) next.threshold = v;
     else if (strcmp(key, "edgeitems") == 0 && isint && v >= 1) next.edgeitems = v;
+    else if (strcmp(key, "precision") != 0 && strcmp(key, "threshold") != 0 &&
+             strcmp(key, "edgeitems") != 0)
+      return luma_arg_error(L, 1, "unknown option '%s' (valid: edgeitems, precision, threshold)",
+                            luaL_tolstring(L, -2, NULL));
     else
       return luma_arg_error(L, 1, "bad option '%s' (valid: precision 0..17, threshold >= 1, "
                             "edgeitems >= 1, all integers)", lua_tostring(L, -2));

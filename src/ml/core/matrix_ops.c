@@ -54,6 +54,15 @@ static int flat3(const luma_Mat *a, const luma_Mat *b, const luma_Mat *o) {
     }                                                                            \
   } while (0)
 
+/* x - floor(x / y) y with the sign of y, as Lua's % on floats and NumPy's
+ * mod: fmod's exact remainder, moved into y's side when the signs differ
+ * (so -1 % inf is inf, and any x % 0 is NaN). */
+static inline double floored_mod(double x, double y) {
+  double r = fmod(x, y);
+  if (r != 0 && (r < 0) != (y < 0)) r += y;
+  return r;
+}
+
 static void binary_serial(luma_BinaryOp op, const luma_Mat *a, const luma_Mat *b,
                           luma_Mat *out) {
   switch (op) {
@@ -62,6 +71,8 @@ static void binary_serial(luma_BinaryOp op, const luma_Mat *a, const luma_Mat *b
     case LUMA_OP_MUL: BINARY_LOOP(x * y); break;
     case LUMA_OP_DIV: BINARY_LOOP(x / y); break;
     case LUMA_OP_POW: BINARY_LOOP(pow(x, y)); break;
+    case LUMA_OP_IDIV: BINARY_LOOP(floor(x / y)); break;
+    case LUMA_OP_MOD: BINARY_LOOP(floored_mod(x, y)); break;
     /* NaN propagates, as in NumPy's maximum/minimum. */
     case LUMA_OP_MAXIMUM: BINARY_LOOP(isnan(x) || x > y ? x : y); break;
     case LUMA_OP_MINIMUM: BINARY_LOOP(isnan(x) || x < y ? x : y); break;
@@ -226,6 +237,14 @@ void luma_mat_clamp(const luma_Mat *a, double lo, double hi, luma_Mat *out) {
 void luma_mat_scale(const luma_Mat *a, double alpha, luma_Mat *out) {
   if (out->rows == 0 || out->cols == 0) return;
   UNARY_LOOP(alpha * x);
+}
+
+int luma_mat_equal(const luma_Mat *a, const luma_Mat *b) {
+  if (a->rows != b->rows || a->cols != b->cols) return 0;
+  for (int64_t i = 0; i < a->rows; i++)
+    for (int64_t j = 0; j < a->cols; j++)
+      if (!(LUMA_AT(a, i, j) == LUMA_AT(b, i, j))) return 0;
+  return 1;
 }
 
 void luma_mat_where(const luma_Mat *mask, const luma_Mat *a, const luma_Mat *b, luma_Mat *out) {

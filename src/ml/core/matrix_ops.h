@@ -15,7 +15,7 @@
 #include "core/parallel.h"
 
 typedef enum luma_BinaryOp {
-  LUMA_OP_ADD, LUMA_OP_SUB, LUMA_OP_MUL, LUMA_OP_DIV, LUMA_OP_POW,
+  LUMA_OP_ADD, LUMA_OP_SUB, LUMA_OP_MUL, LUMA_OP_DIV, LUMA_OP_POW, LUMA_OP_IDIV, LUMA_OP_MOD,
   LUMA_OP_MAXIMUM, LUMA_OP_MINIMUM,
   LUMA_OP_EQ, LUMA_OP_NE, LUMA_OP_LT, LUMA_OP_LE, LUMA_OP_GT, LUMA_OP_GE,
   LUMA_OP_BINARY_COUNT
@@ -57,6 +57,10 @@ void luma_mat_where(const luma_Mat *mask, const luma_Mat *a, const luma_Mat *b, 
 
 /* out = alpha * a (out may be a). */
 void luma_mat_scale(const luma_Mat *a, double alpha, luma_Mat *out);
+
+/* Whether a and b have the same shape and equal elements (a NaN equals
+ * nothing, as element by element). */
+int luma_mat_equal(const luma_Mat *a, const luma_Mat *b);
 
 /* Whether BLAS can read m as it is (possibly as a transpose), without a
  * copy: unit stride along one dimension and a leading dimension that

@@ -44,6 +44,8 @@ BINARY_METHOD(m_sub, LUMA_OP_SUB)
 BINARY_METHOD(m_mul, LUMA_OP_MUL)
 BINARY_METHOD(m_div, LUMA_OP_DIV)
 BINARY_METHOD(m_pow, LUMA_OP_POW)
+BINARY_METHOD(m_idiv, LUMA_OP_IDIV)
+BINARY_METHOD(m_mod, LUMA_OP_MOD)
 BINARY_METHOD(m_maximum, LUMA_OP_MAXIMUM)
 BINARY_METHOD(m_minimum, LUMA_OP_MINIMUM)
 BINARY_METHOD(m_eq, LUMA_OP_EQ)
@@ -248,6 +250,45 @@ static int mm_unm(lua_State *L) {
   return unary(L, LUMA_OP_NEG);
 }
 
+/* A ^ B, A // B, A % B: element-wise with broadcasting, a number on either
+ * side (2 ^ A raises 2 to each element), as A:pow, A:idiv, A:mod. */
+static int mm_pow(lua_State *L) {
+  lua_settop(L, 2);
+  return binary(L, LUMA_OP_POW);
+}
+
+static int mm_idiv(lua_State *L) {
+  lua_settop(L, 2);
+  return binary(L, LUMA_OP_IDIV);
+}
+
+static int mm_mod(lua_State *L) {
+  lua_settop(L, 2);
+  return binary(L, LUMA_OP_MOD);
+}
+
+/* A == B: the same shape and equal elements (docs/MATRIX.md): __eq must
+ * answer with one boolean, so the element-wise comparison is A:eq(B).
+ * Lua calls this only for two different objects, so A == A holds even
+ * with NaN inside, and a matrix never equals another type. */
+static int mm_eq(lua_State *L) {
+  luma_Mat *a = luma_matrix_test(L, 1), *b = luma_matrix_test(L, 2);
+  int equal = 0;
+  if (a && b) {
+    if (a->rows == b->rows && a->cols == b->cols) luma_charge(L, (uint64_t)(a->rows * a->cols));
+    equal = luma_mat_equal(a, b);
+  }
+  lua_pushboolean(L, equal);
+  return 1;
+}
+
+/* A < B and A <= B would need one boolean for many comparisons. */
+static int mm_order(lua_State *L) {
+  return luaL_error(L, "cannot order luma.Matrix values with <, <=, > or >=: use A:lt(B), "
+                       "A:le(B), A:gt(B) or A:ge(B) for element-wise comparisons (1 where "
+                       "true)");
+}
+
 /* -------------------------------------------------------- registration */
 
 static const luma_Func op_methods[] = {
@@ -259,7 +300,14 @@ static const luma_Func op_methods[] = {
     {"mul", m_mul, "A:mul(B [, out = nil]) -> matrix",
      "Element-wise (Hadamard) product with broadcasting. A * B is the matrix product."},
     {"div", m_div, "A:div(B [, out = nil]) -> matrix", "Element-wise A / B with broadcasting."},
-    {"pow", m_pow, "A:pow(B [, out = nil]) -> matrix", "Element-wise A ^ B with broadcasting."},
+    {"pow", m_pow, "A:pow(B [, out = nil]) -> matrix",
+     "Element-wise A ^ B with broadcasting. Also A ^ B (and 2 ^ A, a number on either side)."},
+    {"idiv", m_idiv, "A:idiv(B [, out = nil]) -> matrix",
+     "Element-wise floor division floor(A / B) with broadcasting, as Lua's // on floats. Also "
+     "A // B."},
+    {"mod", m_mod, "A:mod(B [, out = nil]) -> matrix",
+     "Element-wise floored modulo A - floor(A / B) B with broadcasting: the result has the sign "
+     "of B, as Lua's % and NumPy's mod (x % 0 is NaN). Also A % B."},
     {"maximum", m_maximum, "A:maximum(B [, out = nil]) -> matrix",
      "Element-wise maximum (NaN propagates)."},
     {"minimum", m_minimum, "A:minimum(B [, out = nil]) -> matrix",
@@ -307,8 +355,9 @@ static const luma_Func op_methods[] = {
     {NULL, NULL, NULL, NULL}};
 
 static const luaL_Reg op_metamethods[] = {
-    {"__add", mm_add}, {"__sub", mm_sub}, {"__mul", mm_mul},
-    {"__div", mm_div}, {"__unm", mm_unm}, {NULL, NULL}};
+    {"__add", mm_add}, {"__sub", mm_sub},   {"__mul", mm_mul},     {"__div", mm_div},
+    {"__unm", mm_unm}, {"__pow", mm_pow},   {"__idiv", mm_idiv},   {"__mod", mm_mod},
+    {"__eq", mm_eq},   {"__lt", mm_order}, {"__le", mm_order}, {NULL, NULL}};
 
 void luma_open_matrix_ops(lua_State *L, int module_idx) {
   static const luma_Func funcs[] = {
