@@ -44,6 +44,7 @@ int luma_csv_next(luma_CsvReader *r, luma_CsvField *f) {
   if (p < r->end && *p == '"') {
     f->quoted = 1;
     f->text = ++p;
+    /* audit-loops: one quoted field's bytes, which the caller charges as it parses */
     for (;;) {
       if (p >= r->end) return LUMA_CSV_UNTERMINATED;
       if (*p == '"') {
@@ -325,6 +326,7 @@ int64_t luma_csv_categorize(luma_Threads *t, const luma_CsvText *fields, int64_t
       continue;
     }
     uint64_t h = hash_text(f->text, f->len) & mask;
+    /* audit-loops: a linear probe of a table at most half full: O(1) expected steps */
     for (;; h = (h + 1) & mask) {
       int64_t c = slots[h];
       if (c < 0) {

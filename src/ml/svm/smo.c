@@ -161,6 +161,7 @@ static int cache_get(Cache *c, int64_t index, float **data, int64_t len, int64_t
   if (more > 0) {
     while (c->size < more && c->lru.next != &c->lru) entry_drop(c, c->lru.next);
     float *grown;
+    /* audit-loops: each try drops a cached row: at most the rows cached */
     for (;;) {
       grown = c->mem->fn(c->mem->ud, h->data, h->data ? (size_t)h->len * sizeof(float) : 0,
                          (size_t)len * sizeof(float));
