@@ -21,10 +21,11 @@ void luma_threads_new_run(lua_State *L);
 /* Charges `units` of native work done (or about to be done) by the
  * calling binding, outside any kernel, straight to the state's
  * instruction count: raises the limit error when the budget is exceeded,
- * or "interrupted!", as a native loop would (and the time-limit error,
- * for charges of LUMA_CHARGE_CLOCK_UNITS or more: the clock is read only
- * then).  Costs a few nanoseconds: fine once per call, or per chunk of
- * a loop in a binding. */
+ * or "interrupted!", as a native loop would (and the time-limit error:
+ * the clock is read whenever the units charged pass a multiple of
+ * LUMA_CHARGE_CLOCK_UNITS, so many small charges meet the deadline as one
+ * large charge does).  Costs a few nanoseconds: fine once per call, or per
+ * chunk of a loop in a binding. */
 void luma_charge(lua_State *L, uint64_t units);
 #define LUMA_CHARGE_CLOCK_UNITS 4096
 

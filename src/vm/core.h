@@ -25,7 +25,7 @@ typedef struct luma_StateInfo {
   size_t used;               /* bytes currently allocated */
   size_t limit;              /* 0: unlimited */
   uint64_t instruction_limit;
-  uint64_t instructions;     /* executed since the last luma_run_* call */
+  uint64_t instructions;     /* VM instructions and charged units since the last luma_run_* call */
   int sandbox;
   luma_WarnFunction warn;
   void *warn_ud;

@@ -117,13 +117,16 @@ void luma_charge(lua_State *L, uint64_t units) {
   luma_StateInfo *info = luma_state_info(L);
   if (info == NULL) return;
   if (info->stopped != STOP_NONE) raise_stop(L, info);
-  if (info->instruction_limit != 0) {
-    info->instructions = units > UINT64_MAX - info->instructions ? UINT64_MAX
-                                                                 : info->instructions + units;
-    if (info->instructions > info->instruction_limit) luma_state_limit_error(L);
-  }
+  /* counted with or without a limit: the clock is read whenever the count
+   * passes a multiple of LUMA_CHARGE_CLOCK_UNITS, so a loop of small
+   * charges meets the deadline as a large charge does */
+  uint64_t before = info->instructions;
+  info->instructions = units > UINT64_MAX - before ? UINT64_MAX : before + units;
+  if (info->instruction_limit != 0 && info->instructions > info->instruction_limit)
+    luma_state_limit_error(L);
   luma_state_check_interrupt(L);
-  if (info->time_limit > 0 && units >= LUMA_CHARGE_CLOCK_UNITS &&
+  if (info->time_limit > 0 &&
+      before / LUMA_CHARGE_CLOCK_UNITS != info->instructions / LUMA_CHARGE_CLOCK_UNITS &&
       luma_monotonic_seconds() > info->deadline)
     luma_state_time_error(L);
 }

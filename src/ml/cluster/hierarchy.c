@@ -98,13 +98,16 @@ int luma_hc_nn_chain(int64_t n, double *D, luma_HcMethod method, double *Z, int6
     act[i] = i;
     size[i] = 1;
   }
+  /* every link of the chain scans the active clusters, and a merge
+   * updates them: both charged, in batches */
+  luma_WorkBatch work = {meter, 0};
   for (int64_t k = 0; k < n - 1; k++) {
-    /* a merge (a step) scans the active clusters (points) */
-    if (luma_work_charge(meter, (uint64_t)na)) return 1;
+    if (luma_work_add(&work, (uint64_t)na)) return 1;
     if (len == 0) chain[len++] = act[0];
     int64_t x, y;
     double best;
     for (;;) {
+      if (luma_work_add(&work, (uint64_t)na)) return 1;
       x = chain[len - 1];
       /* Prefer the previous element of the chain on ties: no cycles. */
       if (len > 1) {
@@ -158,6 +161,7 @@ int luma_hc_nn_chain(int64_t n, double *D, luma_HcMethod method, double *Z, int6
       *ay = lance_williams(method, *at(D, n, a, x), *ay, best, nx, ny, (double)size[a]);
     }
   }
+  luma_work_flush(&work);
   return 0;
 }
 
@@ -179,13 +183,14 @@ int luma_hc_ward_chain(int64_t n, int64_t d, double *cent, double *Z, int64_t *i
     act[i] = i;
     size[i] = 1;
   }
+  /* every link of the chain scans the active centroids: charged in batches */
+  luma_WorkBatch work = {meter, 0};
   for (int64_t k = 0; k < n - 1; k++) {
-    /* a merge (a step) scans the active clusters (points) */
-    if (luma_work_charge(meter, (uint64_t)(na * d))) return 1;
     if (len == 0) chain[len++] = act[0];
     int64_t x, y;
     double best;
     for (;;) {
+      if (luma_work_add(&work, (uint64_t)(na * (d + 1)))) return 1;
       x = chain[len - 1];
       if (len > 1) {
         y = chain[len - 2];
@@ -220,6 +225,7 @@ int luma_hc_ward_chain(int64_t n, int64_t d, double *cent, double *Z, int64_t *i
     size[y] = (int64_t)(nx + ny);
     deactivate(act, &na, x);
   }
+  luma_work_flush(&work);
   return 0;
 }
 
@@ -305,14 +311,18 @@ int luma_hc_generic(int64_t n, double *D, unsigned char *A, luma_HcMethod method
     act[i] = i;
     size[i] = 1;
   }
+  if (luma_work_charge(meter, (uint64_t)n * (uint64_t)n)) return 1;
   for (int64_t i = 0; i < n; i++) nearest(n, D, A, act, na, i, nn, mind);
+  /* a search for the closest pair scans the active clusters and may
+   * rescan one's neighbours; a merge updates them: all charged, in batches */
+  luma_WorkBatch work = {meter, 0};
   for (int64_t k = 0; k < n - 1; k++) {
-    /* a merge (a step) scans the active clusters (points) */
-    if (luma_work_charge(meter, (uint64_t)na)) return 1;
+    if (luma_work_add(&work, 2 * (uint64_t)na)) return 1;
     /* mind[c] is a lower bound of c's nearest adjacent distance: the
      * smallest bound that is still exact is the closest adjacent pair. */
     int64_t c, b;
     for (;;) {
+      if (luma_work_add(&work, 2 * (uint64_t)na)) return 1;
       c = -1;
       for (int64_t p = 0; p < na; p++)
         if (c < 0 || mind[act[p]] < mind[c]) c = act[p];
@@ -349,6 +359,7 @@ int luma_hc_generic(int64_t n, double *D, unsigned char *A, luma_HcMethod method
     }
     nearest(n, D, A, act, na, y, nn, mind);
   }
+  luma_work_flush(&work);
   return 0;
 }
 

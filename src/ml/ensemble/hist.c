@@ -353,6 +353,7 @@ static Leaf pop(Grow *gr) {
   Leaf top = h[0];
   h[0] = h[--gr->heap_size];
   int64_t i = 0;
+  /* audit-loops: a sift down the heap: O(log n) steps, the caller charges the split */
   for (;;) {
     int64_t l = 2 * i + 1, r = l + 1, m = i;
     if (l < gr->heap_size && above(&h[l], &h[m])) m = l;

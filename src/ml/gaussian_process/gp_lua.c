@@ -2,6 +2,7 @@
  * gp_lua.c - Lua binding of the Gaussian-process kernels
  * (luma.gaussian_process.native).
  */
+#include "budget.h"
 #include "gaussian_process/gp.h"
 #include "core/matrix_lua.h"
 
@@ -12,6 +13,11 @@ static int gp_cho_inverse(lua_State *L) {
     luma_arg_error(L, 1, "L must be square, got %I x %I", (lua_Integer)l->rows,
                    (lua_Integer)l->cols);
   if (l->rows > 0x7fffffff) luma_arg_error(L, 1, "L is too large for LAPACK");
+  /* dpotri cannot be stopped: 2n^3/3 flops refused up front when over
+   * the budget, with the copies around it */
+  const double n = (double)l->rows;
+  luma_charge_uninterruptible(L, 2 * n * n * n / 3 + 3 * n * n,
+                              "luma.gaussian_process.native.cho_inverse");
   luma_Mat *out = luma_matrix_new(L, l->rows, l->cols);
   int64_t bad = luma_gp_cho_inverse(l, out);
   if (bad)

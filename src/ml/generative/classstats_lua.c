@@ -8,6 +8,7 @@
  */
 #include <math.h>
 
+#include "budget.h"
 #include "generative/classstats.h"
 #include "core/matrix_lua.h"
 
@@ -59,6 +60,10 @@ static int cs_codes(lua_State *L) {
   if (classes->cols != 1 || classes->rows < 1)
     luma_arg_error(L, 2, "classes must be a non-empty column");
   int64_t *codes = new_codes(L, y->rows);
+  /* each label's binary search among the classes, charged up front */
+  uint64_t depth = 1;
+  while (depth < 64 && ((uint64_t)1 << depth) < (uint64_t)classes->rows) depth++;
+  luma_charge(L, (uint64_t)y->rows * (2 * depth + 4));
   int64_t bad = luma_class_codes(y, classes, codes);
   if (bad >= 0)
     luma_arg_error(L, 1, "y[%I] = %f is not one of the classes", (lua_Integer)(bad + 1),
@@ -78,6 +83,8 @@ static int cs_moments(lua_State *L) {
   luma_Mat *means = luma_matrix_new(L, k, x->cols);
   luma_Mat *vars = with_vars ? luma_matrix_new(L, k, x->cols) : NULL;
   if (!with_vars) lua_pushnil(L);
+  /* one pass for the sums, one for the deviations: charged up front */
+  luma_charge(L, (uint64_t)(x->rows * x->cols) * (with_vars ? 5 : 2) + 4 * (uint64_t)(k * x->cols));
   int64_t bad = luma_class_moments(x, codes, k, counts->data, means, vars);
   if (bad >= 0) return push_nonfinite(L, x, bad);
   return 3;
@@ -90,6 +97,7 @@ static int cs_sums(lua_State *L) {
   int64_t *codes = check_codes(L, 2, x->rows, k);
   luma_Mat *counts = luma_matrix_new(L, k, 1);
   luma_Mat *sums = luma_matrix_new(L, k, x->cols);
+  luma_charge(L, 2 * (uint64_t)(x->rows * x->cols) + 2 * (uint64_t)(k * x->cols));
   luma_class_sums(x, codes, k, counts->data, sums);
   return 2;
 }
@@ -115,6 +123,7 @@ static int cs_center(lua_State *L) {
   luma_Mat *out = luma_matrix_result(L, 5, x->rows, x->cols);
   luma_matrix_check_no_overlap(L, 5, out, x);
   if (luma_mat_overlaps(out, means)) luma_arg_error(L, 5, "out overlaps means");
+  luma_charge(L, 3 * (uint64_t)(x->rows * x->cols));
   luma_class_center(x, codes, means, scale, out);
   return 1;
 }

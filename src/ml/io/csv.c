@@ -44,6 +44,7 @@ int luma_csv_next(luma_CsvReader *r, luma_CsvField *f) {
   if (p < r->end && *p == '"') {
     f->quoted = 1;
     f->text = ++p;
+    /* audit-loops: one quoted field's bytes, which the caller charges as it parses */
     for (;;) {
       if (p >= r->end) return LUMA_CSV_UNTERMINATED;
       if (*p == '"') {
@@ -311,18 +312,21 @@ static uint64_t hash_text(const char *s, size_t len) {
   return h;
 }
 
-int64_t luma_csv_categorize(const luma_CsvText *fields, int64_t n, int64_t *slots,
+int64_t luma_csv_categorize(luma_Threads *t, const luma_CsvText *fields, int64_t n, int64_t *slots,
                             int64_t nslots, luma_CsvText *distinct, double *codes) {
+  luma_WorkBatch work = {t, (uint64_t)nslots};
   for (int64_t s = 0; s < nslots; s++) slots[s] = -1;
   int64_t k = 0;
   uint64_t mask = (uint64_t)nslots - 1;
   for (int64_t i = 0; i < n; i++) { /* provisional codes in order of appearance */
     const luma_CsvText *f = &fields[i];
+    if (luma_work_add(&work, 16 + (f->text ? 2 * (uint64_t)f->len : 0))) return -1;
     if (f->text == NULL) {
       codes[i] = NAN;
       continue;
     }
     uint64_t h = hash_text(f->text, f->len) & mask;
+    /* audit-loops: a linear probe of a table at most half full: O(1) expected steps */
     for (;; h = (h + 1) & mask) {
       int64_t c = slots[h];
       if (c < 0) {
@@ -338,6 +342,12 @@ int64_t luma_csv_categorize(const luma_CsvText *fields, int64_t n, int64_t *slot
       }
     }
   }
+  /* the sort cannot stop once started: its estimate is charged first */
+  uint64_t depth = 1;
+  while (depth < 64 && ((uint64_t)1 << depth) < (uint64_t)k) depth++;
+  if (luma_work_charge(t, work.pending + (uint64_t)k * depth * 8 + 2 * (uint64_t)n) !=
+      LUMA_LOOP_DONE)
+    return -1;
   qsort(distinct, (size_t)k, sizeof *distinct, compare_texts);
   /* slots[provisional] = final 1-based code */
   for (int64_t c = 0; c < k; c++) slots[distinct[c].code] = c + 1;

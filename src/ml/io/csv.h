@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/parallel.h"
+
 typedef struct luma_CsvReader {
   const char *p, *end;
   char delimiter, comment; /* comment 0: none */
@@ -52,8 +54,10 @@ typedef struct luma_CsvText {
 /* Codes n fields as categories: the distinct non-missing texts sorted
  * byte-wise get codes 1..k (written to codes as doubles, NaN for a
  * missing field) and are stored in distinct[0..k) in that order.  slots
- * is workspace of nslots entries, a power of two above n.  Returns k. */
-int64_t luma_csv_categorize(const luma_CsvText *fields, int64_t n, int64_t *slots,
+ * is workspace of nslots entries, a power of two above n.  Returns k, or
+ * -1 when the meter t (may be NULL), charged as the fields are hashed and
+ * before the sort, stopped. */
+int64_t luma_csv_categorize(luma_Threads *t, const luma_CsvText *fields, int64_t n, int64_t *slots,
                             int64_t nslots, luma_CsvText *distinct, double *codes);
 
 /* Parses the whole of text[0..len) as a number (leading and trailing

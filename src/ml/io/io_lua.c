@@ -202,20 +202,55 @@ static void number_after_texts(CsvRead *rd, CsvColumn *c, int64_t source, int64_
 }
 
 /* The 0-based source column of a `columns` or `dtypes` entry at the top
- * of the stack (a name or, for columns, a 1-based index), or -1. */
+ * of the stack (a name or, for columns, a 1-based index), or -1.  The
+ * names table maps each name to its position too (names[name] = c): one
+ * hashed lookup, not a scan of the header. */
 static int64_t find_column(lua_State *L, int names_idx, int64_t ncols, int allow_index) {
   if (allow_index && lua_isinteger(L, -1)) {
     lua_Integer c = lua_tointeger(L, -1);
     return c >= 1 && c <= ncols ? c - 1 : -1;
   }
   if (lua_type(L, -1) != LUA_TSTRING) return -1;
-  for (int64_t c = 0; c < ncols; c++) {
-    lua_rawgeti(L, names_idx, c + 1);
-    int same = lua_rawequal(L, -1, -2);
-    lua_pop(L, 1);
-    if (same) return c;
+  lua_pushvalue(L, -1);
+  lua_Integer c = lua_rawget(L, names_idx) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
+  lua_pop(L, 1);
+  return c >= 1 && c <= ncols ? c - 1 : -1;
+}
+
+/* Columns (of the header, or of names made up) handled between two charges
+ * of the state's budget, and the units each costs: a string, a table slot,
+ * a hashed lookup. */
+#define CSV_COLUMN_BATCH 1024
+#define CSV_COLUMN_UNITS 32
+
+/* Bytes of the text parsed between two charges, and the units each costs
+ * (the tokenizer's scan, the number's digits, the staging store). */
+#define CSV_BYTE_BATCH 65536
+#define CSV_BYTE_UNITS 4
+
+/* An upper bound of the records in text[0..len): its lines holding
+ * anything but a carriage return, less comment lines.  Every record
+ * starts on a line of its own that the tokenizer does not skip as blank
+ * or a comment; a quoted field spanning lines only makes the bound
+ * looser.  (Counting every line break instead sized the staging matrix by
+ * the blank lines: a file of 30 million newlines asked for 30 million
+ * rows.)  Charged as it goes. */
+static int64_t count_record_lines(lua_State *L, const char *p, const char *end, char comment) {
+  int64_t lines = 0;
+  const char *charged = p;
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *stop = nl ? nl : end;
+    size_t n = (size_t)(stop - p);
+    if (n > 0 && p[n - 1] == '\r') n--;
+    if (n > 0 && !(comment && *p == comment)) lines++;
+    p = nl ? nl + 1 : end;
+    if (p - charged >= CSV_BYTE_BATCH) {
+      luma_charge(L, (uint64_t)(p - charged));
+      charged = p;
+    }
   }
-  return -1;
+  return lines;
 }
 
 /* Pushes {name = labels} and the matrix of read_csv{as = "matrix"}: numeric
@@ -269,9 +304,8 @@ static int csv_read(lua_State *L, int from_file) {
     lua_pushvalue(L, 1);
     bytes = lua_tolstring(L, 3, &len);
   }
-  /* one pass over the bytes, a few operations each: charged up front, so
-   * a state over its budget stops before parsing a large file */
-  luma_charge(L, 4 * (uint64_t)len);
+  /* the parse is charged as it goes (CSV_BYTE_BATCH bytes at a time), so
+   * the time limit and luma_interrupt reach it too */
   char *scratch = lua_newuserdatauv(L, len + 1, 0); /* 4: unquoted texts */
   size_t scratch_used = 0;
   const char *start = bytes, *end = bytes + len;
@@ -284,7 +318,7 @@ static int csv_read(lua_State *L, int from_file) {
   luma_CsvReader r;
   luma_CsvField f;
   luma_csv_init(&r, start, (size_t)(end - start), delimiter, comment);
-  lua_newtable(L); /* 5: column names */
+  lua_newtable(L); /* 5: column names, and names[name] = its position */
   int64_t ncols = 0;
   int status = LUMA_CSV_END;
   if (header) {
@@ -294,30 +328,36 @@ static int csv_read(lua_State *L, int from_file) {
         return luaL_error(L, "luma.io.read_csv: %s: column %I has an empty name in the header",
                           path, (lua_Integer)ncols + 1);
       lua_rawseti(L, 5, ++ncols);
+      if (ncols % CSV_COLUMN_BATCH == 0) luma_charge(L, CSV_COLUMN_BATCH * CSV_COLUMN_UNITS);
       if (f.last) break;
     }
     if (status == LUMA_CSV_UNTERMINATED) csv_unterminated(L, path, &f);
-    for (int64_t c = 1; c <= ncols; c++)
-      for (int64_t d = 1; d < c; d++) {
-        lua_rawgeti(L, 5, c);
-        lua_rawgeti(L, 5, d);
-        if (lua_rawequal(L, -1, -2))
-          return luaL_error(L, "luma.io.read_csv: %s: duplicate column name '%s' (columns %I "
-                            "and %I)", path, lua_tostring(L, -1), (lua_Integer)d,
-                            (lua_Integer)c);
-        lua_pop(L, 2);
-      }
   } else {
     luma_CsvReader probe = r;
     while ((status = luma_csv_next(&probe, &f)) == LUMA_CSV_FIELD) {
       ncols++;
+      if (ncols % CSV_COLUMN_BATCH == 0) luma_charge(L, CSV_COLUMN_BATCH * CSV_COLUMN_UNITS);
       if (f.last) break;
     }
     if (status == LUMA_CSV_UNTERMINATED) csv_unterminated(L, path, &f);
     for (int64_t c = 1; c <= ncols; c++) {
+      if (c % CSV_COLUMN_BATCH == 0) luma_charge(L, CSV_COLUMN_BATCH * CSV_COLUMN_UNITS);
       lua_pushfstring(L, "%I", (lua_Integer)c);
       lua_rawseti(L, 5, c);
     }
+  }
+  /* Each name's position, which also finds a duplicate in one hashed
+   * lookup per column (the first repeated name, and where it was first) */
+  for (int64_t c = 1; c <= ncols; c++) {
+    if (c % CSV_COLUMN_BATCH == 0) luma_charge(L, CSV_COLUMN_BATCH * CSV_COLUMN_UNITS);
+    lua_rawgeti(L, 5, c);
+    lua_pushvalue(L, -1);
+    if (lua_rawget(L, 5) != LUA_TNIL)
+      return luaL_error(L, "luma.io.read_csv: %s: duplicate column name '%s' (columns %I and %I)",
+                        path, lua_tostring(L, -2), lua_tointeger(L, -1), (lua_Integer)c);
+    lua_pop(L, 1);
+    lua_pushinteger(L, c);
+    lua_rawset(L, 5);
   }
   if (ncols == 0) return luaL_error(L, "luma.io.read_csv: %s is empty", path);
 
@@ -333,6 +373,8 @@ static int csv_read(lua_State *L, int from_file) {
   int64_t *target = lua_newuserdatauv(L, (size_t)ncols * sizeof *target, 0);              /* 8 */
   for (int64_t c = 0; c < ncols; c++) target[c] = -1;
   for (int64_t k = 0; k < nsel; k++) {
+    if (k % CSV_COLUMN_BATCH == CSV_COLUMN_BATCH - 1)
+      luma_charge(L, CSV_COLUMN_BATCH * CSV_COLUMN_UNITS);
     if (lua_isnil(L, 6)) {
       source[k] = k;
     } else {
@@ -373,14 +415,18 @@ static int csv_read(lua_State *L, int from_file) {
   lua_newtable(L); /* 10: anchors of the strings arrays */
   lua_newtable(L); /* 11: warnings */
 
-  /* An upper bound of the record count: the line breaks. */
-  int64_t n_up = 1;
-  for (const char *p = r.p; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) n_up++;
+  int64_t n_up = count_record_lines(L, r.p, end, comment);
+  if (n_up < 1) n_up = 1;
   luma_Mat *S = luma_matrix_new(L, n_up, nsel); /* 12: staging */
   CsvRead rd = {L, path, on_bad_nan, 5, 10, 11, n_up};
 
   int64_t row = 0, field = 0, record_line = 0;
+  const char *charged = r.p;
   while ((status = luma_csv_next(&r, &f)) == LUMA_CSV_FIELD) {
+    if (r.p - charged >= CSV_BYTE_BATCH) {
+      luma_charge(L, CSV_BYTE_UNITS * (uint64_t)(r.p - charged));
+      charged = r.p;
+    }
     if (field == 0) record_line = f.line;
     if (field >= ncols)
       return luaL_error(L, "luma.io.read_csv: %s: line %I has more than the %I fields of the "
@@ -423,7 +469,11 @@ static int csv_read(lua_State *L, int from_file) {
     }
   }
   if (status == LUMA_CSV_UNTERMINATED) csv_unterminated(L, path, &f);
+  luma_charge(L, CSV_BYTE_UNITS * (uint64_t)(r.p - charged));
   int64_t nrows = row;
+  /* sorting out the columns below: a pass over the staging matrix, the
+   * categorical columns' hashing, sorting and codes */
+  luma_charge(L, 2 * (uint64_t)(nrows * nsel));
 
   /* Column kinds, the numeric block and the categorical columns */
   int *is_cat = lua_newuserdatauv(L, (size_t)(nsel ? nsel : 1) * sizeof *is_cat, 0); /* 13 */
@@ -464,9 +514,11 @@ static int csv_read(lua_State *L, int from_file) {
       lua_createtable(L, 0, 2);
       luma_Mat *codes = luma_matrix_new(L, nrows, 1);
       int64_t kc = 0;
-      if (cols[k].strings)
-        kc = luma_csv_categorize(cols[k].strings, nrows, slots, nslots, distinct, codes->data);
-      else
+      if (cols[k].strings) {
+        luma_Threads *t = luma_threads_of(L);
+        kc = luma_csv_categorize(t, cols[k].strings, nrows, slots, nslots, distinct, codes->data);
+        luma_threads_finish(L, t, LUMA_LOOP_DONE); /* raises when the meter stopped */
+      } else
         luma_mat_fill(codes, NAN);
       lua_setfield(L, -2, "codes");
       lua_createtable(L, (int)kc, 0);

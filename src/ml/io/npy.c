@@ -58,6 +58,7 @@ static const char *parse_descr(const char *p, const char *end, luma_NpyInfo *inf
 static const char *parse_shape(const char *p, const char *end, luma_NpyInfo *info) {
   if ((p = expect(p, end, "(")) == NULL) return NULL;
   info->ndim = 0;
+  /* audit-loops: the header names at most two dimensions, a third ends the parse */
   for (;;) {
     const char *close = expect(p, end, ")");
     if (close) return close;

@@ -245,8 +245,10 @@ luma_LdsStatus luma_lds_smooth(int64_t m, int64_t n, const double *A, const doub
   return LUMA_LDS_OK;
 }
 
-void luma_lds_recurse(int64_t m, int64_t n, const double *A, double *w) {
+int luma_lds_recurse(int64_t m, int64_t n, const double *A, double *w, luma_Threads *meter) {
+  luma_WorkBatch batch = {meter, 0};
   for (int64_t t = 1; t < n; t++) {
+    if (luma_work_add(&batch, (uint64_t)(m * (2 * m + 1)))) return 1;
     const double *prev = w + (t - 1) * m;
     double *cur = w + t * m;
     for (int64_t i = 0; i < m; i++) {
@@ -255,4 +257,6 @@ void luma_lds_recurse(int64_t m, int64_t n, const double *A, double *w) {
       cur[i] += s;
     }
   }
+  luma_work_flush(&batch);
+  return 0;
 }

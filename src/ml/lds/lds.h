@@ -64,7 +64,9 @@ luma_LdsStatus luma_lds_smooth(int64_t m, int64_t n, const double *A, const doub
                                int64_t *bad_step);
 
 /* z_1 = w_1, z_t = A z_{t-1} + w_t for t = 2..n, in place over w (n x m
- * row-major): the state path of a sample from its noise draws. */
-void luma_lds_recurse(int64_t m, int64_t n, const double *A, double *w);
+ * row-major): the state path of a sample from its noise draws.  Each step
+ * (m^2) is charged to the meter (may be NULL); returns nonzero when it
+ * stopped. */
+int luma_lds_recurse(int64_t m, int64_t n, const double *A, double *w, luma_Threads *meter);
 
 #endif

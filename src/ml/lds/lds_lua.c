@@ -170,9 +170,12 @@ static int l_recurse(lua_State *L) {
                    (lua_Integer)a->rows, (lua_Integer)a->cols);
   const double *as = packed(L, 1, "A", m, m);
   luma_Mat *z = luma_matrix_new(L, n, m);
+  luma_Threads *t = luma_threads_of(L); /* n steps of m^2: charged as they go */
+  luma_work_charge(t, (uint64_t)(n * m));
   for (int64_t i = 0; i < n; i++)
     for (int64_t j = 0; j < m; j++) z->data[i * m + j] = LUMA_AT(w, i, j);
-  luma_lds_recurse(m, n, as, z->data);
+  luma_lds_recurse(m, n, as, z->data, t);
+  luma_threads_finish(L, t, LUMA_LOOP_DONE); /* raises why the meter stopped, if it did */
   return 1;
 }
 

@@ -493,12 +493,17 @@ luma_LaStatus luma_la_svd(const luma_Mat *a, char mode, luma_Mat *u, luma_Mat *s
 
 /* --------------------------------------------- the notes' own methods */
 
-void luma_la_gram_schmidt(const luma_Mat *a, double tol, luma_Mat *q, luma_Mat *r,
-                          int64_t *rank) {
+luma_LaStatus luma_la_gram_schmidt(luma_Threads *t, const luma_Mat *a, double tol, luma_Mat *q,
+                                   luma_Mat *r, int64_t *rank) {
   int64_t m = a->rows, n = a->cols, found = 0;
+  *rank = 0;
+  if (luma_work_charge(t, (uint64_t)(m * n + n * n)) != LUMA_LOOP_DONE) return LUMA_LA_STOPPED;
   luma_mat_fill(q, 0.0);
   luma_mat_fill(r, 0.0);
+  luma_WorkBatch batch = {t, 0};
   for (int64_t j = 0; j < n; j++) {
+    /* the column's projections on the basis so far, and its norms */
+    if (luma_work_add(&batch, (uint64_t)(m * (4 * found + 6)))) return LUMA_LA_STOPPED;
     luma_Mat v = luma_mat_block(q, 0, found, m, 1); /* candidate column */
     double norm0 = 0;
     for (int64_t i = 0; i < m; i++) {
@@ -525,14 +530,20 @@ void luma_la_gram_schmidt(const luma_Mat *a, double tol, luma_Mat *q, luma_Mat *
       for (int64_t i = 0; i < m; i++) LUMA_AT(&v, i, 0) = 0; /* dependent: dropped */
     }
   }
+  luma_work_flush(&batch);
   *rank = found;
+  return LUMA_LA_OK;
 }
 
-luma_LaStatus luma_la_power_iteration(const luma_Mat *a, int64_t k, int64_t max_iter,
-                                      double tol, luma_Mat *start, luma_Mat *deflated,
-                                      luma_Mat *values, luma_Mat *vectors, double *scratch) {
+luma_LaStatus luma_la_power_iteration(luma_Threads *t, const luma_Mat *a, int64_t k,
+                                      int64_t max_iter, double tol, luma_Mat *start,
+                                      luma_Mat *deflated, luma_Mat *values, luma_Mat *vectors,
+                                      double *scratch) {
   int64_t n = a->rows;
   luma_LaStatus status = LUMA_LA_OK;
+  /* an iteration: the product with the n x n matrix, the normalization */
+  const uint64_t per_iteration = 2 * (uint64_t)(n * n) + 6 * (uint64_t)n;
+  if (luma_work_charge(t, (uint64_t)(n * n)) != LUMA_LOOP_DONE) return LUMA_LA_STOPPED;
   luma_mat_copy(deflated, a);
   double *x = scratch, *z = scratch + n;
   for (int64_t p = 0; p < k; p++) {
@@ -541,6 +552,7 @@ luma_LaStatus luma_la_power_iteration(const luma_Mat *a, int64_t k, int64_t max_
     if (nx > 0) cblas_dscal((blasint)n, 1 / nx, x, 1);
     int settled = 0;
     for (int64_t it = 0; it < max_iter && !settled; it++) {
+      if (luma_work_charge(t, per_iteration) != LUMA_LOOP_DONE) return LUMA_LA_STOPPED;
       cblas_dgemv(CblasRowMajor, CblasNoTrans, (blasint)n, (blasint)n, 1.0, deflated->data,
                   (blasint)n, x, 1, 0.0, z, 1);
       double nz = cblas_dnrm2((blasint)n, z, 1);
@@ -560,6 +572,9 @@ luma_LaStatus luma_la_power_iteration(const luma_Mat *a, int64_t k, int64_t max_
       memcpy(x, z, (size_t)n * sizeof *x);
     }
     if (!settled) status = LUMA_LA_NO_CONVERGENCE;
+    /* the Rayleigh quotient and the peeling: two passes over the matrix */
+    if (luma_work_charge(t, per_iteration + 2 * (uint64_t)(n * n)) != LUMA_LOOP_DONE)
+      return LUMA_LA_STOPPED;
     cblas_dgemv(CblasRowMajor, CblasNoTrans, (blasint)n, (blasint)n, 1.0, deflated->data,
                 (blasint)n, x, 1, 0.0, z, 1);
     double lambda = cblas_ddot((blasint)n, x, 1, z, 1);

@@ -18,6 +18,7 @@
 
 #include "linalg/lapack.h"
 #include "core/matrix.h"
+#include "core/parallel.h"
 
 typedef enum luma_LaStatus {
   LUMA_LA_OK = 0,
@@ -25,7 +26,8 @@ typedef enum luma_LaStatus {
   LUMA_LA_NOT_PD,         /* Cholesky failed: not positive definite */
   LUMA_LA_B_NOT_PD,       /* generalized problem: B not positive definite */
   LUMA_LA_NO_CONVERGENCE, /* an iterative eigen/SVD solver did not converge */
-  LUMA_LA_INTERNAL        /* LAPACK rejected an argument (a bug) */
+  LUMA_LA_INTERNAL,       /* LAPACK rejected an argument (a bug) */
+  LUMA_LA_STOPPED         /* the meter stopped an iterative solver (luma_work_status says why) */
 } luma_LaStatus;
 
 /* Scratch: nd doubles and ni LAPACK integers. */
@@ -116,9 +118,11 @@ luma_LaStatus luma_la_svd(const luma_Mat *a, char mode, luma_Mat *u, luma_Mat *s
 /* Modified Gram-Schmidt on A's columns (notes 001, L926-936): columns
  * whose remainder has norm <= tol times their original norm are dropped.
  * q (m x n) receives the basis in its first *rank columns and r (n x n)
- * the coefficients, so A = Q[:, 1..rank] R[1..rank, :]. */
-void luma_la_gram_schmidt(const luma_Mat *a, double tol, luma_Mat *q, luma_Mat *r,
-                          int64_t *rank);
+ * the coefficients, so A = Q[:, 1..rank] R[1..rank, :].  Each column
+ * (O(m rank)) is charged to t (may be NULL); LUMA_LA_STOPPED when it
+ * stopped, else LUMA_LA_OK. */
+luma_LaStatus luma_la_gram_schmidt(luma_Threads *t, const luma_Mat *a, double tol, luma_Mat *q,
+                                   luma_Mat *r, int64_t *rank);
 
 /* Power method with peeling (notes 001, L1192-1219): the k dominant
  * eigenpairs of symmetric A.  start (n x k) holds the starting vectors
@@ -126,9 +130,11 @@ void luma_la_gram_schmidt(const luma_Mat *a, double tol, luma_Mat *q, luma_Mat *
  * unit vectors differ by at most tol (up to sign) or max_iter; returns
  * LUMA_LA_NO_CONVERGENCE if some pair did not settle.  The eigenvalue is
  * the Rayleigh quotient v'Av (signed, where the notes' |Av| loses the
- * sign). */
-luma_LaStatus luma_la_power_iteration(const luma_Mat *a, int64_t k, int64_t max_iter,
-                                      double tol, luma_Mat *start, luma_Mat *deflated,
-                                      luma_Mat *values, luma_Mat *vectors, double *scratch);
+ * sign).  Each iteration (a product with the n x n matrix) is charged to
+ * the meter t (may be NULL); LUMA_LA_STOPPED when it stopped. */
+luma_LaStatus luma_la_power_iteration(luma_Threads *t, const luma_Mat *a, int64_t k,
+                                      int64_t max_iter, double tol, luma_Mat *start,
+                                      luma_Mat *deflated, luma_Mat *values, luma_Mat *vectors,
+                                      double *scratch);
 
 #endif

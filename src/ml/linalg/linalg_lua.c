@@ -525,7 +525,9 @@ static int la_gram_schmidt(lua_State *L) {
   int64_t m = a->rows, n = a->cols, rank;
   lua_settop(L, 2);
   luma_Mat *q = luma_matrix_new(L, m, n), *r = luma_matrix_new(L, n, n); /* 3, 4 */
-  luma_la_gram_schmidt(a, tol, q, r, &rank);
+  luma_Threads *t = luma_threads_of(L);
+  luma_la_gram_schmidt(t, a, tol, q, r, &rank);
+  luma_threads_finish(L, t, LUMA_LOOP_DONE); /* raises why the meter stopped, if it did */
   luma_Mat qb = luma_mat_block(q, 0, 0, m, rank), rb = luma_mat_block(r, 0, 0, rank, n);
   luma_mat_copy(luma_matrix_new(L, m, rank), &qb);
   luma_mat_copy(luma_matrix_new(L, rank, n), &rb);
@@ -549,8 +551,11 @@ static int la_power_iteration(lua_State *L) {
   luma_Mat *start = luma_matrix_new(L, n, k), *deflated = luma_matrix_new(L, n, n);
   luma_rng_fill_normal(rng, start, 0, 1); /* the notes' Gaussian start, x0 ~ N(0, I) */
   double *scratch = lua_newuserdatauv(L, 2 * (size_t)n * sizeof(double), 0);
-  luma_LaStatus st = luma_la_power_iteration(a, k, max_iter, tol, start, deflated, values,
+  /* max_iter alone bounds the iterations: each is charged */
+  luma_Threads *t = luma_threads_of(L);
+  luma_LaStatus st = luma_la_power_iteration(t, a, k, max_iter, tol, start, deflated, values,
                                              vectors, scratch);
+  luma_threads_finish(L, t, LUMA_LOOP_DONE);
   if (st == LUMA_LA_NO_CONVERGENCE)
     return luaL_error(L, "luma.linalg.power_iteration: did not converge in %I iterations "
                       "(two eigenvalues of nearly equal magnitude?); raise max_iter or use eigh",

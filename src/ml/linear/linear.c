@@ -55,10 +55,13 @@ static void shifted_block(const luma_Mat *m, const luma_Mat *w, const double *sh
   }
 }
 
-int luma_linear_moments(const luma_Mat *x, const luma_Mat *y, const luma_Mat *w, int center,
-                        double *xmean, double *ymean, double *gram, double *xty, double *yty,
-                        double *scratch) {
+int luma_linear_moments(luma_Threads *meter, const luma_Mat *x, const luma_Mat *y, const luma_Mat *w,
+                        int center, double *xmean, double *ymean, double *gram, double *xty,
+                        double *yty, double *scratch) {
   int64_t n = x->rows, d = x->cols, k = y->cols;
+  /* a block of m rows: shifting and scaling it, d(d+1)/2 + dk products per
+   * row in dsyrk and dgemm, the target sums */
+  const uint64_t per_row = (uint64_t)(d * (d + 1) / 2 + d * k + 2 * (d + k) + k);
   double wsum = w ? 0 : (double)n;
   if (w)
     for (int64_t i = 0; i < n; i++) wsum += weight_of(w, i);
@@ -75,6 +78,7 @@ int luma_linear_moments(const luma_Mat *x, const luma_Mat *y, const luma_Mat *w,
   /* no columns: nothing to accumulate, however many rows */
   for (int64_t r0 = 0; d + k > 0 && r0 < n; r0 += LUMA_LINEAR_BLOCK) {
     int64_t m = n - r0 < LUMA_LINEAR_BLOCK ? n - r0 : LUMA_LINEAR_BLOCK;
+    if (luma_work_charge(meter, (uint64_t)m * per_row) != LUMA_LOOP_DONE) return LUMA_LINEAR_STOPPED;
     shifted_block(x, w, xmean, r0, m, bx, sx);
     shifted_block(y, w, ymean, r0, m, by, sy);
     for (int64_t r = 0; r < m; r++)
@@ -123,6 +127,9 @@ typedef struct Cd {
   double *xta;     /* X^T (y - X w) - l2 w, for the gap */
   int64_t *list;   /* the coordinates a sweep visits */
   double *colnorm; /* residual form: |x_j|^2 */
+  luma_WorkBatch work; /* the updates' charges, batched */
+  uint64_t per_update; /* units one coordinate update costs */
+  int stopped;         /* the meter stopped the descent */
 } Cd;
 
 /* The closed-form minimiser along coordinate j given z = x_j.(residual
@@ -200,6 +207,10 @@ static double sweep(Cd *cd, int64_t count, double *w_max) {
   double change_max = 0;
   *w_max = 0;
   for (int64_t s = 0; s < count; s++) {
+    if (luma_work_add(&cd->work, cd->per_update)) {
+      cd->stopped = 1;
+      return change_max;
+    }
     int64_t j = cd->p->rng ? cd->list[luma_rng_below(cd->p->rng, (uint64_t)count)] : cd->list[s];
     double change = update(cd, j);
     if (change > change_max) change_max = change;
@@ -211,8 +222,18 @@ static double sweep(Cd *cd, int64_t count, double *w_max) {
 int luma_enet_cd(const luma_EnetProblem *p, double *w, double *scratch, int64_t *sweeps,
                  double *gap) {
   int64_t d = p->d, n = p->n;
-  Cd cd = {p, w, scratch, NULL, NULL, NULL};
+  /* an update reads and writes a row of G (O(d)) or a column of X and the
+   * residual (O(n)); a gap costs d such dot products in the residual form */
+  const uint64_t per_update = (uint64_t)(p->gram ? 2 * d : 2 * n) + 8;
+  const uint64_t per_gap = (uint64_t)(p->gram ? 4 * d : d * n + 2 * n + 4 * d) + 8;
+  Cd cd = {p, w, scratch, NULL, NULL, NULL, {p->threads, 0}, per_update, 0};
   double *next = scratch;
+  *sweeps = 0;
+  *gap = NAN;
+  /* the start: G w, or the residual and the column norms */
+  if (luma_work_charge(p->threads, p->gram ? (uint64_t)(d * d) : 3 * (uint64_t)(d * n) + (uint64_t)n) !=
+      LUMA_LOOP_DONE)
+    return 0;
   if (p->gram) {
     cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)d, (int)d, 1.0, p->gram, (int)d, w, 1, 0.0,
                 cd.h, 1);
@@ -232,13 +253,14 @@ int luma_enet_cd(const luma_EnetProblem *p, double *w, double *scratch, int64_t 
   double target = p->tol * p->yty;
   int converged = 0, full = 1;
   int64_t count = d;
-  *sweeps = 0;
   for (int64_t j = 0; j < d; j++) cd.list[j] = j;
   while (*sweeps < p->max_iter) {
     double w_max, change = sweep(&cd, count, &w_max);
+    if (cd.stopped) return 0;
     ++*sweeps;
     int settled = w_max == 0.0 || change / w_max < p->tol;
     if (full) {
+      if (settled && luma_work_add(&cd.work, per_gap)) return 0;
       if (settled && (*gap = duality_gap(&cd)) < target) {
         converged = 1;
         break;
@@ -259,7 +281,11 @@ int luma_enet_cd(const luma_EnetProblem *p, double *w, double *scratch, int64_t 
       for (int64_t j = 0; j < d; j++) cd.list[j] = j;
     }
   }
-  if (!converged) *gap = duality_gap(&cd);
+  if (!converged) {
+    if (luma_work_add(&cd.work, per_gap)) return 0;
+    *gap = duality_gap(&cd);
+  }
+  luma_work_flush(&cd.work);
   return converged;
 }
 
@@ -306,6 +332,7 @@ int luma_logistic_saga(const luma_SagaProblem *p, double *w, double *b, double *
    * sample's loss (1/4 |x|^2 for the sigmoid, 1/2 for the softmax, plus
    * the intercept's 1) and mu = l2 the strong convexity. */
   double largest = 0;
+  if (luma_work_charge(p->threads, (uint64_t)(n * (d + 2))) != LUMA_LOOP_DONE) return 0;
   for (int64_t i = 0; i < n; i++) {
     const double *xi = p->x->data + i * p->x->rs;
     double sq = p->fit_intercept ? 1.0 : 0.0;
@@ -316,9 +343,13 @@ int luma_logistic_saga(const luma_SagaProblem *p, double *w, double *b, double *
   double lipschitz = largest * (k == 1 ? 0.25 : 0.5) + p->l2;
   double strong = 2.0 * (double)n * p->l2 < lipschitz ? 2.0 * (double)n * p->l2 : lipschitz;
   double step = 1.0 / (2.0 * lipschitz + strong), threshold = step * p->l1;
+  /* a step: the sample's k margins over d features, the d x k update */
+  const uint64_t per_step = (uint64_t)(3 * dk + 4 * k) + 8;
+  luma_WorkBatch work = {p->threads, 0};
   for (*epochs = 1; *epochs <= p->max_iter; ++*epochs) {
     memcpy(previous, w, (size_t)dk * sizeof *w);
     for (int64_t t = 0; t < n; t++) {
+      if (luma_work_add(&work, per_step)) return 0;
       int64_t i = (int64_t)luma_rng_below(p->rng, (uint64_t)n);
       const double *xi = p->x->data + i * p->x->rs;
       int64_t cs = p->x->cs;
@@ -346,8 +377,12 @@ int luma_logistic_saga(const luma_SagaProblem *p, double *w, double *b, double *
       if (c > change) change = c;
       if (a > size) size = a;
     }
-    if (size == 0 ? change == 0 : change / size < p->tol) return 1;
+    if (size == 0 ? change == 0 : change / size < p->tol) {
+      luma_work_flush(&work);
+      return 1;
+    }
   }
   *epochs = p->max_iter;
+  luma_work_flush(&work);
   return 0;
 }

@@ -8,9 +8,10 @@
 #include <stdint.h>
 
 #include "core/matrix.h"
+#include "core/parallel.h"
 #include "stats/random.h"
 
-enum { LUMA_LINEAR_OK = 0, LUMA_LINEAR_X_NOT_FINITE, LUMA_LINEAR_Y_NOT_FINITE };
+enum { LUMA_LINEAR_OK = 0, LUMA_LINEAR_X_NOT_FINITE, LUMA_LINEAR_Y_NOT_FINITE, LUMA_LINEAR_STOPPED };
 
 /* Rows of X that luma_linear_moments centres at a time. */
 #define LUMA_LINEAR_BLOCK 2048
@@ -27,11 +28,14 @@ int64_t luma_linear_moments_work(int64_t d, int64_t k);
  * mean of the first block into scratch and folded in with dsyrk/dgemm;
  * the small remaining offset is removed at the end by a rank-one
  * correction.  X is never copied whole.
- * Outputs are contiguous row-major.  Returns LUMA_LINEAR_X_NOT_FINITE or
- * _Y_NOT_FINITE when a NaN or Inf reached the moments. */
-int luma_linear_moments(const luma_Mat *x, const luma_Mat *y, const luma_Mat *w, int center,
-                        double *xmean, double *ymean, double *gram, double *xty, double *yty,
-                        double *scratch);
+ * Outputs are contiguous row-major.  Each block is charged to the meter
+ * (may be NULL) before it is folded in.  Returns LUMA_LINEAR_STOPPED when
+ * the meter stopped (luma_work_status says why; the outputs are then
+ * partial), LUMA_LINEAR_X_NOT_FINITE or _Y_NOT_FINITE when a NaN or Inf
+ * reached the moments. */
+int luma_linear_moments(luma_Threads *meter, const luma_Mat *x, const luma_Mat *y, const luma_Mat *w,
+                        int center, double *xmean, double *ymean, double *gram, double *xty,
+                        double *yty, double *scratch);
 
 /* One elastic-net problem for coordinate descent, in scikit-learn's
  * scaling: minimise over w
@@ -52,6 +56,7 @@ typedef struct luma_EnetProblem {
   int64_t max_iter;   /* sweeps over all coordinates */
   double tol;         /* duality-gap target, relative to |y|^2 */
   luma_Rng *rng;      /* non-NULL: coordinates in random order */
+  luma_Threads *threads; /* the meter every coordinate update is charged to, or NULL */
 } luma_EnetProblem;
 
 /* Scratch for luma_enet_cd, in doubles. */
@@ -62,7 +67,9 @@ int64_t luma_enet_cd_work(const luma_EnetProblem *p);
  * and stops when the duality gap falls below tol * |y|^2 after a sweep
  * whose largest change is below tol times the largest coefficient, or
  * after max_iter sweeps.  Returns 1 when converged, 0 otherwise; *sweeps
- * and *gap report the work done and the final duality gap. */
+ * and *gap report the work done and the final duality gap.  Each update
+ * (O(d) or O(n)) and each gap is charged to p->threads; when the meter
+ * stops, the descent returns 0 at once (luma_work_status says why). */
 int luma_enet_cd(const luma_EnetProblem *p, double *w, double *scratch, int64_t *sweeps,
                  double *gap);
 
@@ -85,13 +92,15 @@ typedef struct luma_SagaProblem {
   int64_t max_iter;        /* epochs of n steps */
   double tol;              /* stop when max |W change| / max |W| < tol over an epoch */
   luma_Rng *rng;
+  luma_Threads *threads;   /* the meter each step is charged to, or NULL */
 } luma_SagaProblem;
 
 /* Scratch for luma_logistic_saga, in doubles. */
 int64_t luma_logistic_saga_work(int64_t n, int64_t d, int64_t k);
 
 /* Runs SAGA from W (d x k, row-major) and b (k); returns 1 when it
- * converged within max_iter epochs, setting *epochs. */
+ * converged within max_iter epochs, setting *epochs.  Each step (O(d k))
+ * is charged to p->threads; when the meter stops SAGA returns 0 at once. */
 int luma_logistic_saga(const luma_SagaProblem *p, double *w, double *b, double *scratch,
                        int64_t *epochs);
 

@@ -44,8 +44,10 @@ static int l_moments(lua_State *L) {
   luma_Mat *ymean = luma_matrix_new(L, 1, k);
   luma_Mat *yty = luma_matrix_new(L, 1, k);
   double *scratch = lua_newuserdatauv(L, (size_t)luma_linear_moments_work(d, k) * sizeof(double), 0);
-  int rc = luma_linear_moments(x, y, w, center, xmean->data, ymean->data, gram->data, xty->data,
+  luma_Threads *t = luma_threads_of(L);
+  int rc = luma_linear_moments(t, x, y, w, center, xmean->data, ymean->data, gram->data, xty->data,
                                yty->data, scratch);
+  luma_threads_finish(L, t, LUMA_LOOP_DONE); /* raises when the meter stopped */
   lua_pop(L, 1);
   if (rc == LUMA_LINEAR_X_NOT_FINITE)
     luma_arg_error(L, 1, "X contains NaN or Inf (or values too large to square)");
@@ -88,7 +90,11 @@ static int run_cd(lua_State *L, luma_EnetProblem *p, int w_arg, int opts_arg) {
   double *scratch = lua_newuserdatauv(L, (size_t)luma_enet_cd_work(p) * sizeof(double), 0);
   int64_t sweeps = 0;
   double gap = 0;
+  /* the sweeps are bounded by max_iter only: every update is charged */
+  luma_Threads *t = luma_threads_of(L);
+  p->threads = t;
   int converged = luma_enet_cd(p, w->data, scratch, &sweeps, &gap);
+  luma_threads_finish(L, t, LUMA_LOOP_DONE);
   lua_pop(L, 1);
   lua_pushvalue(L, w_arg);
   lua_pushboolean(L, converged);
@@ -181,7 +187,10 @@ static int l_saga(lua_State *L) {
   double *scratch =
       lua_newuserdatauv(L, (size_t)luma_logistic_saga_work(n, d, k) * sizeof(double), 0);
   int64_t epochs = 0;
+  luma_Threads *t = luma_threads_of(L);
+  p.threads = t;
   int converged = luma_logistic_saga(&p, w->data, b->data, scratch, &epochs);
+  luma_threads_finish(L, t, LUMA_LOOP_DONE);
   lua_pushvalue(L, 3);
   lua_pushvalue(L, 4);
   lua_pushboolean(L, converged);

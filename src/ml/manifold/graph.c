@@ -45,6 +45,7 @@ static void up(Heap *h, int64_t at) {
 }
 
 static void down(Heap *h, int64_t at) {
+  /* audit-loops: a sift down the heap: O(log n) steps */
   for (;;) {
     int64_t l = 2 * at + 1, r = l + 1, top = at;
     if (l < h->size && key(h, h->node[l]) < key(h, h->node[top])) top = l;

@@ -95,6 +95,7 @@ static int after(double a, int64_t ia, double b, int64_t ib) { return a > b || (
 
 /* Max-heap of the k best so far, ordered by `after`. */
 static void sift_down(double *hd, int64_t *hi, int64_t size, int64_t at) {
+  /* audit-loops: a sift down the heap: O(log n) steps */
   for (;;) {
     int64_t l = 2 * at + 1, r = l + 1, top = at;
     if (l < size && after(hd[l], hi[l], hd[top], hi[top])) top = l;
@@ -362,6 +363,7 @@ static int insert(Tree *tr, const luma_Mat *y, int64_t i) {
   double x[3];
   for (int a = 0; a < c; a++) x[a] = LUMA_AT(y, i, a);
   int64_t at = 0;
+  /* audit-loops: one level of the tree a step, at most MAX_DEPTH */
   for (;;) {
     Node *nd = &tr->nodes[at];
     if (nd->leaf) {

@@ -145,6 +145,7 @@ void luma_nn_heap_sort(luma_NnPair *h, int64_t n) {
     luma_NnPair top = h[0], last = h[end];
     h[end] = top;
     int64_t i = 0;
+    /* audit-loops: a sift down the heap: O(log n) steps */
     for (;;) {
       int64_t c = 2 * i + 1;
       if (c >= end) break;
@@ -160,6 +161,7 @@ void luma_nn_heap_sort(luma_NnPair *h, int64_t n) {
 /* Heapsort of two parallel columns: in place, O(n log n) for any input. */
 static void sift_columns(double *rd, double *id, int64_t i, int64_t n) {
   double r = rd[i], v = id[i];
+  /* audit-loops: a sift down the heap: O(log n) steps */
   for (;;) {
     int64_t c = 2 * i + 1;
     if (c >= n) break;

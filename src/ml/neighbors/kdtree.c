@@ -49,6 +49,7 @@ static int key_less(const Key *a, const Key *b) { return a->v < b->v || (a->v ==
 
 static void key_sift(Key *a, int64_t i, int64_t n) {
   Key x = a[i];
+  /* audit-loops: a sift down the heap: O(log n) steps */
   for (;;) {
     int64_t c = 2 * i + 1;
     if (c >= n) break;

@@ -287,6 +287,10 @@ static int all_finite(const double *a, int64_t n) {
 /* Evaluates at xt into gt; returns 0 when the value is NaN or the gradient
  * non-finite (status set). */
 static int eval_at(Lbfgs *s, double *f) {
+  if (luma_work_charge(s->o->threads, s->obj->cost + 2 * (uint64_t)s->n) != LUMA_LOOP_DONE) {
+    s->r->status = LUMA_LBFGS_STOPPED;
+    return 0;
+  }
   s->r->nfev++;
   s->r->ngev++;
   *f = s->obj->eval(s->obj->ctx, s->xt, s->gt);
@@ -484,6 +488,12 @@ void luma_lbfgs(const luma_Objective *obj, double *x, const luma_LbfgsOptions *o
   }
   memcpy(s->g, s->gt, (size_t)n * sizeof *x);
   for (;;) {
+    /* the iteration's own work: the two-loop recursion over k pairs, the
+     * new pair, the projected gradient */
+    if (luma_work_charge(o->threads, (uint64_t)(4 * s->k + 10) * (uint64_t)n) != LUMA_LOOP_DONE) {
+      r->status = LUMA_LBFGS_STOPPED;
+      break;
+    }
     double gnorm = projected_gradient(s);
     r->f = f, r->gnorm = gnorm;
     if (gnorm <= o->gtol) {

@@ -20,6 +20,10 @@ typedef struct luma_Objective {
   int64_t n; /* number of parameters */
   luma_ObjectiveEval eval;
   void *ctx;
+  /* Budget units one evaluation costs that eval does not charge itself
+   * (0 for a Lua function, which the VM counts, and for an objective
+   * whose loops charge the meter): luma_lbfgs charges it per evaluation. */
+  uint64_t cost;
 } luma_Objective;
 
 /* ------------------------------------------------------ logistic losses */
@@ -79,7 +83,8 @@ typedef enum luma_LbfgsStatus {
   LUMA_LBFGS_LINE_SEARCH,    /* no acceptable step along a descent direction */
   LUMA_LBFGS_CALLBACK,       /* the callback asked to stop */
   LUMA_LBFGS_NAN_VALUE,      /* the objective returned NaN (or -inf/+inf at x0) */
-  LUMA_LBFGS_NAN_GRAD        /* the gradient has a non-finite element */
+  LUMA_LBFGS_NAN_GRAD,       /* the gradient has a non-finite element */
+  LUMA_LBFGS_STOPPED         /* the meter stopped the run (luma_work_status says why) */
 } luma_LbfgsStatus;
 
 typedef struct luma_LbfgsOptions {
@@ -90,6 +95,9 @@ typedef struct luma_LbfgsOptions {
   /* Called after each iteration; a nonzero return stops the run. */
   int (*callback)(void *ctx, int64_t iter, const double *x, double f, double gnorm);
   void *callback_ctx;
+  /* The meter each iteration (O(m n)) and evaluation (obj->cost) is
+   * charged to, or NULL. */
+  struct luma_Threads *threads;
 } luma_LbfgsOptions;
 
 typedef struct luma_LbfgsResult {

@@ -183,6 +183,8 @@ static int o_softmax_loss(lua_State *L) {
   o->obj.n = (p->d + (fit_intercept ? 1 : 0)) * K;
   o->obj.eval = luma_softmax_loss_eval;
   o->obj.ctx = p;
+  /* two n x d x K products, the exponentials and sums, the penalty */
+  o->obj.cost = (uint64_t)(4 * p->n * p->d * K + 16 * p->n * K + 2 * p->d * K);
   lua_settop(L, ud);
   return 1;
 }
@@ -202,13 +204,14 @@ static void read_params(lua_State *L, int arg, const char *fname, int64_t n, dou
  * the end raises the limit, time or interrupt error if the meter stopped
  * (the evaluation then returned NaN). */
 static luma_Threads *objective_threads_begin(lua_State *L, ObjectiveUD *o) {
-  if (o == NULL || o->kind != KIND_LOGISTIC) return NULL;
-  return o->u.logistic.threads = luma_threads_of(L);
+  luma_Threads *t = luma_threads_of(L);
+  if (o != NULL && o->kind == KIND_LOGISTIC) o->u.logistic.threads = t;
+  return t;
 }
 
+/* Raises the meter's error if the run stopped. */
 static void objective_threads_end(lua_State *L, ObjectiveUD *o, luma_Threads *t) {
-  if (t == NULL) return;
-  o->u.logistic.threads = NULL;
+  if (o != NULL && o->kind == KIND_LOGISTIC) o->u.logistic.threads = NULL;
   luma_threads_finish(L, t, LUMA_LOOP_DONE);
 }
 
@@ -222,7 +225,9 @@ static int obj_call(lua_State *L) {
   luma_Mat *g = NULL;
   if (want) g = luma_matrix_new(L, n, 1);
   luma_Threads *t = objective_threads_begin(L, o);
-  double v = o->obj.eval(o->obj.ctx, x, g ? g->data : NULL);
+  double v = luma_work_charge(t, o->obj.cost) == LUMA_LOOP_DONE
+                 ? o->obj.eval(o->obj.ctx, x, g ? g->data : NULL)
+                 : NAN;
   objective_threads_end(L, o, t);
   lua_pushnumber(L, v);
   if (!want) return 1;
@@ -348,7 +353,7 @@ static int lua_callback(void *ctx, int64_t iter, const double *x, double f, doub
 
 static const char *const status_names[] = {
     "gtol", "ftol", "xtol", "max_iter", "max_fun", "line_search", "callback", "nan_value",
-    "nan_grad"};
+    "nan_grad", "stopped"};
 
 /* lbfgs(f, x0, opts) -> x, fun, grad_norm, iterations, nfev, ngev, status
  * opts: m, max_iter, max_fun, gtol, ftol, xtol, lower, upper (n x 1
@@ -406,7 +411,7 @@ static int o_lbfgs(lua_State *L) {
     o.callback = lua_callback;
     o.callback_ctx = &c;
   }
-  luma_Objective lobj = {n, lua_eval, &c};
+  luma_Objective lobj = {n, lua_eval, &c, 0};
   const luma_Objective *obj = native ? &native->obj : &lobj;
   double *work = new_buffer(L, (int64_t)luma_lbfgs_work_size(n, o.m));
   luma_Mat *xr = luma_matrix_new(L, n, 1);
@@ -414,6 +419,7 @@ static int o_lbfgs(lua_State *L) {
   luma_LbfgsResult r;
   c.r = &r;
   luma_Threads *t = objective_threads_begin(L, native);
+  o.threads = t; /* max_iter alone bounds the iterations: each is charged */
   luma_lbfgs(obj, xr->data, &o, work, &r);
   objective_threads_end(L, native, t);
   if (r.status == LUMA_LBFGS_NAN_VALUE)
@@ -466,8 +472,12 @@ static int o_simplex(lua_State *L) {
   double *work = lua_newuserdatauv(L, (size_t)luma_simplex_work(m, n) * sizeof(double), 0);
   luma_Mat *x = luma_matrix_new(L, n, 1);
   int64_t pivots = 0;
-  luma_LpStatus st = luma_simplex(c->data, a->data, b->data, m, n, (int64_t)max_iter, tol, x->data,
-                                  work, &pivots);
+  /* max_iter alone bounds the pivots (2^n of them on a Klee-Minty cube):
+   * each one is charged */
+  luma_Threads *t = luma_threads_of(L);
+  luma_LpStatus st = luma_simplex(t, c->data, a->data, b->data, m, n, (int64_t)max_iter, tol,
+                                  x->data, work, &pivots);
+  luma_threads_finish(L, t, LUMA_LOOP_DONE);
   static const char *const names[] = {"optimal", "infeasible", "unbounded", "max_iter"};
   lua_pushstring(L, names[st]);
   if (st == LUMA_LP_OPTIMAL) lua_pushvalue(L, -2);

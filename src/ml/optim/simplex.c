@@ -17,6 +17,7 @@ typedef struct Tableau {
   double *t;
   int64_t m, cols, width; /* width = cols + 1 (the rhs) */
   int64_t *basis;
+  luma_WorkBatch work; /* the pivots' charges */
 } Tableau;
 
 #define T_AT(tb, i, j) ((tb)->t[(i) * (tb)->width + (j)])
@@ -44,7 +45,10 @@ static void pivot(Tableau *tb, int64_t r, int64_t e) {
 static luma_LpStatus run(Tableau *tb, int64_t allowed, int64_t max_iter, double tol,
                          int64_t *pivots) {
   int64_t degenerate = 0, rhs = tb->cols;
+  /* pricing, the ratio test and the pivot's update of the whole tableau */
+  const uint64_t per_pivot = (uint64_t)(allowed + tb->m + (tb->m + 1) * tb->width);
   for (;;) {
+    if (luma_work_add(&tb->work, per_pivot)) return LUMA_LP_STOPPED;
     int bland = degenerate >= DEGENERATE_RUN;
     int64_t enter = -1;
     double best = -tol;
@@ -76,12 +80,15 @@ static luma_LpStatus run(Tableau *tb, int64_t allowed, int64_t max_iter, double 
   }
 }
 
-luma_LpStatus luma_simplex(const double *c, const double *a, const double *b, int64_t m,
-                           int64_t n, int64_t max_iter, double tol, double *x, double *work,
-                           int64_t *pivots) {
-  Tableau tb = {work, m, n + m, n + m + 1, NULL};
+luma_LpStatus luma_simplex(luma_Threads *t, const double *c, const double *a, const double *b,
+                           int64_t m, int64_t n, int64_t max_iter, double tol, double *x,
+                           double *work, int64_t *pivots) {
+  Tableau tb = {work, m, n + m, n + m + 1, NULL, {t, 0}};
   tb.basis = (int64_t *)(work + (m + 1) * tb.width);
   int64_t rhs = tb.cols;
+  *pivots = 0;
+  /* building the tableau, and later the phase II costs: each touches it once */
+  if (luma_work_add(&tb.work, 2 * (uint64_t)((m + 1) * tb.width))) return LUMA_LP_STOPPED;
   memset(work, 0, (size_t)((m + 1) * tb.width) * sizeof *work);
   double scale = 1;
   for (int64_t i = 0; i < m; i++) {
@@ -94,14 +101,14 @@ luma_LpStatus luma_simplex(const double *c, const double *a, const double *b, in
     for (int64_t j = 0; j < n; j++) T_AT(&tb, m, j) -= T_AT(&tb, i, j);
     T_AT(&tb, m, rhs) -= b[i];
   }
-  *pivots = 0;
   luma_LpStatus st = run(&tb, tb.cols, max_iter, tol, pivots);
-  if (st == LUMA_LP_MAX_ITER) return st;
+  if (st == LUMA_LP_MAX_ITER || st == LUMA_LP_STOPPED) return st;
   if (-T_AT(&tb, m, rhs) > 1e-9 * scale) return LUMA_LP_INFEASIBLE;
   /* Drive the artificials still basic (at zero) out; a row without a
    * usable variable is redundant and keeps its artificial at zero. */
   for (int64_t i = 0; i < m; i++) {
     if (tb.basis[i] < n) continue;
+    if (luma_work_add(&tb.work, (uint64_t)(n + (m + 1) * tb.width))) return LUMA_LP_STOPPED;
     for (int64_t j = 0; j < n; j++)
       if (fabs(T_AT(&tb, i, j)) > tol) {
         pivot(&tb, i, j);
@@ -117,6 +124,7 @@ luma_LpStatus luma_simplex(const double *c, const double *a, const double *b, in
     for (int64_t j = 0; j < tb.width; j++) T_AT(&tb, m, j) -= ck * T_AT(&tb, i, j);
   }
   st = run(&tb, n, max_iter, tol, pivots);
+  luma_work_flush(&tb.work);
   if (st != LUMA_LP_OPTIMAL) return st;
   memset(x, 0, (size_t)n * sizeof *x);
   for (int64_t i = 0; i < m; i++)

@@ -7,11 +7,14 @@
 
 #include <stdint.h>
 
+#include "core/parallel.h"
+
 typedef enum luma_LpStatus {
   LUMA_LP_OPTIMAL,
   LUMA_LP_INFEASIBLE,
   LUMA_LP_UNBOUNDED,
-  LUMA_LP_MAX_ITER
+  LUMA_LP_MAX_ITER,
+  LUMA_LP_STOPPED /* the meter stopped the pivots (luma_work_status says why) */
 } luma_LpStatus;
 
 /* Scratch for luma_simplex, in doubles (the tableau and the basis). */
@@ -25,8 +28,9 @@ int64_t luma_simplex_work(int64_t m, int64_t n);
  * it cannot cycle; the reduced costs live in the tableau's last row and
  * are updated by each pivot.  tol: pivot and optimality tolerance.  On
  * LUMA_LP_OPTIMAL, x (n) holds the solution.  *pivots counts the pivots
- * of both phases. */
-luma_LpStatus luma_simplex(const double *c, const double *a, const double *b, int64_t m,
+ * of both phases.  Every pivot (O(m (n + m))) is charged to the meter t
+ * (may be NULL); a stopped meter ends the run with LUMA_LP_STOPPED. */
+luma_LpStatus luma_simplex(luma_Threads *t, const double *c, const double *a, const double *b, int64_t m,
                            int64_t n, int64_t max_iter, double tol, double *x, double *work,
                            int64_t *pivots);
 

@@ -217,6 +217,7 @@ static inline double clamp_cosine_distance(double v) {
 /* By squaring: exact for small degrees, no libm call. */
 static double ipow(double base, int e) {
   double r = 1;
+  /* audit-loops: one step per bit of the exponent */
   for (;;) {
     if (e & 1) r *= base;
     e >>= 1;

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "budget.h"
 #include "core/matrix_lua.h"
 #include "pairwise/pairwise.h"
 
@@ -246,6 +247,11 @@ static void whiten(lua_State *L, Call *c) {
                    (lua_Integer)m->rows, (lua_Integer)m->cols, (lua_Integer)d, (lua_Integer)d,
                    (lua_Integer)d);
   double *factor = scratch(L, (size_t)(d * d));
+  /* the checks, the copy and dpotrf (d^3/3 flops, which cannot be
+   * stopped): refused up front when over the budget */
+  luma_charge_uninterruptible(L, (double)d * (double)d * ((double)d / 3 + 4),
+                              has_cov ? "the Cholesky factor of opts.cov"
+                                      : "the Cholesky factor of opts.VI");
   switch (luma_pairwise_cholesky(m, factor)) {
   case LUMA_PAIRWISE_NOT_FINITE:
     luma_arg_error(L, c->opts_arg, "%s has NaN or infinite elements", key);

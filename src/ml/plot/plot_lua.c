@@ -147,11 +147,11 @@ static void read_paths(lua_State *L, int arg, luma_Paths *p) {
   p->npaths = np;
 }
 
-/* Raises the error of a drawing call that failed (rc -1) or stopped
- * (rc 1; the meter's error). */
+/* Raises the error of a drawing call that stopped (rc 1; the meter's
+ * error) or failed (rc -1: the state's allocator refused a buffer). */
 static void drawn(lua_State *L, luma_Threads *t, int rc) {
-  if (rc < 0) luaL_error(L, "luma.plot.Canvas: not enough memory");
   luma_meter_done(L, t);
+  if (rc < 0) luaL_error(L, "luma.plot.Canvas: not enough memory");
 }
 
 /* canvas(width, height [, {scale = 1, background = "#ffffff"}]) */
@@ -167,7 +167,10 @@ static int p_canvas(lua_State *L) {
   luma_charge(L, (uint64_t)(pw * ph));
   Canvas *cv = lua_newuserdatauv(L, CANVAS_HEAD + (size_t)(pw * ph) * 3, 0);
   cv->font = NULL;
-  luma_canvas_init(&cv->c, (unsigned char *)cv + CANVAS_HEAD, (int)pw, (int)ph, scale, bg);
+  void *ud;
+  lua_Alloc alloc = lua_getallocf(L, &ud); /* buffers within the state's memory limit */
+  luma_canvas_init(&cv->c, (unsigned char *)cv + CANVAS_HEAD, (int)pw, (int)ph, scale, bg, alloc,
+                   ud);
   luma_type_register(L, &canvas_type);
   lua_pop(L, 1);
   luma_type_setmetatable(L, &canvas_type);
@@ -193,7 +196,8 @@ static int c_fill(lua_State *L) {
   const double alpha = alpha_of(L, 4, luaL_optnumber(L, 4, 1));
   luma_Paths p;
   read_paths(L, 2, &p);
-  luma_Threads *t = luma_meter(L, (uint64_t)cv->c.w * (uint64_t)cv->c.h);
+  /* the work depends on the paths, not the canvas: always metered */
+  luma_Threads *t = luma_threads_of(L);
   drawn(L, t, luma_canvas_fill(&cv->c, &p, col, alpha, t));
   return 0;
 }
@@ -219,7 +223,9 @@ static int c_stroke(lua_State *L) {
   }
   luma_Paths p;
   read_paths(L, 2, &p);
-  luma_Threads *t = luma_meter(L, (uint64_t)cv->c.w * (uint64_t)cv->c.h);
+  /* the work depends on the paths and the dashes (their length over the
+   * period), not the canvas: always metered */
+  luma_Threads *t = luma_threads_of(L);
   drawn(L, t, luma_canvas_stroke(&cv->c, &p, &st, col, alpha, t));
   return 0;
 }
@@ -321,7 +327,9 @@ static int c_markers(lua_State *L) {
     pts.shade = shade;
     pts.palette = pal;
   }
-  luma_Threads *t = luma_meter(L, (uint64_t)pts.n * 16);
+  /* the sprites' work depends on the marker's size and vertices: always
+   * metered */
+  luma_Threads *t = luma_threads_of(L);
   drawn(L, t, luma_canvas_markers(&cv->c, &m, &pts, fill, edge, alpha, t));
   return 0;
 }

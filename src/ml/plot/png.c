@@ -129,6 +129,7 @@ int luma_png_write(const char *path, const unsigned char *rgb, int w, int h, lum
       z.avail_in = 0;
     }
     int zr;
+    /* audit-loops: drains zlib's output for the row just charged */
     do {
       z.next_out = outbuf;
       z.avail_out = (uInt)outcap;

@@ -4,7 +4,6 @@
 #include "plot/raster.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* A coverage buffer over the pixels [x0, x0 + w) x [y0, y0 + h) of the
@@ -19,13 +18,15 @@ typedef struct Area {
 static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
 
 void luma_canvas_init(luma_Canvas *c, unsigned char *rgb, int w, int h, double scale,
-                      luma_Rgb bg) {
+                      luma_Rgb bg, luma_CanvasAllocFn alloc, void *alloc_ud) {
   c->w = w;
   c->h = h;
   c->scale = scale;
   c->rgb = rgb;
   c->scratch = NULL;
   c->scratch_len = 0;
+  c->alloc = alloc;
+  c->alloc_ud = alloc_ud;
   for (size_t i = 0; i < (size_t)w * (size_t)h; i++) {
     rgb[3 * i] = bg.r;
     rgb[3 * i + 1] = bg.g;
@@ -34,8 +35,14 @@ void luma_canvas_init(luma_Canvas *c, unsigned char *rgb, int w, int h, double s
   luma_canvas_unclip(c);
 }
 
+/* Buffers of the canvas' allocator: bytes new, grown (old bytes kept) or
+ * freed (bytes 0). */
+static void *canvas_realloc(luma_Canvas *c, void *p, size_t old, size_t bytes) {
+  return c->alloc(c->alloc_ud, p, p ? old : 0, bytes);
+}
+
 void luma_canvas_release(luma_Canvas *c) {
-  free(c->scratch);
+  if (c->scratch) canvas_realloc(c, c->scratch, c->scratch_len * sizeof(float), 0);
   c->scratch = NULL;
   c->scratch_len = 0;
 }
@@ -94,7 +101,7 @@ static int area_open(luma_Canvas *c, Area *A, double bx0, double by0, double bx1
   A->stride = A->w + 2;
   const size_t need = (size_t)A->stride * (size_t)A->h + 2;
   if (need > c->scratch_len) {
-    float *p = realloc(c->scratch, need * sizeof(float));
+    float *p = canvas_realloc(c, c->scratch, c->scratch_len * sizeof(float), need * sizeof(float));
     if (p == NULL) return -1;
     c->scratch = p;
     c->scratch_len = need;
@@ -384,6 +391,9 @@ static int stroke_path(Area *A, const double *pts, int64_t n, double r, int cap,
     double pos = ta * L;
     const double end = tb * L;
     while (pos < end) {
+      /* the dashes' count is the length over the period, whatever the
+       * canvas: every one is charged, on or off */
+      if (luma_work_add(wb, 4)) return 1;
       const double step = fmin(left, end - pos);
       if (k % 2 == 0 && step > 0) {
         const double t0 = pos / L, t1 = (pos + step) / L;
@@ -441,13 +451,14 @@ int luma_canvas_stroke(luma_Canvas *c, const luma_Paths *p, const luma_Stroke *s
   const double *xy = p->xy;
   double *pts = NULL;
   int64_t cap = 0;
-  for (int64_t k = 0; k < p->npaths; k++) {
+  rc = 0;
+  for (int64_t k = 0; k < p->npaths && rc == 0; k++) {
     const int64_t n = p->counts[k];
     if (n > cap) {
-      double *q = realloc(pts, (size_t)n * 2 * sizeof(double));
+      double *q = canvas_realloc(c, pts, (size_t)cap * 2 * sizeof(double), (size_t)n * 2 * sizeof(double));
       if (q == NULL) {
-        free(pts);
-        return -1;
+        rc = -1;
+        break;
       }
       pts = q;
       cap = n;
@@ -457,13 +468,12 @@ int luma_canvas_stroke(luma_Canvas *c, const luma_Paths *p, const luma_Stroke *s
       pts[2 * i + 1] = xy[2 * i + 1] * s - A.y0;
     }
     if (n > 0 && stroke_path(&A, pts, n, r, st->cap, st->join, st->closed && n > 2, dash, ndash,
-                             period, &wb)) {
-      free(pts);
-      return 1;
-    }
+                             period, &wb))
+      rc = 1;
     xy += 2 * n;
   }
-  free(pts);
+  if (pts) canvas_realloc(c, pts, (size_t)cap * 2 * sizeof(double), 0);
+  if (rc != 0) return rc;
   luma_work_flush(&wb);
   area_blend(c, &A, col, alpha);
   return 0;
@@ -497,37 +507,48 @@ void luma_canvas_rect(luma_Canvas *c, double x, double y, double w, double h, lu
 
 /* ----------------------------------------------------------- markers */
 
-/* The sprites of one marker: per quarter-pixel offset (qy * 4 + qx), a
+/* The sprites of one marker: per quarter-pixel offset q = qy * 4 + qx, a
  * size x size mask of fill weights and one of edge weights (0..256,
- * coverage times alpha). */
+ * coverage times alpha), rendered the first time a point needs them. */
 typedef struct Sprites {
-  int size, half;
-  uint16_t *fill, *edge; /* 16 * size * size each; edge NULL without an outline */
+  const luma_MarkerShape *m;
+  double s, alpha;
+  int size, half, edged;
+  size_t cells;
+  uint16_t *fill[16], *edge[16]; /* NULL until rendered; edge unused without an outline */
+  Area A;                        /* the coverage buffer they are rendered in */
 } Sprites;
 
 /* Renders one mask for the marker centred at (cx, cy) of a size x size
- * area: the fill (edge = 0) or the outline (edge = 1). */
-static void sprite_render(Area *A, const luma_MarkerShape *m, double s, double cx, double cy,
-                          int edge) {
+ * area: the fill (edge = 0) or the outline (edge = 1).  Each piece is
+ * charged (a polygon may have any number of vertices); nonzero when the
+ * meter stopped. */
+static int sprite_render(Area *A, const luma_MarkerShape *m, double s, double cx, double cy,
+                         int edge, luma_WorkBatch *wb) {
+  if (luma_work_add(wb, (uint64_t)A->stride * (uint64_t)A->h)) return 1;
   memset(A->a, 0, (size_t)A->stride * A->h * sizeof(float) + 2 * sizeof(float));
   if (!edge) {
     if (m->disc > 0) {
-      cov_segment(A, cx, cy, cx, cy, m->disc * s / 2, LUMA_CAP_ROUND, LUMA_CAP_ROUND);
+      const uint64_t v = cov_segment(A, cx, cy, cx, cy, m->disc * s / 2, LUMA_CAP_ROUND, LUMA_CAP_ROUND);
+      return luma_work_add(wb, v);
     } else if (m->npoly > 0) {
       for (int i = 0; i < m->npoly; i++) {
         const int j = (i + 1) % m->npoly;
-        acc_edge(A, cx + m->poly[2 * i] * s, cy + m->poly[2 * i + 1] * s, cx + m->poly[2 * j] * s,
-                 cy + m->poly[2 * j + 1] * s);
+        const double ya = cy + m->poly[2 * i + 1] * s, yb = cy + m->poly[2 * j + 1] * s;
+        if (luma_work_add(wb, 4 + (uint64_t)fmin(fabs(yb - ya), A->h))) return 1;
+        acc_edge(A, cx + m->poly[2 * i] * s, ya, cx + m->poly[2 * j] * s, yb);
       }
       acc_finish(A);
     } else {
       for (int i = 0; i < m->nsegs; i++) {
         const double *g = m->segs + 4 * i;
-        cov_segment(A, cx + g[0] * s, cy + g[1] * s, cx + g[2] * s, cy + g[3] * s,
-                    m->seg_width * s / 2, LUMA_CAP_BUTT, LUMA_CAP_BUTT);
+        const uint64_t v = cov_segment(A, cx + g[0] * s, cy + g[1] * s, cx + g[2] * s,
+                                       cy + g[3] * s, m->seg_width * s / 2, LUMA_CAP_BUTT,
+                                       LUMA_CAP_BUTT);
+        if (luma_work_add(wb, v + 4)) return 1;
       }
     }
-    return;
+    return 0;
   }
   /* the outline: the polygon's, or a 64-gon close to the circle */
   const double r = m->edge_width * s / 2;
@@ -543,41 +564,61 @@ static void sprite_render(Area *A, const luma_MarkerShape *m, double s, double c
       xa = m->poly[2 * i] * s; ya = m->poly[2 * i + 1] * s;
       xb = m->poly[2 * j] * s; yb = m->poly[2 * j + 1] * s;
     }
-    cov_segment(A, cx + xa, cy + ya, cx + xb, cy + yb, r, LUMA_CAP_ROUND, LUMA_CAP_ROUND);
+    const uint64_t v = cov_segment(A, cx + xa, cy + ya, cx + xb, cy + yb, r, LUMA_CAP_ROUND, LUMA_CAP_ROUND);
+    if (luma_work_add(wb, v + 4)) return 1;
   }
+  return 0;
 }
 
-static int sprites_make(Sprites *sp, const luma_MarkerShape *m, double s, double alpha) {
+/* Sizes the sprites of marker m and allocates their render buffer; 0, or
+ * -1 when memory runs out. */
+static int sprites_open(luma_Canvas *c, Sprites *sp, const luma_MarkerShape *m, double alpha) {
+  memset(sp, 0, sizeof *sp);
+  sp->m = m;
+  sp->s = c->scale;
+  sp->alpha = alpha;
   double reach = 0;
   if (m->disc > 0) reach = m->disc / 2;
   for (int i = 0; i < m->npoly; i++) reach = fmax(reach, hypot(m->poly[2 * i], m->poly[2 * i + 1]));
   for (int i = 0; i < 2 * m->nsegs; i++)
     reach = fmax(reach, hypot(m->segs[2 * i], m->segs[2 * i + 1]) + m->seg_width / 2);
-  const int edged = m->edge_width > 0 && m->nsegs == 0;
-  if (edged) reach += m->edge_width / 2;
-  reach *= s;
+  sp->edged = m->edge_width > 0 && m->nsegs == 0;
+  if (sp->edged) reach += m->edge_width / 2;
+  reach *= sp->s;
   sp->half = (int)ceil(reach + 0.5);
   sp->size = 2 * sp->half + 1;
-  const size_t cells = (size_t)sp->size * sp->size;
-  sp->fill = malloc(16 * cells * sizeof(uint16_t));
-  sp->edge = edged ? malloc(16 * cells * sizeof(uint16_t)) : NULL;
-  Area A = {0, 0, sp->size, sp->size, sp->size + 2, NULL};
-  A.a = malloc(((size_t)A.stride * A.h + 2) * sizeof(float));
-  if (sp->fill == NULL || (edged && sp->edge == NULL) || A.a == NULL) {
-    free(A.a);
-    return -1;
-  }
+  sp->cells = (size_t)sp->size * sp->size;
+  sp->A = (Area){0, 0, sp->size, sp->size, sp->size + 2, NULL};
+  sp->A.a = canvas_realloc(c, NULL, 0, ((size_t)sp->A.stride * sp->A.h + 2) * sizeof(float));
+  return sp->A.a ? 0 : -1;
+}
+
+static void sprites_close(luma_Canvas *c, Sprites *sp) {
+  const size_t mask = sp->cells * sizeof(uint16_t);
   for (int q = 0; q < 16; q++) {
-    const double cx = sp->half + (q % 4) / 4.0, cy = sp->half + (q / 4) / 4.0;
-    for (int e = 0; e <= edged; e++) {
-      sprite_render(&A, m, s, cx, cy, e);
-      uint16_t *out = (e ? sp->edge : sp->fill) + q * cells;
-      for (int y = 0; y < sp->size; y++)
-        for (int x = 0; x < sp->size; x++)
-          out[y * sp->size + x] = (uint16_t)(clampd(A.a[y * A.stride + x], 0, 1) * alpha * 256 + 0.5);
-    }
+    if (sp->fill[q]) canvas_realloc(c, sp->fill[q], mask, 0);
+    if (sp->edge[q]) canvas_realloc(c, sp->edge[q], mask, 0);
   }
-  free(A.a);
+  if (sp->A.a) canvas_realloc(c, sp->A.a, ((size_t)sp->A.stride * sp->A.h + 2) * sizeof(float), 0);
+}
+
+/* Makes sure the sprites of offset q exist: 0, -1 when memory runs out,
+ * 1 when the meter stopped. */
+static int sprite_need(luma_Canvas *c, Sprites *sp, int q, luma_WorkBatch *wb) {
+  if (sp->fill[q]) return 0;
+  const double cx = sp->half + (q % 4) / 4.0, cy = sp->half + (q / 4) / 4.0;
+  for (int e = 0; e <= sp->edged; e++) {
+    uint16_t *out = canvas_realloc(c, NULL, 0, sp->cells * sizeof(uint16_t));
+    if (out == NULL) return -1;
+    if (e) sp->edge[q] = out;
+    else sp->fill[q] = out;
+    if (sprite_render(&sp->A, sp->m, sp->s, cx, cy, e, wb)) return 1;
+    if (luma_work_add(wb, sp->cells)) return 1;
+    for (int y = 0; y < sp->size; y++)
+      for (int x = 0; x < sp->size; x++)
+        out[y * sp->size + x] =
+            (uint16_t)(clampd(sp->A.a[y * sp->A.stride + x], 0, 1) * sp->alpha * 256 + 0.5);
+  }
   return 0;
 }
 
@@ -604,13 +645,12 @@ static void stamp(luma_Canvas *c, const uint16_t *mask, int size, int64_t ox, in
 
 int luma_canvas_markers(luma_Canvas *c, const luma_MarkerShape *shape, const luma_Points *pts,
                         luma_Rgb fill, luma_Rgb edge, double alpha, luma_Threads *t) {
-  Sprites sp = {0, 0, NULL, NULL};
-  if (sprites_make(&sp, shape, c->scale, alpha) != 0) {
-    free(sp.fill);
-    free(sp.edge);
+  Sprites sp;
+  if (sprites_open(c, &sp, shape, alpha) != 0) {
+    sprites_close(c, &sp);
     return -1;
   }
-  const size_t cells = (size_t)sp.size * sp.size;
+  const size_t cells = sp.cells;
   const double s4 = 4 * c->scale;
   /* quarter pixels beyond which a marker cannot touch the clip box */
   const double lim_x0 = 4.0 * (c->cx0 - sp.size), lim_x1 = 4.0 * (c->cx1 + sp.size);
@@ -629,12 +669,13 @@ int luma_canvas_markers(luma_Canvas *c, const luma_MarkerShape *shape, const lum
     const int q = (int)((iy - 4 * floor4(iy)) * 4 + (ix - 4 * floor4(ix)));
     const int64_t ox = floor4(ix) - sp.half, oy = floor4(iy) - sp.half;
     const luma_Rgb col = pts->shade ? pts->palette[pts->shade[i]] : fill;
-    stamp(c, sp.fill + q * cells, sp.size, ox, oy, col);
-    if (sp.edge) stamp(c, sp.edge + q * cells, sp.size, ox, oy, edge);
+    rc = sprite_need(c, &sp, q, &wb);
+    if (rc != 0) break;
+    stamp(c, sp.fill[q], sp.size, ox, oy, col);
+    if (sp.edged) stamp(c, sp.edge[q], sp.size, ox, oy, edge);
   }
-  luma_work_flush(&wb);
-  free(sp.fill);
-  free(sp.edge);
+  if (rc == 0) luma_work_flush(&wb);
+  sprites_close(c, &sp);
   return rc;
 }
 

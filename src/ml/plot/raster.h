@@ -34,6 +34,12 @@ typedef struct luma_Rgb {
   unsigned char r, g, b;
 } luma_Rgb;
 
+/* The allocator every buffer of the rasterizer comes from, with lua_Alloc's
+ * contract ((ud, ptr, old size, new size); new size 0 frees; NULL when
+ * refused): the binding passes the state's, so its memory limit covers
+ * coverage buffers and marker sprites as it covers the pixels. */
+typedef void *(*luma_CanvasAllocFn)(void *ud, void *ptr, size_t osize, size_t nsize);
+
 typedef struct luma_Canvas {
   int w, h;              /* pixels */
   double scale;          /* canvas pixels per figure pixel */
@@ -41,6 +47,8 @@ typedef struct luma_Canvas {
   int cx0, cy0, cx1, cy1; /* clip rectangle [cx0, cx1) x [cy0, cy1), in pixels */
   float *scratch;        /* coverage buffer, grown on demand (free with luma_canvas_release) */
   size_t scratch_len;
+  luma_CanvasAllocFn alloc;
+  void *alloc_ud;
 } luma_Canvas;
 
 /* Line ends and joins of a stroke. */
@@ -95,9 +103,9 @@ typedef struct luma_Points {
 } luma_Points;
 
 /* Sets up a w x h canvas over rgb (w * h * 3 bytes), filled with bg,
- * unclipped. */
+ * unclipped; its buffers will come from alloc. */
 void luma_canvas_init(luma_Canvas *c, unsigned char *rgb, int w, int h, double scale,
-                      luma_Rgb bg);
+                      luma_Rgb bg, luma_CanvasAllocFn alloc, void *alloc_ud);
 
 /* Frees the coverage buffer (the pixels are the caller's). */
 void luma_canvas_release(luma_Canvas *c);
@@ -107,8 +115,11 @@ void luma_canvas_release(luma_Canvas *c);
 void luma_canvas_clip(luma_Canvas *c, double x, double y, double w, double h);
 void luma_canvas_unclip(luma_Canvas *c);
 
-/* The drawing calls return 0, -1 when memory runs out, or 1 when the
- * meter t stopped the work (luma_work_status(t) says why). */
+/* The drawing calls return 0, -1 when memory runs out (or the allocator
+ * refuses), or 1 when the meter t stopped the work (luma_work_status(t)
+ * says why).  Their work is charged to t as it is done, in batches: it
+ * depends on the shapes (dash lengths, marker sizes, vertex counts), not
+ * only on the canvas. */
 
 /* Fills the subpaths (each closed implicitly) by the nonzero rule. */
 int luma_canvas_fill(luma_Canvas *c, const luma_Paths *p, luma_Rgb col, double alpha,
@@ -125,7 +136,9 @@ void luma_canvas_rect(luma_Canvas *c, double x, double y, double w, double h, lu
                       double alpha, int crisp);
 
 /* Stamps a marker of `shape` at every point: the fill (or the stroked
- * segments) in the point's colour, then the outline in `edge`. */
+ * segments) in the point's colour, then the outline in `edge`.  The
+ * sprite of a quarter-pixel offset is rendered the first time a point
+ * needs it. */
 int luma_canvas_markers(luma_Canvas *c, const luma_MarkerShape *shape, const luma_Points *pts,
                         luma_Rgb fill, luma_Rgb edge, double alpha, luma_Threads *t);
 

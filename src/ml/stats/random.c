@@ -58,6 +58,7 @@ static inline double uniform(luma_Rng *rng) {
 double luma_rng_uniform(luma_Rng *rng) { return uniform(rng); }
 
 static inline double normal(luma_Rng *rng) {
+  /* audit-loops: rejection sampling (the ziggurat): about 1.01 draws expected */
   for (;;) {
     uint64_t bits = next(rng);
     int layer = (int)(bits & 0xff);
@@ -67,6 +68,7 @@ static inline double normal(luma_Rng *rng) {
     if (layer == 0) {
       /* The tail beyond r, by Marsaglia's exponential rejection. */
       double a, b;
+      /* audit-loops: Marsaglia's tail rejection: O(1) expected draws */
       do {
         a = -log(1.0 - uniform(rng)) / ZIGGURAT_R;
         b = -log(1.0 - uniform(rng));
@@ -187,6 +189,7 @@ double luma_rng_gamma(luma_Rng *rng, double shape) {
   /* Marsaglia and Tsang (2000), "A simple method for generating gamma
    * variables": a squeeze accepts about 98% without a logarithm. */
   double d = shape - 1.0 / 3, c = 1 / sqrt(9 * d);
+  /* audit-loops: Marsaglia and Tsang accept about 98% of the draws */
   for (;;) {
     double x = normal(rng), v = 1 + c * x;
     if (v <= 0) continue;
@@ -206,6 +209,7 @@ int64_t luma_rng_poisson(luma_Rng *rng, double lambda) {
   if (lambda < 10) { /* multiply uniforms until below e^-lambda (Knuth) */
     double limit = exp(-lambda), prod = 1;
     int64_t k = -1;
+    /* audit-loops: O(lambda) expected products, lambda < 10 */
     do {
       k++;
       prod *= uniform(rng);
@@ -218,6 +222,7 @@ int64_t luma_rng_poisson(luma_Rng *rng, double lambda) {
   double slam = sqrt(lambda), loglam = log(lambda);
   double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
   double inv_alpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
+  /* audit-loops: PTRS accepts about 90% of the draws */
   for (;;) {
     double u = uniform(rng) - 0.5, v = uniform(rng), us = 0.5 - fabs(u);
     double k = floor((2 * a / us + b) * u + lambda + 0.43);
@@ -235,6 +240,7 @@ int64_t luma_rng_binomial(luma_Rng *rng, int64_t n, double p) {
   if ((double)n * p < 14) {
     /* Inversion: walk the pmf from 0 with its ratio recurrence. */
     double ratio = p / q, f0 = pow(q, (double)n);
+    /* audit-loops: inversion: one draw expected (a rounding miss is rare) */
     for (;;) {
       double u = uniform(rng), f = f0;
       for (int64_t k = 0; k <= n; k++) {
@@ -252,6 +258,7 @@ int64_t luma_rng_binomial(luma_Rng *rng, int64_t n, double p) {
   double alpha = (2.83 + 5.1 / b) * spq, lpq = log(p / q);
   double m = floor((double)(n + 1) * p);
   double h = log_gamma(m + 1) + log_gamma((double)n - m + 1);
+  /* audit-loops: BTRS accepts about 90% of the draws */
   for (;;) {
     double u = uniform(rng) - 0.5, v = uniform(rng), us = 0.5 - fabs(u);
     double k = floor((2 * a / us + b) * u + c);

@@ -62,14 +62,25 @@ luma_Rng *luma_random_opt_generator(lua_State *L, int arg) {
 
 static luma_Rng *check_generator(lua_State *L) { return luma_type_check(L, 1, &generator_type); }
 
+/* Budget units of one draw of each kind (about its time in nanoseconds
+ * over two): the loops filling a matrix are charged up front, rows x cols
+ * draws, since the shape is the caller's to choose (issue 28). */
+enum {
+  COST_UNIFORM = 2, COST_INTEGER = 4, COST_NORMAL = 8, COST_EXPONENTIAL = 16, COST_GAMMA = 24,
+  COST_BETA = 48, COST_POISSON = 48, COST_BINOMIAL = 64, COST_JUMP = 1024
+};
+
 /* Optional rows, cols at arg, arg+1: NULL when both are absent (a scalar
- * draw), else a new matrix pushed (cols defaults to 1, as in zeros). */
-static luma_Mat *opt_shape_matrix(lua_State *L, int arg) {
+ * draw), else a new matrix pushed (cols defaults to 1, as in zeros) and
+ * its draws of `cost` units each charged. */
+static luma_Mat *opt_shape_matrix(lua_State *L, int arg, uint64_t cost) {
   if (lua_isnoneornil(L, arg) && lua_isnoneornil(L, arg + 1)) return NULL;
   int64_t rows = luma_check_int_range(L, arg, "rows", 0, LUMA_MAX_ELEMENTS);
   int64_t cols =
       lua_isnoneornil(L, arg + 1) ? 1 : luma_check_int_range(L, arg + 1, "cols", 0, LUMA_MAX_ELEMENTS);
-  return luma_matrix_new(L, rows, cols);
+  luma_Mat *m = luma_matrix_new(L, rows, cols);
+  luma_charge(L, (uint64_t)(rows * cols) * cost);
+  return m;
 }
 
 static int g_random(lua_State *L) {
@@ -83,7 +94,7 @@ static int g_uniform(lua_State *L) {
   double lo = lua_isnoneornil(L, 4) ? 0.0 : luma_check_finite(L, 4, "lo");
   double hi = lua_isnoneornil(L, 5) ? 1.0 : luma_check_finite(L, 5, "hi");
   if (!(lo < hi)) return luma_arg_error(L, 5, "hi must be greater than lo (%f <= %f)", hi, lo);
-  luma_Mat *m = opt_shape_matrix(L, 2);
+  luma_Mat *m = opt_shape_matrix(L, 2, COST_UNIFORM);
   if (m == NULL) {
     lua_pushnumber(L, lo + (hi - lo) * luma_rng_uniform(rng));
     return 1;
@@ -98,7 +109,7 @@ static int g_normal(lua_State *L) {
   double mean = lua_isnoneornil(L, 4) ? 0.0 : luma_check_finite(L, 4, "mean");
   double std = lua_isnoneornil(L, 5) ? 1.0 : luma_check_finite(L, 5, "std");
   if (std < 0) return luma_arg_error(L, 5, "std must be >= 0, got %f", std);
-  luma_Mat *m = opt_shape_matrix(L, 2);
+  luma_Mat *m = opt_shape_matrix(L, 2, COST_NORMAL);
   if (m == NULL) {
     lua_pushnumber(L, mean + std * luma_rng_normal(rng));
     return 1;
@@ -130,9 +141,9 @@ static double sample_binomial(luma_Rng *rng, const double *p) {
 }
 
 static int draw(lua_State *L, Sampler sampler, const double *params, int shape_arg,
-                int integral) {
+                int integral, uint64_t cost) {
   luma_Rng *rng = check_generator(L);
-  luma_Mat *m = opt_shape_matrix(L, shape_arg);
+  luma_Mat *m = opt_shape_matrix(L, shape_arg, cost);
   if (m == NULL) {
     double v = sampler(rng, params);
     if (integral) lua_pushinteger(L, (lua_Integer)v);
@@ -153,24 +164,24 @@ static double check_positive(lua_State *L, int arg, const char *what) {
 
 static int g_exponential(lua_State *L) {
   double params[1] = {lua_isnoneornil(L, 2) ? 1.0 : check_positive(L, 2, "rate")};
-  return draw(L, sample_exponential, params, 3, 0);
+  return draw(L, sample_exponential, params, 3, 0, COST_EXPONENTIAL);
 }
 
 static int g_gamma(lua_State *L) {
   double params[1] = {check_positive(L, 2, "shape")};
-  return draw(L, sample_gamma, params, 3, 0);
+  return draw(L, sample_gamma, params, 3, 0, COST_GAMMA);
 }
 
 static int g_beta(lua_State *L) {
   double params[2] = {check_positive(L, 2, "a"), check_positive(L, 3, "b")};
-  return draw(L, sample_beta, params, 4, 0);
+  return draw(L, sample_beta, params, 4, 0, COST_BETA);
 }
 
 static int g_poisson(lua_State *L) {
   double lambda = luma_check_finite(L, 2, "lambda");
   if (lambda < 0 || lambda > 1e15) return luma_arg_error(L, 2, "lambda must be in [0, 1e15], got %f", lambda);
   double params[1] = {lambda};
-  return draw(L, sample_poisson, params, 3, 1);
+  return draw(L, sample_poisson, params, 3, 1, COST_POISSON);
 }
 
 static int g_binomial(lua_State *L) {
@@ -178,7 +189,7 @@ static int g_binomial(lua_State *L) {
   double p = luma_check_finite(L, 3, "p");
   if (p < 0 || p > 1) return luma_arg_error(L, 3, "p must be in [0, 1], got %f", p);
   double params[2] = {n, p};
-  return draw(L, sample_binomial, params, 4, 1);
+  return draw(L, sample_binomial, params, 4, 1, COST_BINOMIAL);
 }
 
 /* g:integers(lo, hi [, rows, cols]): uniform on lo..hi inclusive */
@@ -187,7 +198,7 @@ static int g_integers(lua_State *L) {
   lua_Integer lo = luaL_checkinteger(L, 2), hi = luaL_checkinteger(L, 3);
   if (hi < lo) return luma_arg_error(L, 3, "hi %I is below lo %I", hi, lo);
   uint64_t span = (uint64_t)hi - (uint64_t)lo + 1; /* 0 means the full 2^64 range */
-  luma_Mat *m = opt_shape_matrix(L, 4);
+  luma_Mat *m = opt_shape_matrix(L, 4, COST_INTEGER);
   if (m == NULL) {
     lua_pushinteger(L, draw_integer(rng, lo, span));
     return 1;
@@ -202,6 +213,7 @@ static int g_permutation(lua_State *L) {
   luma_Rng *rng = check_generator(L);
   int64_t n = luma_check_int_range(L, 2, "n", 0, LUMA_MAX_ELEMENTS);
   luma_Mat *m = luma_matrix_new(L, n, 1);
+  luma_charge(L, (uint64_t)n * (1 + COST_INTEGER));
   for (int64_t k = 0; k < n; k++) m->data[k] = (double)(k + 1);
   for (int64_t k = n - 1; k > 0; k--) {
     int64_t r = (int64_t)luma_rng_below(rng, (uint64_t)k + 1);
@@ -293,6 +305,11 @@ static int g_choice(lua_State *L) {
     return luma_arg_error(L, 3, "cannot take %I of %I without replacement", (lua_Integer)k,
                           (lua_Integer)pop.n);
   lua_settop(L, 4);
+  /* the draws, a pass over the weights, a binary search per weighted draw
+   * (or the sampler's pass over the population): charged up front */
+  uint64_t depth = 1;
+  while (depth < 64 && ((uint64_t)1 << depth) < (uint64_t)pop.n) depth++;
+  luma_charge(L, (uint64_t)k * (COST_INTEGER + 2 * depth) + 4 * (uint64_t)pop.n);
   int64_t *picked = lua_newuserdatauv(L, (size_t)k * sizeof *picked, 0); /* 5 */
   int weighted = !lua_isnil(L, 4) && lua_getfield(L, 4, "p") != LUA_TNIL; /* 6 */
   if (weighted) {
@@ -378,6 +395,7 @@ static int g_jump(lua_State *L) {
 static int g_split(lua_State *L) {
   luma_Rng *rng = check_generator(L);
   lua_Integer n = luma_check_int_range(L, 2, "n", 1, 1 << 20);
+  luma_charge(L, (uint64_t)n * COST_JUMP);
   lua_createtable(L, (int)n, 0);
   for (lua_Integer k = 1; k <= n; k++) {
     *push_generator(L) = *rng;
@@ -524,7 +542,7 @@ int luma_open_random(lua_State *L) {
 /* rand and randn: rows [, cols [, rng]] */
 static int random_matrix(lua_State *L, int normal) {
   luma_Rng *rng = luma_random_opt_generator(L, 3);
-  luma_Mat *m = opt_shape_matrix(L, 1);
+  luma_Mat *m = opt_shape_matrix(L, 1, normal ? COST_NORMAL : COST_UNIFORM);
   if (m == NULL) return luaL_argerror(L, 1, "rows expected");
   if (normal) luma_rng_fill_normal(rng, m, 0.0, 1.0);
   else luma_rng_fill_uniform(rng, m, 0.0, 1.0);

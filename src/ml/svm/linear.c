@@ -36,10 +36,6 @@ static void swap_index(int64_t *index, int64_t a, int64_t b) {
   index[b] = t;
 }
 
-static int stopped(const luma_LinearSvm *p) {
-  return p->interrupt && atomic_load(p->interrupt);
-}
-
 static const double *row_of(const luma_LinearSvm *p, int64_t i) {
   return p->x->data + i * p->x->rs;
 }
@@ -94,14 +90,17 @@ luma_LinearSvmResult luma_linear_svc_dual(const luma_LinearSvm *p, double *w, do
   }
   double PGmax_old = INF, PGmin_old = -INF;
   int64_t active = l;
+  /* a step: the margin and the update of w, O(d) each */
+  const uint64_t per_step = 2 * (uint64_t)wd + 8;
+  luma_WorkBatch meter = {p->threads, 0};
   while (r.iterations < p->max_iter) {
-    if (stopped(p)) {
-      r.interrupted = 1;
-      return r;
-    }
     double PGmax_new = -INF, PGmin_new = INF;
     shuffle(index, active, &state);
     for (int64_t s = 0; s < active; s++) {
+      if (luma_work_add(&meter, per_step)) {
+        r.stopped = 1;
+        return r;
+      }
       const int64_t i = index[s];
       const double yi = p->y[i] > 0 ? 1 : -1;
       const double diag = p->loss == 2 ? 0.5 / p->C[i] : 0;
@@ -146,6 +145,7 @@ luma_LinearSvmResult luma_linear_svc_dual(const luma_LinearSvm *p, double *w, do
     PGmax_old = PGmax_new > 0 ? PGmax_new : INF;
     PGmin_old = PGmin_new < 0 ? PGmin_new : -INF;
   }
+  luma_work_flush(&meter);
   return r;
 }
 
@@ -170,14 +170,16 @@ luma_LinearSvmResult luma_linear_svr_dual(const luma_LinearSvm *p, double *w, do
   double Gmax_old = INF, Gnorm1_init = -1;
   int64_t active = l;
   const double eps = p->epsilon;
+  const uint64_t per_step = 2 * (uint64_t)wd + 8;
+  luma_WorkBatch meter = {p->threads, 0};
   while (r.iterations < p->max_iter) {
-    if (stopped(p)) {
-      r.interrupted = 1;
-      return r;
-    }
     double Gmax_new = 0, Gnorm1_new = 0;
     shuffle(index, active, &state);
     for (int64_t s = 0; s < active; s++) {
+      if (luma_work_add(&meter, per_step)) {
+        r.stopped = 1;
+        return r;
+      }
       const int64_t i = index[s];
       const double lambda = p->loss == 2 ? 0.5 / p->C[i] : 0;
       const double U = p->loss == 2 ? INF : p->C[i];
@@ -239,6 +241,7 @@ luma_LinearSvmResult luma_linear_svr_dual(const luma_LinearSvm *p, double *w, do
     }
     Gmax_old = Gmax_new;
   }
+  luma_work_flush(&meter);
   return r;
 }
 
@@ -259,6 +262,11 @@ luma_LinearSvmResult luma_linear_svc_l1(const luma_LinearSvm *p, double *w, doub
   const int max_line_search = 20;
   uint64_t state = p->seed;
   luma_LinearSvmResult r = {0, 0, 0};
+  /* the columns y_i x_ij and their weighted norms */
+  if (luma_work_charge(p->threads, 3 * (uint64_t)(l * wd)) != LUMA_LOOP_DONE) {
+    r.stopped = 1;
+    return r;
+  }
   for (int64_t j = 0; j < wd; j++) {
     w[j] = 0;
     index[j] = j;
@@ -273,14 +281,17 @@ luma_LinearSvmResult luma_linear_svc_l1(const luma_LinearSvm *p, double *w, doub
   for (int64_t i = 0; i < l; i++) b[i] = 1;
   double Gmax_old = INF, Gnorm1_init = -1;
   int64_t active = wd;
+  /* a coordinate: its gradient and curvature over the l samples; each try
+   * of the line search and a rebuild of b are charged where they happen */
+  luma_WorkBatch meter = {p->threads, 0};
   while (r.iterations < p->max_iter) {
-    if (stopped(p)) {
-      r.interrupted = 1;
-      return r;
-    }
     double Gmax_new = 0, Gnorm1_new = 0;
     shuffle(index, active, &state);
     for (int64_t s = 0; s < active; s++) {
+      if (luma_work_add(&meter, 2 * (uint64_t)l + 8)) {
+        r.stopped = 1;
+        return r;
+      }
       const int64_t j = index[s];
       const double *c = col + j * l;
       double G_loss = 0, H = 0;
@@ -321,6 +332,10 @@ luma_LinearSvmResult luma_linear_svc_l1(const luma_LinearSvm *p, double *w, doub
       double d_old = 0, loss_old = 0, loss_new = 0;
       int tries;
       for (tries = 0; tries < max_line_search; tries++) {
+        if (luma_work_add(&meter, 3 * (uint64_t)l)) {
+          r.stopped = 1;
+          return r;
+        }
         const double d_diff = d_old - dir;
         double cond = fabs(w[j] + dir) - fabs(w[j]) - sigma * delta;
         if (xj_sq[j] * dir * dir + G_loss * dir + cond <= 0) {
@@ -342,6 +357,10 @@ luma_LinearSvmResult luma_linear_svc_l1(const luma_LinearSvm *p, double *w, doub
       }
       w[j] += dir;
       if (tries >= max_line_search) {
+        if (luma_work_add(&meter, (uint64_t)(l * (wd + 1)))) {
+          r.stopped = 1;
+          return r;
+        }
         /* b drifted through the halvings: recompute it */
         for (int64_t i = 0; i < l; i++) b[i] = 1;
         for (int64_t k = 0; k < wd; k++) {
@@ -364,5 +383,6 @@ luma_LinearSvmResult luma_linear_svc_l1(const luma_LinearSvm *p, double *w, doub
     }
     Gmax_old = Gmax_new;
   }
+  luma_work_flush(&meter);
   return r;
 }

@@ -15,16 +15,17 @@
  * appends a constant feature of that value, whose weight is the last
  * element of w (and is regularized, as in LIBLINEAR).  Coordinates are
  * visited in a random order drawn from seed, so results depend only on
- * it.  Scratch is the caller's; interrupt, when set, stops the run
- * between passes.
+ * it.  Scratch is the caller's.  Every coordinate step is charged to the
+ * meter `threads` (may be NULL) in batches; when it stops, the run ends
+ * with `stopped` set (luma_work_status says why).
  */
 #ifndef LUMA_ML_SVM_LINEAR_H
 #define LUMA_ML_SVM_LINEAR_H
 
-#include <stdatomic.h>
 #include <stdint.h>
 
 #include "core/matrix.h"
+#include "core/parallel.h"
 
 typedef struct luma_LinearSvm {
   const luma_Mat *x;   /* l x d, unit column stride */
@@ -36,13 +37,13 @@ typedef struct luma_LinearSvm {
   double tol;
   int64_t max_iter;    /* passes over the data */
   uint64_t seed;
-  const atomic_int *interrupt;
+  luma_Threads *threads;
 } luma_LinearSvm;
 
 typedef struct luma_LinearSvmResult {
   int64_t iterations;
   int converged;
-  int interrupted;
+  int stopped; /* the meter stopped the run */
 } luma_LinearSvmResult;
 
 enum { LUMA_LINEAR_SVC_DUAL, LUMA_LINEAR_SVR_DUAL, LUMA_LINEAR_SVC_L1_PRIMAL };

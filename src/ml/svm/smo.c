@@ -161,6 +161,7 @@ static int cache_get(Cache *c, int64_t index, float **data, int64_t len, int64_t
   if (more > 0) {
     while (c->size < more && c->lru.next != &c->lru) entry_drop(c, c->lru.next);
     float *grown;
+    /* audit-loops: each try drops a cached row: at most the rows cached */
     for (;;) {
       grown = c->mem->fn(c->mem->ud, h->data, h->data ? (size_t)h->len * sizeof(float) : 0,
                          (size_t)len * sizeof(float));
@@ -238,12 +239,20 @@ typedef struct QMat {
   int64_t *index;
   float *buffer[2];
   int next_buffer;
-  /* kernel-row loops */
+  /* kernel-row loops, and the meter the solver charges its own work to */
   luma_Threads *t;
   int64_t grain;
-  uint64_t spent;
+  luma_WorkBatch work;
   luma_SvmStatus status;
 } QMat;
+
+/* Charges units of the solver's own work (scans of the gradient, uses of
+ * a kernel row); 0 when the meter stopped (q->status set). */
+static int charge(QMat *q, uint64_t units) {
+  if (!luma_work_add(&q->work, units)) return 1;
+  q->status = LUMA_SVM_STOPPED;
+  return 0;
+}
 
 /* Entries [begin, begin + n) of kernel row i, each computed on its own
  * (the loop's chunks are relative to begin). */
@@ -279,16 +288,16 @@ static int fill_row(QMat *q, int64_t i, float *out, int64_t begin, int64_t end, 
   loop.fn = row_chunk;
   loop.ctx = &job;
   luma_LoopStatus st = luma_parallel_for(q->t, &loop);
-  if (q->t) q->spent = atomic_load(&q->t->spent); /* the meter's running total */
-  if (st == LUMA_LOOP_INTERRUPTED) q->status = LUMA_SVM_INTERRUPTED;
-  if (st == LUMA_LOOP_OVER_BUDGET) q->status = LUMA_SVM_OVER_BUDGET;
+  if (st != LUMA_LOOP_DONE) q->status = LUMA_SVM_STOPPED;
   return st == LUMA_LOOP_DONE;
 }
 
-/* Q row i over positions [0, len), or NULL (q->status says why). */
+/* Q row i over positions [0, len), or NULL (q->status says why).  The
+ * caller's pass over the row is charged here. */
 static const float *get_Q(QMat *q, int64_t i, int64_t len) {
   float *data;
   int64_t start;
+  if (!charge(q, (uint64_t)len + 8)) return NULL;
   if (q->form != Q_SVR) {
     if (!cache_get(&q->cache, i, &data, len, &start)) {
       q->status = LUMA_SVM_NO_MEMORY;
@@ -654,10 +663,6 @@ static double calculate_rho(Solver *s) {
   return nr_free > 0 ? sum_free / (double)nr_free : (ub + lb) / 2;
 }
 
-static int interrupted(const QMat *q) {
-  return q->t && q->t->interrupt && atomic_load(q->t->interrupt);
-}
-
 /* Adds sign * C * Q_i to G_bar (a variable reached or left its bound). */
 static int shift_G_bar(Solver *s, int64_t i, double sign) {
   const float *Q_i = get_Q(s->Q, i, s->l);
@@ -701,13 +706,12 @@ static int solve(Solver *s, int64_t max_iter, int shrinking, luma_SvmSolution *o
       out->reached_max_iter = 1;
       break;
     }
+    /* the selection's two scans and the gradient update, O(active) each;
+     * the rows they read are charged by get_Q */
+    if (!charge(s->Q, 3 * (uint64_t)s->active_size + 16)) return 0;
     if (--counter == 0) {
       counter = l < 1000 ? l : 1000;
-      if (interrupted(s->Q)) {
-        s->Q->status = LUMA_SVM_INTERRUPTED;
-        return 0;
-      }
-      if (shrinking && !do_shrinking(s)) return 0;
+      if (shrinking && (!charge(s->Q, 2 * (uint64_t)s->active_size) || !do_shrinking(s))) return 0;
     }
     int64_t i = -1, j = -1;
     int sel = select_working_set(s, &i, &j);
@@ -795,6 +799,7 @@ static int solve(Solver *s, int64_t max_iter, int shrinking, luma_SvmSolution *o
     if (uj != IS_UPPER(s, j) && !shift_G_bar(s, j, uj ? -1 : 1)) return 0;
   }
 
+  luma_work_flush(&s->Q->work);
   out->rho = calculate_rho(s);
   double v = 0;
   for (int64_t i = 0; i < l; i++) v += s->alpha[i] * (s->G[i] + s->p[i]);
@@ -915,6 +920,12 @@ luma_SvmStatus luma_svm_solve(luma_Threads *t, luma_SvmAllocFn alloc, void *ud,
   q.QD = w.QD;
   q.n = n;
   q.t = t;
+  q.work.t = t;
+  /* copying the points, their norms and the kernel's diagonal */
+  if (!charge(&q, (uint64_t)(n * (d + 4)))) {
+    status = q.status;
+    goto done;
+  }
   {
     /* about 64k operations per chunk: long enough to amortize waking a
      * thread, short enough to spread one row over several */
@@ -1053,7 +1064,6 @@ luma_SvmStatus luma_svm_solve(luma_Threads *t, luma_SvmAllocFn alloc, void *ud,
   out->r = s.r;
 
 done:
-  out->spent = q.spent;
   cache_free(&q.cache);
   work_free(&w, d);
   return status;

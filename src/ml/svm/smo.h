@@ -65,20 +65,20 @@ typedef struct luma_SvmSolution {
   double r;             /* nu solvers: the scale (nu-SVC: C = 1/r; nu-SVR: epsilon = -r) */
   int64_t iterations;
   int reached_max_iter; /* stopped by max_iter before the KKT tolerance */
-  uint64_t spent;       /* budget units the kernel-row loops charged */
 } luma_SvmSolution;
 
 typedef enum luma_SvmStatus {
   LUMA_SVM_OK = 0,
-  LUMA_SVM_INTERRUPTED, /* the threads' interrupt flag */
-  LUMA_SVM_OVER_BUDGET, /* the threads' work budget */
+  LUMA_SVM_STOPPED,     /* the meter stopped the run (luma_work_status says why) */
   LUMA_SVM_NO_MEMORY    /* the allocator refused even two kernel rows */
 } luma_SvmStatus;
 
 /* Solves p; coef (l doubles) receives the decision coefficients: y_i a_i
  * for classification, a_i - a*_i for regression, a_i for one-class, so
- * that f(x) = sum_i coef_i k(x_i, x) - rho.  t may be NULL (serial, no
- * stop checks). */
+ * that f(x) = sum_i coef_i k(x_i, x) - rho.  The kernel rows are charged
+ * to the meter t by their parallel loops, and every iteration (O(l): the
+ * working-set selection and the gradient update) in batches, cached rows
+ * or not; t may be NULL (serial, no stop checks). */
 luma_SvmStatus luma_svm_solve(luma_Threads *t, luma_SvmAllocFn alloc, void *ud,
                               const luma_SvmProblem *p, double *coef, luma_SvmSolution *out);
 

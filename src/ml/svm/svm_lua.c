@@ -115,15 +115,13 @@ static void check_options_table(lua_State *L, int arg, const char *valid) {
   luma_check_options(L, arg, valid);
 }
 
-/* Ends a native run: charges the loops' work and raises if it stopped. */
-static void finish(lua_State *L, luma_Threads *t, uint64_t spent, int stopped, const char *fname) {
-  atomic_store(&t->spent, spent);
-  if (stopped == 2)
+/* Ends a native run: commits what the meter spent and raises its error if
+ * it stopped the solver, or the memory error. */
+static void finish(lua_State *L, luma_Threads *t, int no_memory, const char *fname) {
+  luma_threads_finish(L, t, LUMA_LOOP_DONE);
+  if (no_memory)
     luaL_error(L, "%s: not enough memory for the solver (lower cache_size or the data size)",
                fname);
-  luma_threads_finish(L, t, stopped == 1 ? LUMA_LOOP_INTERRUPTED
-                          : stopped == 3 ? LUMA_LOOP_OVER_BUDGET
-                                         : LUMA_LOOP_DONE);
 }
 
 /* ---------------------------------------------------------------- SMO */
@@ -209,10 +207,7 @@ static int svm_smo(lua_State *L) {
   luma_Threads *t = luma_threads_of(L);
   luma_SvmSolution sol;
   luma_SvmStatus st = luma_svm_solve(t, alloc, ud, &p, coef->data, &sol);
-  finish(L, t, sol.spent,
-         st == LUMA_SVM_INTERRUPTED ? 1 : st == LUMA_SVM_NO_MEMORY ? 2
-                                         : st == LUMA_SVM_OVER_BUDGET ? 3 : 0,
-         "smo");
+  finish(L, t, st == LUMA_SVM_NO_MEMORY, "smo");
   lua_pushnumber(L, sol.rho);
   lua_createtable(L, 0, 4);
   lua_pushnumber(L, sol.obj);
@@ -284,7 +279,7 @@ static int svm_linear(lua_State *L) {
   else
     dual = luma_matrix_new(L, l, 1);
   luma_Threads *t = luma_threads_of(L);
-  p.interrupt = t->interrupt;
+  p.threads = t; /* max_iter alone bounds the passes: every step is charged */
   luma_LinearSvmResult r;
   if (which == LUMA_LINEAR_SVC_DUAL)
     r = luma_linear_svc_dual(&p, w->data, dual->data, work, iwork);
@@ -292,7 +287,7 @@ static int svm_linear(lua_State *L) {
     r = luma_linear_svr_dual(&p, w->data, dual->data, work, iwork);
   else
     r = luma_linear_svc_l1(&p, w->data, work, iwork);
-  finish(L, t, 0, r.interrupted ? 1 : 0, "linear");
+  finish(L, t, 0, "linear");
   lua_createtable(L, 0, 2);
   lua_pushinteger(L, (lua_Integer)r.iterations);
   lua_setfield(L, -2, "iterations");

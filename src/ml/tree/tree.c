@@ -106,6 +106,7 @@ static void insertion_sort(Pair *a, int64_t n) {
 
 static void sift_down(Pair *a, int64_t start, int64_t end) {
   int64_t root = start;
+  /* audit-loops: a sift down the heap: O(log n) steps */
   for (;;) {
     int64_t child = 2 * root + 1;
     if (child >= end) return;
@@ -187,6 +188,7 @@ static Key *sort_keys(Key *a, Key *tmp, int64_t n, uint32_t lo, uint32_t range) 
   int digit = (bits + passes - 1) / passes;
   uint32_t mask = (1u << digit) - 1;
   int64_t count[1 << 11];
+  /* audit-loops: radix passes: at most 8 (32-bit keys, digits of 4 bits or more) */
   for (int pass = 0; pass < passes; pass++) {
     int shift = pass * digit;
     memset(count, 0, ((size_t)mask + 1) * sizeof(int64_t));
@@ -776,6 +778,7 @@ static Record heap_pop(Record *h, int64_t *n) {
   Record top = h[0];
   h[0] = h[--(*n)];
   int64_t i = 0;
+  /* audit-loops: a sift down the heap: O(log n) steps */
   for (;;) {
     int64_t l = 2 * i + 1, r = l + 1, m = i;
     if (l < *n && above(&h[l], &h[m])) m = l;
