@@ -45,6 +45,21 @@ function args.bad_self(method, class_name, self, level)
   fail(level + 1, "bad self to '%s' (%s expected, got %s)", method, class_name, type_of(self))
 end
 
+--- is_stop(err) -> boolean: whether err is the error of a run that was
+-- stopped: "interrupted!", the instruction limit or the time limit (with
+-- or without a "chunk:line: " location).  Code that catches an error to
+-- score or report it (error_score, a task's failure) must raise these
+-- again: a stop ends the run, it is no failure of one fit.  In a state
+-- made by luma_newstate a stop cannot be kept anyway (every later
+-- instruction raises it again); in other hosts' states (`require "luma"`
+-- in stock Lua) luma_interrupt's error is raised once, like any other.
+function args.is_stop(err)
+  if type(err) ~= "string" then return false end
+  local msg = err:gsub("^[^\n]-:%d+: ", "", 1)
+  return msg == "interrupted!" or msg:find("^instruction limit exceeded %(") ~= nil
+    or msg:find("^time limit exceeded %(") ~= nil
+end
+
 -- The messages of Lua's own runtime errors: a bug where they come from
 -- the library, so they keep their location there (a relay never turns an
 -- internal failure into what looks like the caller's mistake).
