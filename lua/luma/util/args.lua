@@ -71,6 +71,7 @@ local function runtime_error(msg)
   end
   return false
 end
+args.is_runtime_error = runtime_error
 
 -- fn(...)'s results, packed, through three Lua frames of this file (no
 -- tail calls): an error fn (or a helper of it) raises one to three levels
@@ -342,6 +343,14 @@ luma.doc.set_members(args, "luma.util.args", {
       .. "of v>)\" at level. Returns nothing." },
   matrix = { signature = "matrix(v, n, fname, level)",
     doc = "Checks that argument #n of fname is a luma.Matrix. Returns v." },
+  is_stop = { signature = "is_stop(err)",
+    doc = "Whether err is the error of a stopped run (\"interrupted!\", the instruction or "
+      .. "time limit), which code that scores or reports caught errors must raise again. "
+      .. "Returns a boolean." },
+  is_runtime_error = { signature = "is_runtime_error(msg)",
+    doc = "Whether msg (without its location) is one of Lua's own runtime errors (\"attempt "
+      .. "to index ...\"): a bug where the library raises it, never reworded. Returns a "
+      .. "boolean." },
   relay = { signature = "relay(level, fn, ...)",
     doc = "Calls fn(...) and raises its error again at level, without a location inside the "
       .. "library (for arguments a called function checks). Returns fn's results." },
