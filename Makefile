@@ -55,7 +55,8 @@ TOOL_BINS := $(BUILD)/test_embed $(BUILD)/embed_host $(BUILD)/ptydrive $(BUILD)/
 	$(BUILD)/api_fuzz $(BUILD)/test_threads $(BUILD)/attack_probe
 
 .PHONY: all run test check bench bench-ready bench-quick bench-baseline install uninstall clean deps lint fuzz fuzz-build fuzz-bins docs plots host-libs FORCE
-all: $(BUILD)/luma $(BUILD)/libluma.a $(BUILD)/libluma.so $(BUILD)/luma.so $(BUILD)/luma.pc $(TOOL_BINS)
+all: $(BUILD)/luma $(BUILD)/libluma.a $(BUILD)/libluma.so $(BUILD)/libluma.so.0 $(BUILD)/luma.so \
+	$(BUILD)/luma.pc $(TOOL_BINS)
 
 deps:
 	@scripts/setup-deps
@@ -97,6 +98,12 @@ $(BUILD)/libluma.a: $(LIB_OBJS)
 # Lua must not (its host already has Lua), so the same objects link twice.
 $(BUILD)/libluma.so: $(LIB_OBJS)
 	$(CC) -shared -Wl,-soname,libluma.so.0 $(LDFLAGS_BASE) -o $@ $^ $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm
+
+# Hosts linked with -L$(BUILD) -lluma ask the loader for the soname, so
+# the build directory holds it too, as a link (install makes the usual
+# libluma.so.VERSION, .so.0 and .so).
+$(BUILD)/libluma.so.0: $(BUILD)/libluma.so
+	ln -sf libluma.so $@
 
 $(BUILD)/luma.so: $(LIB_OBJS)
 	$(CC) -shared $(LDFLAGS_BASE) -o $@ $^ $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm

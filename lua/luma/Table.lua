@@ -893,6 +893,84 @@ function Table._parts(t)
   return t:names(), kinds, numeric_matrix(t, numeric), cats
 end
 
+-- What luma.load reads is checked before it becomes a Table or a
+-- Categorical: a forged file must fail to load, not fail later inside a
+-- method (tostring of a table whose n exceeds its columns' rows).  The
+-- errors name the problem; luma.load adds the file and the type.
+local function refuse(fmt, ...) error(string.format(fmt, ...), 0) end
+
+-- The most rows a matrix has.
+local LIMIT_ROWS = 2147483647
+
+local function check_saved_categorical(c, n, what)
+  if type(c) ~= "table" or getmetatable(c) ~= nil then
+    refuse("%s is a %s, not {codes, categories}", what, args.type_of(c))
+  end
+  local codes, categories = c.codes, c.categories
+  if not luma.ismatrix(codes) or codes:cols() ~= 1 or (n and codes:rows() ~= n) then
+    refuse("%s: codes must be a%s x 1 matrix", what, n and (" " .. n) or "n")
+  end
+  if type(categories) ~= "table" or getmetatable(categories) ~= nil then
+    refuse("%s: categories must be a list of strings", what)
+  end
+  local k, seen = #categories, {}
+  for key in pairs(categories) do
+    if math.type(key) ~= "integer" or key < 1 or key > k then
+      refuse("%s: categories must be a list of strings", what)
+    end
+  end
+  for j = 1, k do
+    local s = categories[j]
+    if type(s) ~= "string" then refuse("%s: category %d is a %s, not a string", what, j, type(s)) end
+    if seen[s] then refuse("%s: category '%s' is listed twice", what, s) end
+    seen[s] = true
+  end
+  for i = 1, codes:rows() do
+    local code = codes:get(i, 1)
+    if code == code and (code ~= math.floor(code) or code < 1 or code > k) then
+      refuse("%s: code %.17g in row %d is not in 1..%d (NaN: missing)", what, code, i, k)
+    end
+  end
+  return new_categorical(codes, categories)
+end
+
+local function check_saved_table(p)
+  local names, kinds, n, block, cats = p.names, p.kinds, p.n, p.block, p.categoricals
+  if math.type(n) ~= "integer" or n < 0 or n > LIMIT_ROWS then
+    refuse("n is %s, not a row count in 0..%d", tostring(n), LIMIT_ROWS)
+  end
+  if type(names) ~= "table" or type(kinds) ~= "table" or getmetatable(names) ~= nil
+    or getmetatable(kinds) ~= nil or #names ~= #kinds then
+    refuse("names and kinds must be lists of the same length")
+  end
+  local seen, numeric, categorical = {}, 0, 0
+  for j = 1, #names do
+    local name = names[j]
+    if type(name) ~= "string" or name == "" then refuse("column %d has no name", j) end
+    if seen[name] then refuse("column name '%s' appears twice", name) end
+    seen[name] = true
+    if kinds[j] == "numeric" then numeric = numeric + 1
+    elseif kinds[j] == "category" then categorical = categorical + 1
+    else refuse("column '%s' has the unknown kind %s", name, tostring(kinds[j])) end
+  end
+  if block == nil and numeric == 0 then block = luma.zeros(n, 0) end
+  if not luma.ismatrix(block) or block:rows() ~= n or block:cols() ~= numeric then
+    refuse("the numeric columns must be one %d x %d matrix, got %s", n, numeric,
+      luma.ismatrix(block) and (block:rows() .. " x " .. block:cols()) or args.type_of(block))
+  end
+  if type(cats) ~= "table" or getmetatable(cats) ~= nil or #cats ~= categorical then
+    refuse("categoricals must list the %d categorical columns", categorical)
+  end
+  local checked, c = {}, 0
+  for j = 1, #names do
+    if kinds[j] == "category" then
+      c = c + 1
+      checked[c] = check_saved_categorical(cats[c], n, "column '" .. names[j] .. "'")
+    end
+  end
+  return Table._from_parts(names, kinds, block, checked, n)
+end
+
 -- luma.save / luma.load: {names, kinds, block, categoricals = {{codes,
 -- categories}, ...}, n} (docs/FORMAT.md).
 local persist = require("luma.persist")
@@ -904,14 +982,12 @@ persist.register("luma.Table", {
     for i, c in ipairs(cats) do plain[i] = { codes = c.codes, categories = c.categories } end
     return { names = names, kinds = kinds, block = block, categoricals = plain, n = t._n }
   end,
-  load = function(p)
-    return Table._from_parts(p.names, p.kinds, p.block, p.categoricals, p.n)
-  end,
+  load = check_saved_table,
 })
 persist.register("luma.Categorical", {
   test = is_categorical,
   save = function(c) return { codes = c.codes, categories = c.categories } end,
-  load = function(p) return new_categorical(p.codes, p.categories) end,
+  load = function(p) return check_saved_categorical(p, nil, "the categorical") end,
 })
 
 -- ---------------------------------------------------------- documentation

@@ -695,7 +695,12 @@ end
 -- version (default 1): raise it when the saved state changes meaning;
 -- example: function(base) -> est, X, y, a small fitted-able instance for
 -- the save/load test that walks every luma.* class (meta estimators wrap
--- the base estimator the test hands them).
+-- the base estimator the test hands them);
+-- check_state: function(self), called by luma.load on a fitted instance
+-- it restored (fields already checked: __fitted, n_features_in,
+-- n_features_out, feature_names_in): raises, with estimator.check_fields
+-- or error(message, 0), when a fitted field is not what the methods need,
+-- so that a forged file fails to load instead of failing inside a method.
 function estimator.class(spec)
   assert(type(spec) == "table", "estimator.class expects a spec table")
   assert(type(spec.name) == "string", "spec.name (the qualified class name) is required")
@@ -713,6 +718,7 @@ function estimator.class(spec)
     param_names = names,
     requires_y = spec.requires_y,
     input = spec.input,
+    check_state = spec.check_state,
   }
   assert(spec.input == nil or spec.input == "table" or spec.input == "any",
     "spec.input must be nil, \"table\" or \"any\"")
@@ -722,7 +728,9 @@ function estimator.class(spec)
   local methods = {}
   for k, v in pairs(Base) do methods[k] = v end
   for k, v in pairs(spec) do
-    if type(v) == "function" and k ~= "fit" and k ~= "example" then methods[k] = v end
+    if type(v) == "function" and k ~= "fit" and k ~= "example" and k ~= "check_state" then
+      methods[k] = v
+    end
   end
   methods.fit = fitting(class, "fit", spec.fit, itself)
   for _, m in ipairs(FITTED_METHODS) do
@@ -882,6 +890,47 @@ function estimator.check_input(self, method, X)
   return check_fitted_input(self, method, X)
 end
 
+-- One kind of check_fields: a value of that kind?
+local function of_kind(v, kind)
+  if kind == "matrix" then return luma.ismatrix(v) end
+  if kind == "integer" then return math.type(v) == "integer" end
+  if kind == "estimator" then return is_estimator(v) end
+  if kind == "table" then return type(v) == "table" and getmetatable(v) == nil end
+  if kind:find(".", 1, true) then return args.type_of(v) == kind end -- a named type
+  return type(v) == kind
+end
+
+--- estimator.check_fields(est, kinds): for a class's check_state: each
+-- kinds[name] says what the fitted field name must be -- "matrix",
+-- "number", "integer", "string", "boolean", "table" (a plain one),
+-- "estimator" or a type name ("luma.Table"), alternatives joined by "|",
+-- and "?" in front when the field may be absent -- else an error naming
+-- the first field (in name order) that is not.
+function estimator.check_fields(self, kinds)
+  args.arg(is_estimator(self), 1, "check_fields", "estimator", self, 2)
+  args.arg(type(kinds) == "table", 2, "check_fields", "table", kinds, 2)
+  local names = {}
+  for name, kind in pairs(kinds) do
+    if type(name) ~= "string" or type(kind) ~= "string" then
+      fail(2, "bad argument #2 to 'check_fields' (a table of field name = kind strings expected)")
+    end
+    names[#names + 1] = name
+  end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    local kind, v = kinds[name], rawget(self, name)
+    local optional = kind:sub(1, 1) == "?"
+    local ok = v == nil and optional
+    for alternative in kind:gsub("^%?", ""):gmatch("[^|]+") do
+      ok = ok or of_kind(v, alternative)
+    end
+    if not ok then
+      error(string.format("fitted field %s is %s, not %s", name,
+        v == nil and "missing" or "a " .. args.type_of(v), kind:gsub("^%?", "")), 0)
+    end
+  end
+end
+
 --- estimator.set_method(class, name, fn) -> the method: adds or replaces
 -- a method of a class after estimator.class made it, behind the same
 -- check of self as the class's own methods (and with fn's help record).
@@ -931,7 +980,8 @@ luma.doc.set_members(estimator, "luma.estimator", {
   class = { signature = "class(spec)",
     doc = "Makes an estimator class from spec: name, kind, doc, params (the schema), fit "
       .. "and any of predict, predict_proba, transform, score, ...; method_docs (records of "
-      .. "the class's own methods, keyed by name) and example are optional. Returns the "
+      .. "the class's own methods, keyed by name), example and check_state (checks of the "
+      .. "fitted fields a loaded instance holds) are optional. Returns the "
       .. "class, callable as Class{param = value, ...}. See docs/ESTIMATORS.md." },
   is_estimator = { signature = "is_estimator(v)",
     doc = "Whether v is an estimator instance. Returns a boolean." },
@@ -960,6 +1010,12 @@ luma.doc.set_members(estimator, "luma.estimator", {
     doc = "The contract's checks of a fitted estimator's input X for a class's own method "
       .. "(fitted, a matrix or Table with the fitted columns); errors blame the method's "
       .. "caller. Returns X as the class takes it." },
+  check_fields = { signature = "check_fields(est, kinds)",
+    doc = "For a class's check_state (what luma.load runs on a fitted instance it "
+      .. "restored): each kinds[name] is what the fitted field must be, \"matrix\", "
+      .. "\"number\", \"integer\", \"string\", \"boolean\", \"table\", \"estimator\" or a type "
+      .. "name, alternatives joined by \"|\", \"?\" in front when it may be absent; raises "
+      .. "naming the first field that is not. Returns nothing." },
   set_method = { signature = "set_method(class, name, fn)",
     doc = "Adds or replaces the method name of an estimator class made by class(), behind "
       .. "the class's check of self. Returns the installed method." },

@@ -216,6 +216,10 @@ pipeline.Pipeline = estimator.class{
   set_params = function(self, values)
     return named_set_params(base_set_params)(self, "steps", values)
   end,
+  check_state = function(self)
+    check_named(self.params.steps, "steps", 1)
+    estimator.check_fields(self, { named_steps = "table" })
+  end,
   kind_of = function(self)
     local last = final_step(self)
     return last ~= PASSTHROUGH and last:kind_of() or "transformer"
@@ -333,6 +337,9 @@ pipeline.FeatureUnion = estimator.class{
   get_params = function(self, deep) return named_get_params(self, "transformer_list", deep) end,
   set_params = function(self, values)
     return named_set_params(base_set_params)(self, "transformer_list", values)
+  end,
+  check_state = function(self)
+    check_named(self.params.transformer_list, "transformer_list", 1, true)
   end,
   fit = function(self, X, y)
     check_named(self.params.transformer_list, "transformer_list", 3, true)
@@ -478,6 +485,29 @@ pipeline.ColumnTransformer = estimator.class{
   get_params = function(self, deep) return named_get_params(self, "transformers", deep) end,
   set_params = function(self, values)
     return named_set_params(base_set_params)(self, "transformers", values)
+  end,
+  -- the column lists fit computed: one per entry, and the rest, each a
+  -- list of column indices in 1..n_features_in
+  check_state = function(self)
+    local entries = self.params.transformers
+    check_named(entries, "transformers", 1, true)
+    estimator.check_fields(self, { columns = "table", remainder_columns = "table",
+      n_features_in = "integer" })
+    local lists = { self.remainder_columns }
+    for i = 1, #entries do
+      if type(self.columns[i]) ~= "table" then
+        error(string.format("no column list for transformer %d", i), 0)
+      end
+      lists[#lists + 1] = self.columns[i]
+    end
+    for _, list in ipairs(lists) do
+      for _, c in pairs(list) do
+        if math.type(c) ~= "integer" or c < 1 or c > self.n_features_in then
+          error(string.format("%s is not a column index in 1..%d", tostring(c),
+            self.n_features_in), 0)
+        end
+      end
+    end
   end,
   fit = function(self, X, y)
     local entries = self.params.transformers

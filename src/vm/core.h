@@ -40,6 +40,7 @@ typedef struct luma_StateInfo {
   void *print_ud;
   atomic_int interrupted;    /* set by luma_interrupt; native loops poll it */
   int stopped;               /* why this run ended (state.c), 0 while it goes on */
+  char stop_detail[256];     /* what the instruction-limit error adds, or "" */
   int sealed;                /* shared tables are put back before each run (sandbox.c) */
 } luma_StateInfo;
 
@@ -75,6 +76,15 @@ int luma_state_interrupt_error(lua_State *L);
 /* Nonzero once the run has stopped (a limit, the clock or an interrupt)
  * or an interrupt is pending. */
 int luma_state_stopped(lua_State *L);
+/* Why the run stopped: LUMA_STOP_NONE while it goes on (or in a state
+ * Luma did not make), LUMA_STOP_INTERRUPT also while an interrupt is
+ * pending.  A forked worker tells its parent with it (pool.c). */
+enum { LUMA_STOP_NONE, LUMA_STOP_INSTRUCTIONS, LUMA_STOP_TIME, LUMA_STOP_INTERRUPT };
+int luma_state_stop_reason(lua_State *L);
+/* Raises "instruction limit exceeded (N instructions): detail" and ends
+ * the run, as luma_state_limit_error: for a limit met somewhere the
+ * message must name (a forked worker's budget, pool.c). */
+int luma_state_limit_error_detail(lua_State *L, const char *detail);
 /* Gives a coroutine the state's count hook, so the limits and
  * luma_interrupt reach it even in a state without limits. */
 void luma_state_hook_thread(lua_State *co);

@@ -64,7 +64,12 @@ static void limit_hook(lua_State *L, lua_Debug *ar);
  * script cannot swallow it with pcall and keep looping, and message
  * handlers and finalizers that Lua would run with hooks off are skipped
  * (sandbox.c). */
-enum { STOP_NONE, STOP_INSTRUCTIONS, STOP_TIME, STOP_INTERRUPT };
+enum {
+  STOP_NONE = LUMA_STOP_NONE,
+  STOP_INSTRUCTIONS = LUMA_STOP_INSTRUCTIONS,
+  STOP_TIME = LUMA_STOP_TIME,
+  STOP_INTERRUPT = LUMA_STOP_INTERRUPT
+};
 
 static int raise_stop(lua_State *L, const luma_StateInfo *info) {
   switch (info->stopped) {
@@ -72,6 +77,9 @@ static int raise_stop(lua_State *L, const luma_StateInfo *info) {
     return luaL_error(L, "time limit exceeded (%f s)", (lua_Number)info->time_limit);
   case STOP_INTERRUPT: return luaL_error(L, "interrupted!");
   default:
+    if (info->stop_detail[0] != '\0')
+      return luaL_error(L, "instruction limit exceeded (%I instructions): %s",
+                        (lua_Integer)info->instruction_limit, info->stop_detail);
     return luaL_error(L, "instruction limit exceeded (%I instructions)",
                       (lua_Integer)info->instruction_limit);
   }
@@ -80,22 +88,40 @@ static int raise_stop(lua_State *L, const luma_StateInfo *info) {
 /* Ends the run: from now on every instruction of this thread fails (other
  * coroutines fail at their next hook, within HOOK_GRANULARITY).  Counts
  * only, not calls: the message handler that the error itself calls (a C
- * function, running no instruction) must not fail too. */
-static void fail_from_now_on(lua_State *L, luma_StateInfo *info, int why) {
-  if (info->stopped == STOP_NONE) info->stopped = why;
+ * function, running no instruction) must not fail too.  The first reason
+ * stays, with its detail (what was refused, which worker ran out), which
+ * every later raise repeats: a pcall between the stop and the host must
+ * not leave the host a vaguer message. */
+static void fail_from_now_on(lua_State *L, luma_StateInfo *info, int why, const char *detail) {
+  if (info->stopped == STOP_NONE) {
+    info->stopped = why;
+    snprintf(info->stop_detail, sizeof info->stop_detail, "%s", detail ? detail : "");
+  }
   lua_sethook(L, limit_hook, LUA_MASKCOUNT, 1);
 }
 
-static int stop_run(lua_State *L, int why) {
+static int stop_run(lua_State *L, int why, const char *detail) {
   luma_StateInfo *info = luma_state_info(L);
   if (info == NULL) return luaL_error(L, why == STOP_INTERRUPT ? "interrupted!" : "limit exceeded");
-  fail_from_now_on(L, info, why);
+  fail_from_now_on(L, info, why, detail);
   return raise_stop(L, info);
 }
 
-int luma_state_limit_error(lua_State *L) { return stop_run(L, STOP_INSTRUCTIONS); }
-int luma_state_time_error(lua_State *L) { return stop_run(L, STOP_TIME); }
-int luma_state_interrupt_error(lua_State *L) { return stop_run(L, STOP_INTERRUPT); }
+int luma_state_limit_error(lua_State *L) { return stop_run(L, STOP_INSTRUCTIONS, NULL); }
+int luma_state_time_error(lua_State *L) { return stop_run(L, STOP_TIME, NULL); }
+int luma_state_interrupt_error(lua_State *L) { return stop_run(L, STOP_INTERRUPT, NULL); }
+
+int luma_state_limit_error_detail(lua_State *L, const char *detail) {
+  if (luma_state_info(L) == NULL) return luaL_error(L, "instruction limit exceeded: %s", detail);
+  return stop_run(L, STOP_INSTRUCTIONS, detail);
+}
+
+int luma_state_stop_reason(lua_State *L) {
+  luma_StateInfo *info = luma_state_info(L);
+  if (info == NULL) return LUMA_STOP_NONE;
+  if (info->stopped != STOP_NONE) return info->stopped;
+  return atomic_load(&info->interrupted) ? LUMA_STOP_INTERRUPT : LUMA_STOP_NONE;
+}
 
 int luma_state_stopped(lua_State *L) {
   luma_StateInfo *info = luma_state_info(L);
@@ -103,14 +129,10 @@ int luma_state_stopped(lua_State *L) {
 }
 
 int luma_state_refuse_cost(lua_State *L, const char *what, double cost, uint64_t left) {
-  luma_StateInfo *info = luma_state_info(L);
-  char estimate[32];
-  snprintf(estimate, sizeof estimate, "%.3g", cost);
-  if (info != NULL) fail_from_now_on(L, info, STOP_INSTRUCTIONS);
-  return luaL_error(L, "instruction limit exceeded (%I instructions): %s would cost about %s "
-                    "units of work, more than the %I left",
-                    (lua_Integer)(info ? info->instruction_limit : 0), what, estimate,
-                    (lua_Integer)left);
+  char detail[sizeof ((luma_StateInfo *)0)->stop_detail];
+  snprintf(detail, sizeof detail, "%s would cost about %.3g units of work, more than the %llu left",
+           what, cost, (unsigned long long)left);
+  return luma_state_limit_error_detail(L, detail);
 }
 
 void luma_charge(lua_State *L, uint64_t units) {
@@ -175,6 +197,7 @@ void luma_state_restart_budget(lua_State *L) {
   if (info == NULL) return;
   atomic_store(&info->interrupted, 0);
   info->stopped = STOP_NONE;
+  info->stop_detail[0] = '\0';
   info->instructions = 0;
   if (info->time_limit > 0) info->deadline = luma_monotonic_seconds() + info->time_limit;
   normal_hook(L, info);

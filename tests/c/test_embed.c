@@ -3,11 +3,16 @@
  * sandbox, running code, matrices across the boundary, misuse, threads.
  * Prints one line per failed check and ends with "N passed, N failed".
  */
+#include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -832,6 +837,180 @@ static void test_seal(void) {
   lua_close(plain);
 }
 
+/* Issue 28, the fork pool: a pool whose tasks never end stops with the
+ * run's error (the time limit, luma_interrupt from another thread, an
+ * interrupt inside a worker, a worker's instruction budget), within
+ * twice the time allowed, leaving no child process, running or zombie;
+ * no fold scores the stop as error_score; workers die with their parent. */
+static const char *const LOOPING_CV =
+    "local est = require('luma.estimator')\n"
+    "local Loop = est.class{ name = 'host.Loop', kind = 'regressor', doc = 'loops',\n"
+    "  params = {}, fit = function(self, X, y) while true do end end,\n"
+    "  predict = function(self, X) return luma.zeros(X:rows(), 1) end }\n"
+    "local g = luma.random.Generator(1)\n"
+    "return luma.model_selection.cross_validate(Loop{}, g:normal(40, 2), g:normal(40, 1),\n"
+    "  { cv = 4, n_jobs = 2 })\n";
+
+static double monotonic(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* True when this process has no child left, running or a zombie. */
+static int no_children(void) {
+  errno = 0;
+  return waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD;
+}
+
+/* The pids of the children of `parent`, from /proc (at most max). */
+static int children_of(pid_t parent, pid_t *out, int max) {
+  int n = 0;
+  DIR *dir = opendir("/proc");
+  if (dir == NULL) return 0;
+  struct dirent *e;
+  while ((e = readdir(dir)) != NULL && n < max) {
+    char path[300], line[256];
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) continue;
+    while (fgets(line, sizeof line, f))
+      if (strncmp(line, "PPid:", 5) == 0) {
+        if (atoi(line + 5) == (int)parent) out[n++] = (pid_t)atoi(e->d_name);
+        break;
+      }
+    fclose(f);
+  }
+  closedir(dir);
+  return n;
+}
+
+/* Gone, or a zombie nobody reaps (init in a container may not). */
+static int is_dead(pid_t pid) {
+  char path[64], line[256];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  FILE *f = fopen(path, "r");
+  if (f == NULL) return 1;
+  int dead = 0;
+  if (fgets(line, sizeof line, f)) {
+    const char *close_paren = strrchr(line, ')');
+    dead = close_paren != NULL && close_paren[1] == ' ' && close_paren[2] == 'Z';
+  }
+  fclose(f);
+  return dead;
+}
+
+static lua_State *sigint_state;
+static void interrupt_on_sigint(int sig) {
+  (void)sig;
+  if (sigint_state) luma_interrupt(sigint_state);
+}
+
+static void test_pool_stops(void) {
+  char msg[1024];
+  int warnings = 0;
+  luma_Options opts = {0};
+  opts.warn = capture_warning;
+  opts.warn_ud = &warnings;
+
+  /* the time limit */
+  opts.time_limit = 1.0;
+  lua_State *L = luma_newstate(&opts);
+  double t0 = monotonic();
+  CHECK(run_failing(L, LOOPING_CV, msg, sizeof msg) == LUA_ERRRUN);
+  double took = monotonic() - t0;
+  CHECK(took < 2.0);
+  CHECK(strstr(msg, "time limit exceeded (1.0 s)") != NULL);
+  CHECK(no_children());
+  CHECK(strcmp(eval_string(L, "return tostring(6 * 7)"), "42") == 0);
+  luma_close(L);
+
+  /* luma_interrupt from another thread at 0.5 s: it sends no signal, so
+   * the parent must look at the flag while it waits (the time limit only
+   * turns a regression into a failure instead of a hang) */
+  opts.time_limit = 10;
+  L = luma_newstate(&opts);
+  pthread_t thread;
+  Interrupter it = {L, 500};
+  t0 = monotonic();
+  pthread_create(&thread, NULL, interrupt_later, &it);
+  CHECK(run_failing(L, LOOPING_CV, msg, sizeof msg) == LUA_ERRRUN);
+  took = monotonic() - t0;
+  pthread_join(thread, NULL);
+  CHECK(took < 2.0);
+  CHECK(strstr(msg, "interrupted!") != NULL);
+  CHECK(no_children());
+  CHECK(strcmp(eval_string(L, "return tostring(6 * 7)"), "42") == 0);
+  luma_close(L);
+
+  /* each worker runs out of the budget it inherited: the pool's error
+   * says which worker and task, and ends the run here too */
+  opts.instruction_limit = 20000000;
+  opts.time_limit = 10; /* only if the pool failed to stop */
+  L = luma_newstate(&opts);
+  CHECK(run_failing(L, LOOPING_CV, msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "instruction limit exceeded (20000000 instructions): luma.parallel: worker ") !=
+        NULL);
+  CHECK(strstr(msg, "ran out of its instruction budget while running task ") != NULL);
+  CHECK(no_children());
+  CHECK(run_failing(L, "return luma.parallel.map(function(t) while true do end end, {1, 2, 3}, "
+                       "{n_jobs = 2})", msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "ran out of its instruction budget while running task ") != NULL);
+  CHECK(no_children());
+  CHECK(strcmp(eval_string(L, "return tostring(6 * 7)"), "42") == 0);
+  luma_close(L);
+
+  /* SIGINT to one worker (a host whose handler calls luma_interrupt, as
+   * the luma command's does): that worker stops, and so does the pool
+   * (still under the 10 s time limit, against a hang) */
+  opts.instruction_limit = 0;
+  L = luma_newstate(&opts);
+  sigint_state = L;
+  void (*previous)(int) = signal(SIGINT, interrupt_on_sigint);
+  t0 = monotonic();
+  CHECK(run_failing(L, "return luma.parallel.map(function(t) if t == 1 then "
+                       "io.popen('kill -INT $PPID'):close() end while true do end end, {1, 2}, "
+                       "{n_jobs = 2})", msg, sizeof msg) == LUA_ERRRUN);
+  took = monotonic() - t0;
+  signal(SIGINT, previous);
+  sigint_state = NULL;
+  CHECK(took < 5.0);
+  CHECK(strstr(msg, "interrupted!") != NULL);
+  CHECK(no_children());
+  luma_close(L);
+  if (strstr(msg, "interrupted!") == NULL) printf("  worker SIGINT: %s\n", msg);
+  CHECK(warnings == 0); /* no fold was scored as a failed fit */
+
+  /* a parent killed outright takes its workers with it (Linux) */
+  pid_t host = fork();
+  if (host == 0) {
+    lua_State *C = luma_newstate(NULL);
+    luma_run_string(C, "luma.parallel.map(function() while true do end end, {1, 2}, "
+                       "{n_jobs = 2})", "=child", 0);
+    _exit(1);
+  }
+  pid_t workers[8];
+  int n = 0;
+  for (int tries = 0; tries < 200 && n < 2; tries++) {
+    struct timespec ts = {0, 10000000L};
+    nanosleep(&ts, NULL);
+    n = children_of(host, workers, 8);
+  }
+  CHECK(n == 2);
+  kill(host, SIGKILL);
+  waitpid(host, NULL, 0);
+  int all_dead = 0;
+  for (int tries = 0; tries < 200 && !all_dead; tries++) {
+    struct timespec ts = {0, 10000000L};
+    nanosleep(&ts, NULL);
+    all_dead = 1;
+    for (int k = 0; k < n; k++) all_dead = all_dead && is_dead(workers[k]);
+  }
+  CHECK(all_dead);
+  for (int k = 0; k < n && !all_dead; k++) kill(workers[k], SIGKILL); /* do not leave them */
+}
+
 int main(void) {
   test_basic_state();
   test_memory_limit();
@@ -853,6 +1032,7 @@ int main(void) {
   test_stops_are_final();
   test_sandbox_refuses_finalizers();
   test_seal();
+  test_pool_stops();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

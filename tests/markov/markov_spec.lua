@@ -96,6 +96,19 @@ describe("luma.markov chains", function()
     end
   end)
 
+  -- issue 28: a number in the options slot failed inside chain.lua
+  -- ("attempt to index a number value")
+  it("names random_walk's options and start in its errors", function()
+    local A = luma.matrix{ { 0, 1 }, { 1, 0 } }
+    local ok, err = pcall(mk.random_walk, A, 1, math.huge)
+    assert.is_false(ok)
+    assert.equal("bad argument #3 to 'random_walk' (options table expected, got number)", err)
+    assert.error_matches(function() mk.random_walk(A, 5, { start = 3 }) end,
+      "^bad argument to 'random_walk' %(start must be a node 1..2%)$")
+    assert.error_matches(function() mk.random_walk(A, 5, { begin = 1 }) end,
+      "random_walk: unknown option 'begin' %(valid: seed, start%)")
+  end)
+
   it("fits chains of order L by counts, with Laplace smoothing, on integers and strings", function()
     local X = luma.matrix{ 1, 1, 2, 1, 2, 2, 1 }
     -- transitions: 1->1 once, 1->2 twice, 2->1 twice, 2->2 once

@@ -121,3 +121,118 @@ describe("threads in fork workers", function()
     end, "map: threads_per_job must be an integer >= 1, got 0")
   end)
 end)
+
+-- Issue 28: the luma command running cross_validate with n_jobs = 2 over a
+-- fit that never ends, in its own session, signalled as a terminal would
+-- (SIGINT to the process group) or killed outright.  The driver waits
+-- until both workers are fitting, signals, gives the command 5 s, then
+-- lists what is left of the session (a zombie counts when the parent
+-- exited on its own: it should have reaped its workers).
+describe("a pool whose tasks never end", function()
+  local support = require("support")
+  local SCRIPT = [[
+local est = require("luma.estimator")
+local started = ...
+local Loop = est.class{ name = "t.Loop", kind = "regressor", doc = "loops", params = {},
+  fit = function(self, X, y)
+    local f = io.open(started, "a") f:write("x\n") f:close()
+    while true do end
+  end,
+  predict = function(self, X) return luma.zeros(X:rows(), 1) end }
+local g = luma.random.Generator(1)
+luma.model_selection.cross_validate(Loop{}, g:normal(40, 2), g:normal(40, 1), { cv = 4, n_jobs = 2 })
+]]
+  local DRIVER = [[
+dir=$1; signal=$2; target=$3
+setsid "$LUMA" "$dir/script.lua" "$dir/started" > "$dir/out" 2>&1 &
+pid=$!
+i=0
+while [ "$(cat "$dir/started" 2>/dev/null | wc -l)" -lt 2 ] && [ $i -lt 400 ]; do
+  sleep 0.05; i=$((i + 1))
+done
+if [ "$target" = group ]; then kill -"$signal" -$pid; else kill -"$signal" $pid; fi
+if [ -n "${4:-}" ]; then sleep 0.05; kill -"$signal" -$pid; fi
+( sleep 5; kill -KILL -$pid ) 2>/dev/null &
+watchdog=$!
+wait $pid
+echo "status $?"
+kill $watchdog 2>/dev/null
+sleep 0.2
+echo "left: $(ps -o pid=,stat= -s $pid | tr '\n' ' ')"
+]]
+
+  local function drive(signal, target, twice)
+    local dir = os.tmpname()
+    os.remove(dir)
+    assert(os.execute("mkdir " .. dir))
+    local function write(name, text)
+      local f = assert(io.open(dir .. "/" .. name, "w"))
+      f:write(text)
+      f:close()
+    end
+    write("script.lua", SCRIPT)
+    write("driver.sh", DRIVER)
+    local out = support.run(string.format("sh %s/driver.sh %s %s %s %s", dir, dir, signal, target,
+      twice and "twice" or ""), nil, { LUMA = support.luma })
+    local f = io.open(dir .. "/out")
+    local printed = f and f:read("a") or ""
+    if f then f:close() end
+    os.execute("rm -rf " .. dir)
+    return out, printed
+  end
+
+  it("stops on Ctrl-C with \"interrupted!\" and leaves no process", function()
+    for _ = 1, 3 do
+      local out, printed = drive("INT", "group")
+      assert.matches("status 1\n", out, 1, true)
+      assert.matches("left: \n", out, 1, true)
+      assert.matches("interrupted!", printed, 1, true)
+      assert.not_matches("fit failed", printed, 1, true)
+    end
+  end)
+
+  -- What is left running (zombies apart): a parent killed before it
+  -- reaped (a second Ctrl-C that another thread of it took, SIGKILL)
+  -- leaves its workers, killed with it (PR_SET_PDEATHSIG), as zombies for
+  -- whoever inherits them (init here does not reap them).
+  local function running(out) return ((out:match("left: ([^\n]*)") or "?"):gsub("%d+ Z%S*%s*", "")) end
+
+  it("leaves no process running after a second Ctrl-C or a SIGKILL of the parent", function()
+    local out = drive("INT", "group", true)
+    -- "interrupted!" (1), or killed by the second one once it reaped (130)
+    assert.is_truthy(out:find("status 1\n", 1, true) or out:find("status 130\n", 1, true), out)
+    assert.equal("", running(out))
+    out = drive("KILL", "parent")
+    assert.matches("status 137\n", out, 1, true)
+    assert.equal("", running(out))
+  end)
+end)
+
+-- In a state Luma did not make (this one: stock lua5.4), luma_interrupt's
+-- "interrupted!" is an error raised once, which pcall could keep: model
+-- selection and the pool must pass it on, never score it.
+describe("an interrupt inside a fit", function()
+  local Stopping = estimator.class{
+    name = "parallel_test.Stopping", kind = "regressor", doc = "stops",
+    params = { { name = "message", type = "string", default = "interrupted!", doc = "raised" } },
+    fit = function(self) error(self.params.message, 0) end,
+    predict = function(self, X) return luma.zeros(X:rows(), 1) end,
+  }
+  local g = luma.random.Generator(3)
+  local X, y = g:normal(24, 2), g:normal(24, 1)
+
+  it("ends cross-validation instead of giving error_score", function()
+    for _, n_jobs in ipairs({ 1, 2 }) do
+      local ok, err = pcall(ms.cross_validate, Stopping{}, X, y, { cv = 3, n_jobs = n_jobs })
+      assert.is_false(ok)
+      assert.equal("interrupted!", err)
+      ok, err = pcall(ms.cross_validate, Stopping{ message = "t.lua:3: time limit exceeded (1.0 s)" },
+        X, y, { cv = 3, n_jobs = n_jobs })
+      assert.is_false(ok)
+      assert.matches("time limit exceeded (1.0 s)", err, 1, true)
+    end
+    -- an ordinary failure is still scored
+    local r = ms.cross_validate(Stopping{ message = "singular" }, X, y, { cv = 3, error_score = -1 })
+    assert.same({ -1, -1, -1 }, { r.test_score:get(1, 1), r.test_score:get(2, 1), r.test_score:get(3, 1) })
+  end)
+end)

@@ -238,6 +238,19 @@ describe("simulation against the theoretical moments (Monte Carlo)", function()
   end)
 end)
 
+-- issue 28: a length beyond a matrix's rows failed inside process.lua, in
+-- the generator's normal()
+describe("simulation lengths", function()
+  it("are refused beyond a matrix's rows, burn-in included", function()
+    local ok, err = pcall(tsa.arma_generate, { 1, -0.5 }, { 1 }, 1 << 40)
+    assert.is_false(ok)
+    assert.equal("arma_generate: n must be an integer in 1..2147483647, got 1099511627776", err)
+    assert.error_matches(function()
+      tsa.arma_generate({ 0.5 }, {}, 2147483647 - 10, { burnin = 11 })
+    end, "^arma_generate: burnin must be an integer in 0..10, got 11$")
+  end)
+end)
+
 describe("detrending and differencing", function()
   it("removes polynomial trends exactly", function()
     local y = 1 + t * 2 + t:pow(2) * 0.5

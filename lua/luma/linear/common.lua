@@ -21,6 +21,21 @@ function common.predict_linear(self, X)
   return X * self.coef + self.intercept
 end
 
+--- check_linear_state(self): the check_state of the classes predicting
+-- X * coef + intercept (luma.load runs it on the models it restores):
+-- coef a d x k matrix, d the fitted columns, and intercept a number or a
+-- 1 x k matrix.
+function common.check_linear_state(self)
+  local coef, intercept, d = self.coef, self.intercept, self.n_features_in
+  if not luma.ismatrix(coef) or (d and coef:rows() ~= d) then
+    error(string.format("coef must be a %s x k matrix", d and tostring(d) or "d"), 0)
+  end
+  if type(intercept) ~= "number" and not (luma.ismatrix(intercept) and intercept:rows() == 1
+      and intercept:cols() == coef:cols()) then
+    error(string.format("intercept must be a number or a 1 x %d matrix", coef:cols()), 0)
+  end
+end
+
 --- regression_example(make): the example function of a regressor class
 -- (small data for the save/load test that walks every class).
 function common.regression_example(make)

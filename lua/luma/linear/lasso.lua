@@ -107,6 +107,7 @@ M.ElasticNet = estimator.class{
   example = regression_example(function() return M.ElasticNet{ alpha = 0.1 } end),
   fit = function(self, X, y, sample_weight) return enet_fit(self, X, y, sample_weight, self.params.l1_ratio) end,
   predict = predict_linear,
+  check_state = common.check_linear_state,
 }
 
 M.Lasso = estimator.class{
@@ -120,6 +121,7 @@ M.Lasso = estimator.class{
   example = regression_example(function() return M.Lasso{ alpha = 0.1 } end),
   fit = function(self, X, y, sample_weight) return enet_fit(self, X, y, sample_weight, 1) end,
   predict = predict_linear,
+  check_state = common.check_linear_state,
 }
 
 -- ------------------------------------------------------------- paths
@@ -290,6 +292,7 @@ M.ElasticNetCV = estimator.class{
     cv_fit(self, X, y, type(r) == "table" and r or { r })
   end,
   predict = predict_linear,
+  check_state = common.check_linear_state,
 }
 
 M.LassoCV = estimator.class{
@@ -300,6 +303,7 @@ M.LassoCV = estimator.class{
   example = regression_example(function() return M.LassoCV{ n_alphas = 5, cv = 3 } end),
   fit = function(self, X, y) cv_fit(self, X, y, { 1 }) end,
   predict = predict_linear,
+  check_state = common.check_linear_state,
 }
 
 local PATH_PARAMS = {

@@ -90,6 +90,7 @@ M.LinearRegression = estimator.class{
     self.noise_variance, self.neg_log_likelihood = noise_statistics(self, X, y, w)
   end,
   predict = predict_linear,
+  check_state = common.check_linear_state,
 }
 
 return M

@@ -319,6 +319,18 @@ M.LogisticRegression = estimator.class{
         .. "(use penalty = \"l2\")")
     end
   end,
+  -- K classes: one column of coefficients for two, one per class beyond
+  check_state = function(self)
+    common.check_linear_state(self)
+    local classes = self.classes
+    if not luma.ismatrix(classes) or classes:cols() ~= 1 or classes:rows() < 2 then
+      error("classes must be a K x 1 matrix of at least two labels", 0)
+    end
+    local K = classes:rows()
+    if self.coef:cols() ~= (K == 2 and 1 or K) then
+      error(string.format("coef has %d columns for %d classes", self.coef:cols(), K), 0)
+    end
+  end,
   decision_function = function(self, X) return X * self.coef + self.intercept end,
   predict_proba = function(self, X)
     local scores = X * self.coef + self.intercept

@@ -84,6 +84,7 @@ M.Ridge = estimator.class{
     self.coef, self.intercept = W, intercept_of(W, xm, ym, self.params.fit_intercept)
   end,
   predict = predict_linear,
+  check_state = common.check_linear_state,
 }
 
 -- Held-out squared errors of ridge for every alpha at once, from one SVD
@@ -171,6 +172,7 @@ M.RidgeCV = estimator.class{
     if p.store_cv_values then self.cv_values = errors end
   end,
   predict = predict_linear,
+  check_state = common.check_linear_state,
 }
 
 M.KernelRidge = estimator.class{

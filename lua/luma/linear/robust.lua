@@ -272,6 +272,7 @@ M.HuberRegressor = estimator.class{
     self.outliers = (y - predict_linear(self, X)):abs():gt(p.epsilon * self.scale)
   end,
   predict = predict_linear,
+  check_state = common.check_linear_state,
 }
 
 -- ----------------------------------------------- LAD and quantiles (LP)
@@ -351,6 +352,7 @@ M.QuantileRegressor = estimator.class{
   example = regression_example(function() return M.QuantileRegressor{ quantile = 0.25, alpha = 0 } end),
   fit = function(self, X, y, sample_weight) quantile_fit(self, X, y, sample_weight, self.params.quantile) end,
   predict = predict_linear,
+  check_state = common.check_linear_state,
 }
 
 M.LADRegression = estimator.class{
@@ -366,6 +368,7 @@ M.LADRegression = estimator.class{
   example = regression_example(function() return M.LADRegression{} end),
   fit = function(self, X, y, sample_weight) quantile_fit(self, X, y, sample_weight, 0.5) end,
   predict = predict_linear,
+  check_state = common.check_linear_state,
 }
 
 -- ------------------------------------------ Bayesian logistic regression

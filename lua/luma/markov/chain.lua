@@ -339,8 +339,13 @@ end
 --- random_walk(A, n [, opts]) -> n x 1 nodes: a walk of n nodes on the
 -- graph, from a uniform node unless opts.start (notes 002 Q1).
 function M.random_walk(A, n, opts)
-  opts = args.options("luma.markov.random_walk", 3, opts, nil, { start = true, seed = true }, 2)
+  opts = args.options("random_walk", 3, opts, nil, { start = true, seed = true }, 2)
   local P = M.random_walk_matrix(A)
+  local k = P:rows()
+  if opts.start ~= nil and (math.type(opts.start) ~= "integer" or opts.start < 1
+      or opts.start > k) then
+    fail("bad argument to 'random_walk' (start must be a node 1..%d)", k)
+  end
   if math.type(n) ~= "integer" or n < 1 or n > M.MAX_STEPS then
     fail("bad argument to 'random_walk' (n must be an integer in [1, %d], got %s)", M.MAX_STEPS,
       tostring(n))

@@ -162,7 +162,8 @@ local function fit_and_score_quietly(est, X, y, train, test, scorers, names, opt
   local ok, err = pcall(model.fit, model, Xtr, ytr)
   local result = { fit_time = luma.now() - t0, test = {}, train = {} }
   if not ok then
-    if opts.error_score == "raise" then error(err, 0) end
+    -- an interrupt or a limit ends the whole run: no fold scores it
+    if opts.error_score == "raise" or args.is_stop(err) then error(err, 0) end
     warn(string.format("%s: fit failed (%s); its scores are set to error_score",
       tostring(model), tostring(err)))
     for _, name in ipairs(names) do

@@ -256,10 +256,15 @@ local FITTED = "Fitted: results (one row per candidate: params, mean_test_score,
 
 local function search_delegate(method)
   return function(self, X, ...)
-    if not self.best_estimator then
+    local best = self.best_estimator
+    if not best then
       fail(2, "%s: %s needs refit ~= false", tostring(self), method)
     end
-    return self.best_estimator[method](self.best_estimator, X, ...)
+    if type(best[method]) ~= "function" then
+      fail(2, "%s: the best estimator %s has no method %s", tostring(self), tostring(best),
+        method)
+    end
+    return best[method](best, X, ...)
   end
 end
 
@@ -280,6 +285,21 @@ local function search_class(name, extra_params, candidates, doc, example)
         fail(2, "%s: the estimator parameter is required", name)
       end
       run_search(self, X, y, candidates(self, 3))
+    end,
+    -- what predict and score read: the refitted estimator (unless refit
+    -- = false), the results and a best row among them
+    check_state = function(self)
+      estimator.check_fields(self, { results = Results.__name, best_index = "integer",
+        best_params = "?table", best_score = "?number", cv_results = "?table",
+        best_estimator = self.params.refit == false and "?estimator" or "estimator" })
+      if self.best_index < 1 or self.best_index > #self.results then
+        fail(0, "best_index %d is not a row of the results (1..%d)", self.best_index,
+          #self.results)
+      end
+      if resolve_scorers(self.params.scoring, 1)[self.results.primary] == nil then
+        fail(0, "the results rank by '%s', which is not a scorer of this search",
+          self.results.primary)
+      end
     end,
     predict = search_delegate("predict"),
     predict_proba = search_delegate("predict_proba"),

@@ -17,6 +17,9 @@ local fail, options = common.fail, common.options
 
 local M = {}
 
+-- The most rows a matrix has: the longest series simulated.
+local MAX_ROWS = 2147483647
+
 local function rng_of(opts)
   local r = opts.rng
   if r == nil then return estimator.rng(opts.seed) end
@@ -27,7 +30,7 @@ end
 function M.arma_generate(ar, ma, n, opts)
   ar = common.coefficients("arma_generate", "ar", ar)
   ma = common.coefficients("arma_generate", "ma", ma)
-  common.integer("arma_generate", "n", n, 1)
+  common.integer("arma_generate", "n", n, 1, MAX_ROWS)
   opts = options("arma_generate", opts, { sigma2 = true, burnin = true, rng = true, seed = true,
     mean = true }, 4)
   local sigma2 = opts.sigma2 or 1
@@ -39,7 +42,8 @@ function M.arma_generate(ar, ma, n, opts)
       .. "lies on or inside the unit circle)")
   end
   local burnin = opts.burnin or 10 * (ar:rows() + ma:rows()) + 100
-  common.integer("arma_generate", "burnin", burnin, 0)
+  -- the n + burnin steps are one matrix's rows
+  common.integer("arma_generate", "burnin", burnin, 0, MAX_ROWS - n)
   local w = rng_of(opts):normal(n + burnin, 1) * math.sqrt(sigma2)
   local x = native.arma_filter(ar:rows() > 0 and ar or luma.zeros(1, 1),
     ma:rows() > 0 and ma or luma.zeros(1, 1), w)
@@ -50,7 +54,7 @@ end
 
 --- random_walk(n [, opts]) -> x
 function M.random_walk(n, opts)
-  common.integer("random_walk", "n", n, 1, 2147483647)
+  common.integer("random_walk", "n", n, 1, MAX_ROWS)
   opts = options("random_walk", opts, { drift = true, sigma2 = true, x0 = true, rng = true,
     seed = true }, 2)
   local sigma2, drift, x0 = opts.sigma2 or 1, opts.drift or 0, opts.x0 or 0

@@ -45,6 +45,21 @@ function args.bad_self(method, class_name, self, level)
   fail(level + 1, "bad self to '%s' (%s expected, got %s)", method, class_name, type_of(self))
 end
 
+--- is_stop(err) -> boolean: whether err is the error of a run that was
+-- stopped: "interrupted!", the instruction limit or the time limit (with
+-- or without a "chunk:line: " location).  Code that catches an error to
+-- score or report it (error_score, a task's failure) must raise these
+-- again: a stop ends the run, it is no failure of one fit.  In a state
+-- made by luma_newstate a stop cannot be kept anyway (every later
+-- instruction raises it again); in other hosts' states (`require "luma"`
+-- in stock Lua) luma_interrupt's error is raised once, like any other.
+function args.is_stop(err)
+  if type(err) ~= "string" then return false end
+  local msg = err:gsub("^[^\n]-:%d+: ", "", 1)
+  return msg == "interrupted!" or msg:find("^instruction limit exceeded %(") ~= nil
+    or msg:find("^time limit exceeded %(") ~= nil
+end
+
 -- The messages of Lua's own runtime errors: a bug where they come from
 -- the library, so they keep their location there (a relay never turns an
 -- internal failure into what looks like the caller's mistake).
@@ -56,6 +71,7 @@ local function runtime_error(msg)
   end
   return false
 end
+args.is_runtime_error = runtime_error
 
 -- fn(...)'s results, packed, through three Lua frames of this file (no
 -- tail calls): an error fn (or a helper of it) raises one to three levels
@@ -379,6 +395,14 @@ luma.doc.set_members(args, "luma.util.args", {
       .. "of v>)\" at level. Returns nothing." },
   matrix = { signature = "matrix(v, n, fname, level)",
     doc = "Checks that argument #n of fname is a luma.Matrix. Returns v." },
+  is_stop = { signature = "is_stop(err)",
+    doc = "Whether err is the error of a stopped run (\"interrupted!\", the instruction or "
+      .. "time limit), which code that scores or reports caught errors must raise again. "
+      .. "Returns a boolean." },
+  is_runtime_error = { signature = "is_runtime_error(msg)",
+    doc = "Whether msg (without its location) is one of Lua's own runtime errors (\"attempt "
+      .. "to index ...\"): a bug where the library raises it, never reworded. Returns a "
+      .. "boolean." },
   relay = { signature = "relay(level, fn, ...)",
     doc = "Calls fn(...) and raises its error again at level, without a location inside the "
       .. "library (for arguments a called function checks). Returns fn's results." },
