@@ -373,10 +373,10 @@ luma.model_selection.cross_validate(Forever{}, X, y, {cv = 2, n_jobs = 2})]],
     expect = ARGUMENT, not_prefix = "lua/luma/" },
   { name = "tsa-arma-generate-huge-n",
     code = [[luma.tsa.arma_generate({1, -0.5}, {1}, 1 << 40)]],
-    expect = ARGUMENT, not_prefix = "lua/luma/" },
+    expect = { ARGUMENT, "n must be an integer in" }, not_prefix = "lua/luma/" },
   { name = "tsa-arma-generate-huge-burnin",
     code = [[luma.tsa.arma_generate({0.5}, {}, 10, {burnin = 1 << 40})]],
-    expect = ARGUMENT, not_prefix = "lua/luma/" },
+    expect = { ARGUMENT, "burnin must be an integer in" }, not_prefix = "lua/luma/" },
 }
 
 return cases
