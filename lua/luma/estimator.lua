@@ -120,6 +120,7 @@ end
 -- What a parameter accepts, for error messages: "a number > 0",
 -- "one of "l1", "l2"", ...
 local function expectation(p)
+  if p.expect then return p.expect .. (p.nullable and " (or nil)" or "") end
   if p.values then
     local shown = {}
     for i, v in ipairs(p.values) do shown[i] = describe(v) end
@@ -156,6 +157,7 @@ local function valid_value(p, v)
     if p.gt and not (v > p.gt) then return false end
     if p.lt and not (v < p.lt) then return false end
   end
+  if p.check then return p.check(v) end
   return true
 end
 
@@ -185,6 +187,8 @@ local function compile_schema(spec)
     assert(type(p.doc) == "string", "parameter '" .. p.name .. "' needs a doc string")
     p.type = p.type or "any"
     p.types = type_list(p.type)
+    assert(p.check == nil or (type(p.check) == "function" and type(p.expect) == "string"),
+      "parameter '" .. p.name .. "': check needs expect, the text of what it accepts")
     if p.default == nil then p.nullable = true end
     assert(valid_value(p, p.default), "default of '" .. p.name .. "' is invalid")
     byname[p.name] = p
@@ -234,6 +238,9 @@ local function set_param(self, name, value, level)
     fail(level, "%s: parameter '%s' must be %s, got %s", class.name, name, expectation(p),
       describe(value))
   end
+  -- A checked table is kept as a copy: the caller's table changed later
+  -- cannot undo the check.
+  if p.check and type(value) == "table" then value = copy_value(value) end
   self.params[name] = value
 end
 
@@ -745,9 +752,12 @@ end
 -- "classifier", "transformer", "clusterer", "density", "outlier" or
 -- "meta"; an outlier detector's predict gives +1 for inliers and -1 for
 -- outliers, as a column), doc, params (a list of {name, type, default,
--- min, max, gt, lt, values, nan_ok, doc}; type is one of number, integer,
--- boolean, string, function, table, matrix, estimator, seed, any, or
--- alternatives joined by '|'), and the methods: fit(self, X, y, ...)
+-- min, max, gt, lt, values, nan_ok, check, expect, doc}; type is one of
+-- number, integer, boolean, string, function, table, matrix, estimator,
+-- seed, any, or alternatives joined by '|'; check(v) -> boolean validates
+-- what the others cannot say, such as a table's contents, and expect is
+-- then the text of what it accepts, for messages and help), and the
+-- methods: fit(self, X, y, ...)
 -- (required; y is nil when the caller gave none) and any of predict,
 -- predict_proba, predict_log_proba, decision_function, score_samples,
 -- transform, inverse_transform, score, fit_predict, fit_transform (these

@@ -326,8 +326,24 @@ describe("luma.tsa bad input", function()
       function() tsa.ARIMA{ order = { 1, 0, 1 } }:loglikelihood(x, { 1, 2, 3 }) end)
     errors_with("head must hold the first lag * differences = 12 values",
       function() tsa.undiff(x, x:sub(1, 3), { lag = 12 }) end)
-    errors_with("ARIMA: order {p, d, q} must be a table of 3 integers",
-      function() tsa.ARIMA{ order = { 1, 0 } }:fit(x) end)
+  end)
+
+  it("checks order and seasonal_order at construction, showing the value", function()
+    errors_with("luma.tsa.ARIMA: parameter 'order' must be {p, d, q}: 3 integers >= 0, got "
+      .. "{1, 0}", function() tsa.ARIMA{ order = { 1, 0 } } end)
+    errors_with("parameter 'order' must be {p, d, q}: 3 integers >= 0, got {-1, 0, 0}",
+      function() tsa.ARIMA{ order = { -1, 0, 0 } } end)
+    errors_with("parameter 'order' must be {p, d, q}: 3 integers >= 0, got {1, 0.5, 0}",
+      function() tsa.ARIMA{}:set_params{ order = { 1, 0.5, 0 } } end)
+    errors_with("parameter 'seasonal_order' must be {P, D, Q, s}: 4 integers >= 0, the period "
+      .. "s >= 2 when P, D or Q > 0, got {1, 0, 0, 1}",
+      function() tsa.ARIMA{ seasonal_order = { 1, 0, 0, 1 } } end)
+    -- the value kept is a copy: changing the caller's table later cannot undo the check
+    local order = { 1, 0, 0 }
+    local m = tsa.ARIMA{ order = order }
+    order[1] = -1
+    assert.same({ 1, 0, 0 }, m.params.order)
+    assert.truthy(tostring(luma.doc.get(tsa.ARIMA).params[1].type):find("3 integers >= 0", 1, true))
   end)
 
   it("rejects a pacf lag beyond half the series", function()
