@@ -260,11 +260,15 @@ describe("luma.preprocessing bad input", function()
     for _, name in ipairs{ "StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler",
                            "Normalizer", "Binarizer", "PolynomialFeatures", "OrdinalEncoder",
                            "OneHotEncoder" } do
-      errors_with("X contains NaN or Inf; " .. name .. " needs finite values", function()
+      errors_with("bad argument #1 to 'fit' %(" .. name .. ": X has a non%-finite element, nan at "
+        .. "row 1, column 2; impute missing values first, e%.g%. with "
+        .. "luma%.preprocessing%.SimpleImputer%)", function()
         pp[name]{}:fit(bad)
       end)
       local fitted = pp[name]{}:fit(luma.matrix{ { 1, 2 }, { 3, 4 } })
-      errors_with("bad argument #1 to 'transform' %(X contains NaN or Inf", function()
+      -- an infinity is not a missing value: no advice to impute it
+      errors_with("bad argument #1 to 'transform' %(" .. name .. ": X has a non%-finite element, "
+        .. "inf at row 1, column 1%)$", function()
         fitted:transform(luma.matrix{ { math.huge, 2 } })
       end)
     end

@@ -11,6 +11,7 @@
 -- otherwise; the categories parameter declares them instead.  Codes run
 -- 1..k (Luma is 1-based; scikit-learn uses 0..k-1).
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 local common = require("luma.preprocessing.common")
 local fail, finite_only, example = common.fail, common.finite_only, common.example
@@ -66,10 +67,8 @@ local function input_columns(self, X, method)
     fail(5, "bad argument #1 to '%s' (" .. fmt .. ")", method, ...)
   end
   if luma.ismatrix(X) then
-    if not X:isfinite():all() then
-      bad("X contains NaN or Inf; %s needs finite values; impute them first, e.g. with "
-        .. "luma.preprocessing.SimpleImputer", who)
-    end
+    local nonfinite = args.nonfinite(X)
+    if nonfinite then bad("%s: %s", who, nonfinite) end
     for j = 1, X:cols() do
       local c = X:col(j)
       cols[j] = { name = "column " .. j, n = X:rows(), strings = false,

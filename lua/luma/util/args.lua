@@ -172,6 +172,47 @@ function args.matrix(v, n, fname, level)
   return v
 end
 
+--- nonfinite(X [, what = "X" [, data = true]]) -> text or nil: nil when
+-- every element of the matrix X is finite, else "X has a non-finite
+-- element, nan at row 2, column 3" (the first in row-major order); for
+-- data (samples, where a NaN is a missing value) a NaN adds "; impute
+-- missing values first, e.g. with luma.preprocessing.SimpleImputer".  The
+-- C bindings' luma_matrix_check_finite says the same.
+function args.nonfinite(X, what, data)
+  -- the sum is finite exactly when no element is NaN or infinite, unless
+  -- it overflows: one pass without allocating, the mask only then
+  local total = X:sum()
+  if total == total and total > -math.huge and total < math.huge then return nil end
+  local finite = X:isfinite()
+  if finite:all() then return nil end
+  local p = math.tointeger(luma.matrix.find(finite:eq(0)):get(1, 1))
+  local d = X:cols()
+  local i, j = (p - 1) // d + 1, (p - 1) % d + 1
+  return args.nonfinite_at(X:get(i, j), i, j, what, data)
+end
+
+--- nonfinite_at(v, i, j [, what = "X" [, data = true]]) -> text: the text
+-- of nonfinite for the element v found at row i, column j.
+function args.nonfinite_at(v, i, j, what, data)
+  local text = string.format("%s has a non-finite element, %s at row %d, column %d", what or "X",
+    v ~= v and "nan" or (v > 0 and "inf" or "-inf"), i, j)
+  if v ~= v and data ~= false then
+    text = text .. "; impute missing values first, e.g. with luma.preprocessing.SimpleImputer"
+  end
+  return text
+end
+
+--- finite(X, n, fname, level [, who]) -> X: argument #n of fname (a
+-- matrix) has only finite elements, else "bad argument #n to 'fname'
+-- (who: X has a non-finite element, nan at row 2, column 3; impute ...)".
+function args.finite(X, n, fname, level, who)
+  local text = args.nonfinite(X)
+  if text then
+    fail(level + 1, "bad argument #%d to '%s' (%s%s)", n, fname, who and (who .. ": ") or "", text)
+  end
+  return X
+end
+
 --- generator(v, n, fname, level) -> v: argument #n of fname is nil or a
 -- luma.Generator (the rng of a sampler).
 function args.generator(v, n, fname, level)
@@ -333,6 +374,15 @@ luma.doc.set_members(args, "luma.util.args", {
   relayed = { signature = "relayed(fn [, edit = nil])",
     doc = "A function calling fn whose errors located in the library are raised again at its "
       .. "caller's line, reworded by edit(msg) if given. Returns the function." },
+  nonfinite = { signature = "nonfinite(X [, what = \"X\" [, data = true]])",
+    doc = "Nil when every element of X is finite, else the text \"X has a non-finite element, "
+      .. "nan at row i, column j\" (the first), with a suggestion to impute for a NaN in data. "
+      .. "Returns a string or nil." },
+  nonfinite_at = { signature = "nonfinite_at(v, i, j [, what = \"X\" [, data = true]])",
+    doc = "The text of nonfinite for the element v at row i, column j. Returns a string." },
+  finite = { signature = "finite(X, n, fname, level [, who = nil])",
+    doc = "Raises \"bad argument #n to 'fname' (who: X has a non-finite element, ...)\" at "
+      .. "level unless every element of X is finite. Returns X." },
   generator = { signature = "generator(v, n, fname, level)",
     doc = "Checks that argument #n of fname is nil or a luma.Generator. Returns v." },
   integer = { signature = "integer(v, name, fname [, min = nil], level)",
