@@ -74,14 +74,19 @@ end
 
 -- The results of pcall(call_packed, ...) (ok, r) passed on, or its error
 -- raised again at level (error()'s, counted from here: callers tail-call
--- this) without its location when that is inside the library and the
--- message is not a Lua runtime error (errors located elsewhere, a
--- callback's, runtime errors and non-string errors pass unchanged);
+-- this) when its location is inside the library or it has none (a
+-- message raised with level 0, or at a C function such as pcall), unless
+-- it is a Lua runtime error or a memory error: errors located elsewhere
+-- (a callback's), runtime errors and non-string errors pass unchanged;
 -- edit(msg) may reword it.
 local function pass_on(ok, r, level, edit)
   if ok then return table.unpack(r, 1, r.n) end
   local msg = r
-  local inner = type(msg) == "string" and msg:match("^lua/luma/[%w_/]+%.lua:%d+: (.*)$")
+  if type(msg) ~= "string" then error(msg, 0) end
+  local inner = msg:match("^lua/luma/[%w_/]+%.lua:%d+: (.*)$")
+  if not inner and not msg:find("^[^:\n]+:%d+: ") and not msg:find("^not enough memory") then
+    inner = msg
+  end
   if not inner or runtime_error(inner) then error(msg, 0) end
   error(edit and edit(inner) or inner, level)
 end
@@ -257,6 +262,23 @@ function args.relayed(fn, edit)
   return wrapper
 end
 
+--- relay_functions(module [, skip]) -> module: every function of the
+-- table module (string keys; but those in the set skip) relayed, its
+-- errors raised at its caller's line: for a family whose public
+-- functions share checks that raise with no location (level 0) or at
+-- levels that vary with the call's depth (luma.tsa, luma.cluster,
+-- luma.markov, ...).  Help records move to the wrappers.
+function args.relay_functions(module, skip)
+  local names = {}
+  for name, fn in pairs(module) do
+    if type(name) == "string" and type(fn) == "function" and not (skip and skip[name]) then
+      names[#names + 1] = name
+    end
+  end
+  for _, name in ipairs(names) do module[name] = args.relayed(module[name]) end
+  return module
+end
+
 --- guard_functions(module, prefix [, skip [, own_options]]): for a module
 -- whose public functions share checking helpers and call one another
 -- (luma.metrics, luma.stats): each documented function but those in the
@@ -329,7 +351,9 @@ function args.options(fname, argn, opts, positional, valid, level)
       .. "luma.datasets.load: keep X, y and pass the options separately)", argn, fname)
   end
   if valid == nil then return opts end
-  return args.check_opts(fname, opts, valid, level + 1)
+  -- not a tail call: check_opts counts this function's frame in level
+  local checked = args.check_opts(fname, opts, valid, level + 1)
+  return checked
 end
 
 luma.doc.set_members(args, "luma.util.args", {
@@ -356,6 +380,9 @@ luma.doc.set_members(args, "luma.util.args", {
   is_named = { signature = "is_named(name)",
     doc = "A predicate telling whether a value's metatable has the __name name. Returns a "
       .. "function." },
+  relay_functions = { signature = "relay_functions(module [, skip = nil])",
+    doc = "Relays every function of module (but those in the set skip): its errors located in "
+      .. "the library, or at none, are raised at its caller's line. Returns module." },
   guard_functions = { signature = "guard_functions(module, prefix [, skip = nil [, "
       .. "own_options = false]])",
     doc = "Relays every documented function of module (but those in the set skip) after a "
