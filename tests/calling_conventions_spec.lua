@@ -100,3 +100,53 @@ describe("bad arguments", function()
       function() luma.Table.Categorical{ "x", "y" }:take{ 5 } end)
   end)
 end)
+
+-- Issue 29, item 7: state and value errors raised with no location (a
+-- family's checks raise with level 0) or inside the library came without
+-- the user's file and line; relays (luma.util.args) now raise them at the
+-- caller's line, as luaL_error does for a C function.
+describe("errors of values and state", function()
+  -- err, line: the error of fn() and the line fn runs its call on (fn
+  -- calls `at()` on the line of the call).
+  local line
+  local function at() line = debug.getinfo(2, "l").currentline end
+  local function located(fn, text)
+    local err = error_of(fn)
+    assert.matches("^[^\n]*calling_conventions_spec%.lua:" .. line .. ": ", err)
+    assert.truthy(err:find(text, 1, true), err)
+  end
+  local Xs = luma.random.Generator(1):normal(5, 3)
+
+  it("carry the caller's line for models", function()
+    located(function() at(); luma.cluster.KMeans{ n_clusters = 10 }:fit(Xs) end,
+      "n_clusters = 10 is more than the 5 rows of X")
+    located(function() at(); luma.manifold.TSNE{ perplexity = 30 }:fit_transform(Xs) end,
+      "perplexity = 30 must be less than n_samples = 5")
+    located(function() at(); luma.decomposition.PCA{ n_components = 7 }:fit(Xs) end,
+      "n_components = 7 is more than min(n_samples, n_features)")
+    located(function() at(); luma.tsa.ARIMA{ order = { -1, 0, 0 } } end,
+      "parameter 'order' must be {p, d, q}: 3 integers >= 0, got {-1, 0, 0}")
+    located(function() at(); luma.tsa.ARIMA{}:forecast(3) end, "forecast called before fit")
+    local bad = Xs:copy()
+    bad:set(2, 3, 0 / 0)
+    local svc = luma.svm.SVC{}:fit(Xs, luma.matrix{ 1, 2, 1, 2, 1 })
+    located(function() at(); svc:predict(bad) end, "X has a non-finite element, nan at row 2")
+  end)
+
+  it("carry the caller's line for functions and luma.save", function()
+    located(function() at(); luma.tsa.arma_generate({ 1.5 }, {}, 10) end,
+      "arma_generate: the AR coefficients are not stationary")
+    located(function() at(); luma.tsa.acf(nil) end, "bad argument #1 to 'acf'")
+    located(function() at(); luma.cluster.knn_graph(nil, 2) end, "bad argument #1 to 'knn_graph'")
+    located(function() at(); luma.markov.n_step(nil, 2) end, "bad argument to 'n_step'")
+    located(function() at(); luma.kernels.rbf(true) end, "options table expected")
+    located(function() at(); luma.optim.schedules.cosine(true) end, "options table expected")
+    located(function() at(); luma.model_selection.train_test_split(X, y, { size = 1 }) end,
+      "unknown option 'size'")
+    located(function() at(); luma.save(X, "/nonexistent/x.luma") end,
+      "luma.save: cannot write /nonexistent/x.luma")
+    located(function() at(); luma.persist.save(X, "/nonexistent/x.luma") end,
+      "luma.save: cannot write /nonexistent/x.luma")
+    located(function() at(); luma.load("/nonexistent/x.luma") end, "/nonexistent/x.luma")
+  end)
+end)

@@ -47,3 +47,62 @@ describe("the issue's scenario: a model saved after training on one CSV file", f
     for _, path in ipairs{ train, other, model_path } do os.remove(path) end
   end)
 end)
+
+-- Issue 29's acceptance example: the worked example of docs/PREPROCESSING.md
+-- ("Worked example: from a CSV file to predictions") runs as written.  Its
+-- named blocks are the two CSV files, the script and its output: the files
+-- and the script are written to a scratch directory, the script runs under
+-- the luma binary there, and what it prints must be the output block.
+describe("the worked example of docs/PREPROCESSING.md", function()
+  local support = require("support")
+
+  -- The fenced blocks with a name after the language ("```csv
+  -- customers.csv"), by name.
+  local function named_blocks(path)
+    local f = assert(io.open(path, "rb"))
+    local text = f:read("a")
+    f:close()
+    local blocks, name, lines = {}, nil, nil
+    for line in text:gmatch("([^\n]*)\n") do
+      local fence_name = line:match("^```%w+ ([%w_%.]+)%s*$")
+      if not name and fence_name then
+        name, lines = fence_name, {}
+      elseif name and line:match("^```%s*$") then
+        blocks[name] = table.concat(lines, "\n") .. "\n"
+        name = nil
+      elseif name then
+        lines[#lines + 1] = line
+      end
+    end
+    return blocks
+  end
+
+  it("imputes, encodes, saves, reloads and predicts as the page says", function()
+    local blocks = named_blocks("docs/PREPROCESSING.md")
+    for _, name in ipairs{ "customers.csv", "new_customers.csv", "churn.lua", "output" } do
+      assert.truthy(blocks[name], "the page has no block named " .. name)
+    end
+    local dir = os.tmpname()
+    os.remove(dir)
+    assert(os.execute("mkdir " .. support.quote(dir)))
+    for _, name in ipairs{ "customers.csv", "new_customers.csv", "churn.lua" } do
+      local f = assert(io.open(dir .. "/" .. name, "wb"))
+      f:write(blocks[name])
+      f:close()
+    end
+    local luma_bin = os.getenv("PWD") .. "/" .. support.luma
+    local out, err, code = support.run("cd " .. support.quote(dir) .. " && "
+      .. support.quote(luma_bin) .. " churn.lua")
+    assert.equal("", err)
+    assert.equal(0, code)
+    assert.equal(blocks.output, out)
+    -- the model was saved with its categories and statistics, and a new
+    -- process read it back
+    local saved = luma.load(dir .. "/churn.luma")
+    assert.same({ "no", "yes" }, saved.classes)
+    local imputer = saved.model.named_steps.columntransformer.params.transformers[1][2]
+      .named_steps.simpleimputer
+    assert.same({ "unknown", "unknown" }, imputer.statistics)
+    os.execute("rm -r " .. support.quote(dir))
+  end)
+end)

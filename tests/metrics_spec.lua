@@ -176,6 +176,37 @@ describe("metrics #smoke", function()
     close(3 * math.log(100) + 20, m.bic(-10, 3, 100))
   end)
 
+  -- Issue 29, item 14: data sets keep their published labels (iris: 0..2)
+  -- while the labels Luma produces count from 1 (a clusterer's 1..k): the
+  -- partition metrics compare partitions, not label values, so neither the
+  -- offset nor a renaming of the clusters changes them.
+  it("are indifferent to 0- or 1-based labels and to renamed clusters", function()
+    local X, y = luma.datasets.load("iris")
+    assert.equal(0, y:min())
+    local km = luma.cluster.KMeans{ n_clusters = 3, seed = 0 }:fit(X)
+    assert.equal(1, km.labels:min())
+    assert.equal(3, km.labels:max())
+    -- renamed: 1 -> 30, 2 -> 10, 3 -> 20
+    local renamed = km.labels:eq(1) * 30 + km.labels:eq(2) * 10 + km.labels:eq(3) * 20
+    local ari = m.adjusted_rand_score(y, km.labels)
+    local nmi = m.normalized_mutual_info_score(y, km.labels)
+    local h, c, v = m.homogeneity_completeness_v_measure(y, km.labels)
+    -- scikit-learn 1.2.1: adjusted_rand_score(y, KMeans(3, n_init=10,
+    -- random_state=0).fit(X).labels_), its labels 0..2
+    close(0.7302382722834697, ari, 1e-12)
+    for _, pair in ipairs{ { y + 1, km.labels }, { y, km.labels - 1 }, { y, renamed },
+                           { km.labels, y } } do
+      local a, b = pair[1], pair[2]
+      close(ari, m.adjusted_rand_score(a, b), 1e-14)
+      close(nmi, m.normalized_mutual_info_score(a, b), 1e-14)
+      local h2, c2, v2 = m.homogeneity_completeness_v_measure(a, b)
+      if a == km.labels then h2, c2 = c2, h2 end -- swapped roles swap h and c
+      close(h, h2, 1e-14)
+      close(c, c2, 1e-14)
+      close(v, v2, 1e-14)
+    end
+  end)
+
   it("serve scorers that are greater-is-better", function()
     local Mean = estimator.class{ name = "metrics_test.Mean", kind = "regressor", doc = "mean",
       params = {}, fit = function(self, _, y) self.v = y:mean() end,

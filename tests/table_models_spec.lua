@@ -42,9 +42,55 @@ describe("estimators fitted on a Table", function()
 
   it("name a missing column", function()
     local m = luma.linear.Ridge{}:fit(T:select{ "x", "z" }, y)
-    errors_with("bad argument #1 to 'predict' %(X has no column 'z'; it has x, city%)", function()
+    errors_with("bad argument #1 to 'predict' %(X has no column 'z'; Ridge was fitted on x, z, "
+      .. "and X has x, city%)", function()
       m:predict(T:select{ "x", "city" })
     end)
+    -- the first of the fitted names that is missing, whatever else differs
+    errors_with("X has no column 'x'; Ridge was fitted on x, z, and X has a, b", function()
+      m:predict(Table({ a = x, b = z }, { columns = { "a", "b" } }))
+    end)
+  end)
+
+  it("warn once per model when given a matrix after a Table, or the reverse", function()
+    local num = T:select{ "x", "z" }
+    local m = luma.linear.Ridge{}:fit(num, y)
+    local p1, p2
+    local warnings = support.capture_warnings(function()
+      p1 = m:predict(num:to_matrix())
+      p2 = m:predict(num:to_matrix())
+      m:predict(num)  -- a Table: no warning
+    end)
+    assert.same({ "luma.linear.Ridge: predict got a matrix, without column names, but it was "
+      .. "fitted on a luma.Table with columns x, z; the matrix's columns are taken in that "
+      .. "order (warned once per model)" }, warnings)
+    -- the columns are still taken by position
+    assert.matrix_near(m:predict(num), p1, 0)
+    assert.matrix_near(p1, p2, 0)
+    -- a refit starts over, and the reverse mismatch has its own text
+    local onmatrix = luma.linear.Ridge{}:fit(num:to_matrix(), y)
+    warnings = support.capture_warnings(function()
+      onmatrix:predict(num)
+      onmatrix:score(num, y)
+      m:fit(num, y):predict(num:to_matrix())
+    end)
+    assert.equal(2, #warnings)
+    assert.equal("luma.linear.Ridge: predict got a luma.Table, but it was fitted on a matrix, "
+      .. "without column names; the Table's columns (x, z) are taken by position (warned "
+      .. "once per model)", warnings[1])
+    assert.truthy(warnings[2]:find("predict got a matrix", 1, true))
+  end)
+
+  it("warn once for a pipeline, not again for each of its steps", function()
+    local model = city_model():fit(T, y)
+    local onehot = pl.make_pipeline(pp.StandardScaler{}, luma.linear.Ridge{}):fit(T:select{ "x", "z" }, y)
+    local warnings = support.capture_warnings(function()
+      onehot:predict(T:select{ "x", "z" }:to_matrix())
+      onehot:predict(T:select{ "x", "z" }:to_matrix())
+      model:predict(T)  -- the steps after the first get matrices by design: silent
+    end)
+    assert.equal(1, #warnings)
+    assert.truthy(warnings[1]:find("^luma.pipeline.Pipeline: predict got a matrix"))
   end)
 
   it("refuse a categorical column where numbers are needed, suggesting OneHotEncoder", function()
@@ -113,9 +159,12 @@ describe("encoders on Table columns", function()
     assert.same({ "Nice", nil, "Paris" }, back:column("city"):totable())
   end)
 
-  it("refuse a missing category with its row", function()
-    errors_with("column 'city' has a missing or non%-finite value in row 2", function()
-      pp.OneHotEncoder{}:fit(Table({ city = { "Paris", false, "Lyon" } }))
+  it("refuse an unseen missing category with its row, unless told to ignore it", function()
+    local e = pp.OneHotEncoder{}:fit(Table({ city = { "Paris", "Lyon" } }))
+    errors_with("OneHotEncoder: a missing value in column 'city' %(row 2%), which fit never saw",
+      function() e:transform(Table({ city = { "Paris", false, "Lyon" } })) end)
+    errors_with("column 'x' has an infinite value in row 1", function()
+      pp.OneHotEncoder{}:fit(Table({ x = { math.huge, 1 } }))
     end)
   end)
 end)

@@ -111,7 +111,8 @@ local function Categorical_new(values, opts)
   end
   opts = args.options(fname, 2, opts, nil, { categories = true }, 3)
   local n = #values
-  return categorical_from_list(fname, values, n, opts.categories)
+  local c = categorical_from_list(fname, values, n, opts.categories) -- (its errors count this level)
+  return c
 end
 
 --- Categorical.from_codes(codes, categories) -> Categorical

@@ -146,7 +146,8 @@ local function check_opts(fname, valid, ...)
     fail(3, "luma.datasets.%s: too many arguments (%d; expected at most %d)", fname,
       given_args.n, i)
   end
-  return args.check_opts("luma.datasets." .. fname, opts, valid, 3)
+  local checked = args.check_opts("luma.datasets." .. fname, opts, valid, 3) -- (not a tail call)
+  return checked
 end
 
 -- The largest count a generator makes (a matrix's row limit).
@@ -390,6 +391,10 @@ luma.doc.set_members(datasets, "luma.datasets", {
       .. "cos(x) + N(0, noise^2) noise. Returns x and y, n x 1 each."
       .. " n_samples may also come positionally: make_sinusoid(200 [, opts])." },
 })
+
+-- The generators' shared checks raise at levels that depend on the
+-- generator: each public function raises at its caller's line.
+args.relay_functions(datasets)
 
 luma.doc.set(datasets, { name = "luma.datasets",
   doc = "Bundled data sets (load: iris, wine, breast_cancer, diabetes, digits) and "

@@ -120,6 +120,7 @@ end
 -- What a parameter accepts, for error messages: "a number > 0",
 -- "one of "l1", "l2"", ...
 local function expectation(p)
+  if p.expect then return p.expect .. (p.nullable and " (or nil)" or "") end
   if p.values then
     local shown = {}
     for i, v in ipairs(p.values) do shown[i] = describe(v) end
@@ -156,6 +157,7 @@ local function valid_value(p, v)
     if p.gt and not (v > p.gt) then return false end
     if p.lt and not (v < p.lt) then return false end
   end
+  if p.check then return p.check(v) end
   return true
 end
 
@@ -185,6 +187,8 @@ local function compile_schema(spec)
     assert(type(p.doc) == "string", "parameter '" .. p.name .. "' needs a doc string")
     p.type = p.type or "any"
     p.types = type_list(p.type)
+    assert(p.check == nil or (type(p.check) == "function" and type(p.expect) == "string"),
+      "parameter '" .. p.name .. "': check needs expect, the text of what it accepts")
     if p.default == nil then p.nullable = true end
     assert(valid_value(p, p.default), "default of '" .. p.name .. "' is invalid")
     byname[p.name] = p
@@ -234,6 +238,9 @@ local function set_param(self, name, value, level)
     fail(level, "%s: parameter '%s' must be %s, got %s", class.name, name, expectation(p),
       describe(value))
   end
+  -- A checked table is kept as a copy: the caller's table changed later
+  -- cannot undo the check.
+  if p.check and type(value) == "table" then value = copy_value(value) end
   self.params[name] = value
 end
 
@@ -362,16 +369,74 @@ local function width(X)
   return X:ncols()
 end
 
--- T's columns named by names, in that order (a missing one is an error
--- naming it and the columns T has).
-local function pick_columns(T, names, method, level)
+-- A list of names for a message, the first few of a long one.
+local function name_list(names)
+  if #names <= 6 then return table.concat(names, ", ") end
+  return table.concat({ table.unpack(names, 1, 5) }, ", ") .. ", ... (" .. #names .. " in all)"
+end
+
+-- T's columns named by names, in that order (the first missing one is an
+-- error naming it, the columns fit saw and the columns T has).
+local function pick_columns(class, T, names, method, level)
   for _, name in ipairs(names) do
     if not T:has_column(name) then
-      fail(level + 1, "bad argument #1 to '%s' (X has no column '%s'; it has %s)", method,
-        name, table.concat(T:names(), ", "))
+      fail(level + 1, "bad argument #1 to '%s' (X has no column '%s'; %s was fitted on %s, "
+        .. "and X has %s)", method, name, class.short_name, name_list(names),
+        name_list(T:names()))
     end
   end
   return T:select(names)
+end
+
+-- Models that have already warned about input without (or with) column
+-- names since their last fit, as keys (scikit-learn warns on every call;
+-- once per model is enough to be seen without flooding a loop).
+local warned_names = setmetatable({}, { __mode = "k" })
+
+-- Marks est and the estimators inside it (a Pipeline's steps, a
+-- ColumnTransformer's transformers, found in its parameters) as warned:
+-- the steps of a pipeline that warned get the same matrix and would say
+-- it again.
+local function mark_warned(est)
+  warned_names[est] = true
+  for _, v in pairs(est.params) do
+    if is_estimator(v) then mark_warned(v)
+    elseif type(v) == "table" and getmetatable(v) == nil then
+      for _, entry in pairs(v) do
+        if is_estimator(entry) then mark_warned(entry)
+        elseif type(entry) == "table" and getmetatable(entry) == nil then
+          for _, inner in pairs(entry) do
+            if is_estimator(inner) then mark_warned(inner) end
+          end
+        end
+      end
+    end
+  end
+end
+
+-- scikit-learn's check of feature names: a model fitted on a Table and
+-- given a matrix, or fitted on a matrix and given a Table, takes the
+-- columns by position, which is right only if they come in the same
+-- order; it says so once.  A Pipeline hands its later steps matrices
+-- after naming them (feature_names_in without __table_fit): no warning.
+local function check_names_kind(self, method, X)
+  if method == "inverse_transform" or warned_names[self] then return end
+  local class = self.__class
+  local names = rawget(self, "feature_names_in")
+  local text
+  if rawget(self, "__table_fit") and names and luma.ismatrix(X) then
+    text = string.format("%s: %s got a matrix, without column names, but it was fitted on a "
+      .. "luma.Table with columns %s; the matrix's columns are taken in that order", class.name,
+      method, name_list(names))
+  elseif not names and is_table(X) then
+    text = string.format("%s: %s got a luma.Table, but it was fitted on a matrix, without "
+      .. "column names; the Table's columns (%s) are taken by position", class.name, method,
+      name_list(X:names()))
+  end
+  if text then
+    mark_warned(self)
+    warn(text .. " (warned once per model)")
+  end
 end
 
 -- T as the numeric matrix of its columns, for a class that needs numbers.
@@ -468,8 +533,12 @@ local function fitting(class, method, impl, and_then)
     reset(self)
     -- The class's fit raises its argument errors for its own caller, which
     -- is this wrapper: they are raised again at the user's line.
+    warned_names[self] = nil
     local result = args.relay(2, impl, self, Xc, yc, ...)
-    if names then rawset(self, "feature_names_in", names) end
+    if names then
+      rawset(self, "feature_names_in", names)
+      rawset(self, "__table_fit", true)
+    end
     if rawget(self, "n_features_in") == nil and (luma.ismatrix(Xc) or is_table(Xc)) then
       rawset(self, "n_features_in", width(Xc))
     end
@@ -491,9 +560,10 @@ local function check_fitted_input(self, method, X)
   if not self:is_fitted() then
     fail(3, "%s: %s called before fit", class.name, method)
   end
+  check_names_kind(self, method, X)
   local names = rawget(self, "feature_names_in")
   if names and is_table(X) and method ~= "inverse_transform" then
-    X = pick_columns(X, names, method, 3)
+    X = pick_columns(class, X, names, method, 3)
   end
   X = accepted(class, X, method, 3)
   if not (luma.ismatrix(X) or is_table(X)) then return X end
@@ -682,9 +752,12 @@ end
 -- "classifier", "transformer", "clusterer", "density", "outlier" or
 -- "meta"; an outlier detector's predict gives +1 for inliers and -1 for
 -- outliers, as a column), doc, params (a list of {name, type, default,
--- min, max, gt, lt, values, nan_ok, doc}; type is one of number, integer,
--- boolean, string, function, table, matrix, estimator, seed, any, or
--- alternatives joined by '|'), and the methods: fit(self, X, y, ...)
+-- min, max, gt, lt, values, nan_ok, check, expect, doc}; type is one of
+-- number, integer, boolean, string, function, table, matrix, estimator,
+-- seed, any, or alternatives joined by '|'; check(v) -> boolean validates
+-- what the others cannot say, such as a table's contents, and expect is
+-- then the text of what it accepts, for messages and help), and the
+-- methods: fit(self, X, y, ...)
 -- (required; y is nil when the caller gave none) and any of predict,
 -- predict_proba, predict_log_proba, decision_function, score_samples,
 -- transform, inverse_transform, score, fit_predict, fit_transform (these

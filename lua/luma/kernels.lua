@@ -56,7 +56,8 @@ local is_kernel = args.is_named(Kernel.__name)
 
 local function make(fields) return setmetatable(fields, Kernel) end
 
--- Copies and checks the options of a base kernel.
+-- Copies and checks the options of a base kernel (level: error()'s, the
+-- constructors tail-call this, so 2 is their caller).
 local function base(kind, opts, level)
   local fname = "kernels." .. kind
   if opts ~= nil and type(opts) ~= "table" then
@@ -227,13 +228,13 @@ end
 
 -- -------------------------------------------------------- constructors
 
-function kernels.linear() return base("linear", nil, 3) end
-function kernels.polynomial(opts) return base("polynomial", opts, 3) end
-function kernels.rbf(opts) return base("rbf", opts, 3) end
-function kernels.laplacian(opts) return base("laplacian", opts, 3) end
-function kernels.sigmoid(opts) return base("sigmoid", opts, 3) end
-function kernels.rational_quadratic(opts) return base("rational_quadratic", opts, 3) end
-function kernels.cosine() return base("cosine", nil, 3) end
+function kernels.linear() return base("linear", nil, 2) end
+function kernels.polynomial(opts) return base("polynomial", opts, 2) end
+function kernels.rbf(opts) return base("rbf", opts, 2) end
+function kernels.laplacian(opts) return base("laplacian", opts, 2) end
+function kernels.sigmoid(opts) return base("sigmoid", opts, 2) end
+function kernels.rational_quadratic(opts) return base("rational_quadratic", opts, 2) end
+function kernels.cosine() return base("cosine", nil, 2) end
 
 function kernels.is_kernel(v) return is_kernel(v) end
 

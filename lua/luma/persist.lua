@@ -402,6 +402,12 @@ luma.doc.set_members(persist, "luma.persist", {
     doc = "The inverse of encode; errors name what." },
 })
 
+-- Errors at the caller's line, wherever they come from: the writers and
+-- readers (a file that cannot be written names the path), and to_plain's
+-- checks at any depth of the value.  (luma.save and luma.load forward
+-- here from C, which adds the location of their caller.)
+args.relay_functions(persist)
+
 luma.doc.set(persist, { name = "luma.persist",
   doc = "luma.save(obj, path) and luma.load(path) for matrices, estimators, pipelines, search "
     .. "results, generators and tables of them (docs/FORMAT.md); register(name, handler) "

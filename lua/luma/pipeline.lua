@@ -68,6 +68,19 @@ local function check_named(list, what, level, allow_drop)
   end
 end
 
+-- The {name, estimator, ...} entries of a composite's list parameter that
+-- are well formed: fit checks the list (check_named), which may be nil or
+-- anything else until then, and get_params / set_params must not fail on
+-- it.
+local function named_entries(list)
+  local out = {}
+  if type(list) ~= "table" then return out end
+  for _, entry in ipairs(list) do
+    if type(entry) == "table" and type(entry[1]) == "string" then out[#out + 1] = entry end
+  end
+  return out
+end
+
 -- get_params over named entries: the list itself, each entry by name, and
 -- each entry's own parameters as "name__param" (so too an estimator among
 -- the composite's own parameters, such as a remainder).
@@ -82,7 +95,7 @@ local function named_get_params(self, key, deep)
     end
   end
   out[key] = self.params[key]
-  for _, entry in ipairs(self.params[key]) do
+  for _, entry in ipairs(named_entries(self.params[key])) do
     out[entry[1]] = entry[2]
     if deep ~= false and estimator.is_estimator(entry[2]) then
       for k, v in pairs(entry[2]:get_params(true)) do out[entry[1] .. "__" .. k] = v end
@@ -105,7 +118,7 @@ local function named_set_params(base_set)
       local entry
       local split = type(name) == "string" and name:find("__", 1, true)
       local head = split and name:sub(1, split - 1) or name
-      for _, e in ipairs(self.params[key]) do
+      for _, e in ipairs(named_entries(self.params[key])) do
         if e[1] == head then entry = e end
       end
       if entry and split then

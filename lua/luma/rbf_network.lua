@@ -40,7 +40,7 @@ end
 -- Fits centres and weights to the targets T (n x t).
 local function fit_network(self, X, T)
   local p = self.params
-  if not X:isfinite():all() then fail(4, "bad argument #1 to 'fit' (X contains NaN or Inf)") end
+  args.finite(X, 1, "fit", 4)
   local n = X:rows()
   local k = p.n_centers
   if k and k > n then
@@ -74,7 +74,7 @@ local function fit_network(self, X, T)
 end
 
 local function check_X(X, fname)
-  if not X:isfinite():all() then fail(3, "bad argument #1 to '%s' (X contains NaN or Inf)", fname) end
+  args.finite(X, 1, fname, 3)
 end
 
 local function outputs(self, X)

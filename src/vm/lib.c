@@ -247,7 +247,10 @@ static int luma_help(lua_State *L) {
   return 1;
 }
 
-/* luma.save / luma.load: forwarded to the Lua module luma.persist. */
+/* luma.save / luma.load: forwarded to the Lua module luma.persist.  Its
+ * functions raise their errors for their caller, which is this C function:
+ * a message without a location gets the location of luma.save's caller,
+ * as an error raised there would (a Lua runtime error keeps its own). */
 static int forward_to_persist(lua_State *L, const char *fname) {
   int n = lua_gettop(L);
   lua_getglobal(L, "require");
@@ -256,8 +259,20 @@ static int forward_to_persist(lua_State *L, const char *fname) {
   lua_getfield(L, -1, fname);
   lua_insert(L, 1);
   lua_pop(L, 1);
-  lua_call(L, n, LUA_MULTRET);
-  return lua_gettop(L);
+  int status = lua_pcall(L, n, LUA_MULTRET, 0);
+  if (status == LUA_OK) return lua_gettop(L);
+  if (status == LUA_ERRRUN && lua_type(L, -1) == LUA_TSTRING) {
+    const char *msg = lua_tostring(L, -1);
+    const char *colon = strchr(msg, ':');
+    /* "chunk:line: ..." is located; anything else is not */
+    int located = colon != NULL && colon[1] >= '0' && colon[1] <= '9';
+    if (!located) {
+      luaL_where(L, 1);
+      lua_insert(L, -2);
+      lua_concat(L, 2);
+    }
+  }
+  return lua_error(L);
 }
 
 static int luma_save(lua_State *L) { return forward_to_persist(L, "save"); }

@@ -68,7 +68,7 @@ describe("luma.cluster similarity graphs", function()
       function() C.epsilon_graph(X5, 0) end)
     errors_with("bad argument #2 to 'knn_graph' %(n_neighbors must be an integer in 1..4",
       function() C.knn_graph(X5, 5) end)
-    errors_with("bad argument #1 to 'gaussian_graph' %(X has a NaN",
+    errors_with("bad argument #1 to 'gaussian_graph' %(X has a non%-finite element, nan at row 1, column 1",
       function() C.gaussian_graph(luma.matrix{ { 0 / 0 }, { 1 } }) end)
     errors_with("unknown option 'k'", function() C.knn_graph(X5, 1, { k = 2 }) end)
   end)

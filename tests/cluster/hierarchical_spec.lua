@@ -212,7 +212,8 @@ describe("luma.cluster.AgglomerativeClustering", function()
     local bad = X:copy()
     bad:set(7, 2, 0 / 0)
     errors_with("bad argument #1 to 'fit' %(AgglomerativeClustering: X has a non%-finite element, "
-      .. "nan at row 7, column 2%)", function() C.AgglomerativeClustering{}:fit(bad) end)
+      .. "nan at row 7, column 2; impute missing values first, e%.g%. with "
+      .. "luma%.preprocessing%.SimpleImputer%)", function() C.AgglomerativeClustering{}:fit(bad) end)
   end)
 
   it("rejects a non-square precomputed distance matrix", function()

@@ -201,7 +201,8 @@ describe("luma.decomposition.PCA", function()
     it("refuses NaN in fit and transform", function()
       local bad = X:copy()
       bad:set(3, 2, 0 / 0)
-      errors_with("bad argument #1 to 'fit' %(PCA: X has a non%-finite element, nan at row 3, column 2%)",
+      errors_with("bad argument #1 to 'fit' %(PCA: X has a non%-finite element, nan at row 3, column 2; "
+        .. "impute missing values first, e%.g%. with luma%.preprocessing%.SimpleImputer%)",
         function() PCA{}:fit(bad) end)
       local p = PCA{ n_components = 2 }:fit(X)
       errors_with("bad argument #1 to 'transform'", function() p:transform(bad) end)

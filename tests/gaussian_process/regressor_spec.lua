@@ -305,12 +305,15 @@ describe("luma.gaussian_process.GaussianProcessRegressor", function()
     it("non-finite values", function()
       local Xbad = X:copy()
       Xbad:set(3, 2, 0 / 0)
-      errors_with("bad argument #1 to 'fit' %(X contains NaN or Inf%)", function() GPR{}:fit(Xbad, y) end)
+      errors_with("bad argument #1 to 'fit' %(X has a non%-finite element, nan at row 3, column 2; "
+        .. "impute missing values first", function() GPR{}:fit(Xbad, y) end)
       local ybad = y:copy()
       ybad:set(2, 1, math.huge)
-      errors_with("bad argument #2 to 'fit' %(y contains NaN or Inf%)", function() GPR{}:fit(X, ybad) end)
+      errors_with("bad argument #2 to 'fit' %(y has a non%-finite element, inf at row 2, column 1%)",
+        function() GPR{}:fit(X, ybad) end)
       local m = GPR{}:fit(X, y)
-      errors_with("bad argument #1 to 'predict' %(X contains NaN or Inf%)", function()
+      errors_with("bad argument #1 to 'predict' %(X has a non%-finite element, nan at row 1, column 1",
+        function()
         m:predict(luma.matrix{ { 0 / 0, 1 } })
       end)
     end)

@@ -89,7 +89,8 @@ describe("GaussianNB", function()
       function() G{}:fit(X, luma.full(150, 1, 3)) end)
     local bad = X:copy()
     bad:set(5, 2, 0 / 0)
-    fails("bad argument #1 to 'fit' (GaussianNB: X has a non-finite element, nan at row 5, column 2)",
+    fails("bad argument #1 to 'fit' (GaussianNB: X has a non-finite element, nan at row 5, column 2"
+      .. "; impute missing values first, e.g. with luma.preprocessing.SimpleImputer)",
       function() G{}:fit(bad, y) end)
     fails("X has a non-finite element", function() G{}:fit(X, y):predict_proba(bad) end)
     fails("X has 150 rows but y has 3", function() G{}:fit(X, M{ 0, 1, 2 }) end)

@@ -185,6 +185,35 @@ describe("read_csv bad input", function()
       "luma.io.read_csv: " .. wide .. ": line 2 has more than the 2 fields of the header")
   end)
 
+  it("says which delimiter a file of another separator likely uses", function()
+    -- a European file: ';' between fields, ',' in decimals
+    local semi = write("name;price;qty\nbolt;0,25;100\n")
+    assert.has_error(function() io_.read_csv(semi) end,
+      "luma.io.read_csv: " .. semi .. ": line 2 has more than the 1 fields of the header; the "
+      .. "header looks ';'-separated: pass {delimiter = \";\"}")
+    local T = io_.read_csv(semi, { delimiter = ";" }) -- as told: "0,25" is text then
+    assert.same({ "name", "price", "qty" }, T:names())
+    assert.has_error(function() io_.parse_csv("a\tb\n1,5\t2,5,3\n") end,
+      "luma.io.read_csv: the text: line 2 has more than the 1 fields of the header; the "
+      .. "header looks tab-separated: pass {delimiter = \"\\t\"}")
+    assert.has_error(function() io_.parse_csv("1|2|3\n4|5\n", { delimiter = "|", header = false }) end,
+      "luma.io.read_csv: the text: line 2 has 2 fields but the first row has 3")
+    assert.has_error(function() io_.parse_csv("a,b,c|d\n1|2|3\n", { delimiter = "|" }) end,
+      "luma.io.read_csv: the text: line 2 has more than the 2 fields of the header; the header "
+      .. "looks ','-separated: pass {delimiter = \",\"}")
+    -- quoted delimiters do not count, and a tie keeps the delimiter given
+    assert.has_error(function() io_.parse_csv("\"a;b;c\",d\n1,2,3\n") end,
+      "luma.io.read_csv: the text: line 2 has more than the 2 fields of the header")
+    -- a file whose every line is one field reads, with a warning
+    local warnings = support.capture_warnings(function()
+      T = io_.parse_csv("a;b\n1;2\n3;4\n")
+    end)
+    assert.same({ "a;b" }, T:names())
+    assert.same({ "luma.io.read_csv: the text: read as a single column; the header looks "
+      .. "';'-separated: pass {delimiter = \";\"}" }, warnings)
+    assert.same({}, support.capture_warnings(function() io_.parse_csv("a\n1\n") end))
+  end)
+
   it("rejects duplicate and empty column names", function()
     assert.has_error(function() io_.parse_csv("a,b,a\n1,2,3\n") end,
       "luma.io.read_csv: the text: duplicate column name 'a' (columns 1 and 3)")

@@ -262,6 +262,10 @@ describe("KalmanFilter bad input", function()
   end)
 
   it("rejects an em_vars name it does not know", function()
-    errors_with("em_vars has an unknown name 'A'", function() KF{ em_vars = { "A" } }:fit(X) end)
+    errors_with("parameter 'em_vars' must be \"all\" or a list of names among "
+      .. "transition_matrix, transition_covariance, observation_matrix, observation_covariance, "
+      .. "initial_state_mean, initial_state_covariance, got {\"A\"}",
+      function() KF{ em_vars = { "A" } } end)
+    errors_with("parameter 'em_vars' must be", function() KF{ em_vars = "some" } end)
   end)
 end)

@@ -291,12 +291,19 @@ describe("luma.linear bad input", function()
     local Xn = X:copy()
     Xn:set(5, 2, 0 / 0)
     for _, cls in ipairs{ "LinearRegression", "Ridge", "Lasso", "ElasticNet" } do
-      errors_with("bad argument #1 to 'fit' %(X contains NaN or Inf", function() L[cls]{}:fit(Xn, y) end)
+      errors_with("bad argument #1 to 'fit' %(X has a non%-finite element, nan at row 5, column 2"
+        .. "; impute missing values first, e%.g%. with luma%.preprocessing%.SimpleImputer%)",
+        function() L[cls]{}:fit(Xn, y) end)
     end
-    errors_with("X contains NaN or Inf", function() L.KernelRidge{}:fit(Xn, y) end)
+    errors_with("X has a non%-finite element, nan at row 5, column 2", function() L.KernelRidge{}:fit(Xn, y) end)
     local yi = y:copy()
     yi:set(3, 1, math.huge)
-    errors_with("bad argument #2 to 'fit' %(y contains NaN or Inf", function() L.Ridge{}:fit(X, yi) end)
+    errors_with("bad argument #2 to 'fit' %(y has a non%-finite element, inf at row 3, column 1%)",
+      function() L.Ridge{}:fit(X, yi) end)
+    -- finite values whose squares overflow are not NaN or Inf: said as they are
+    errors_with("bad argument #1 to 'fit' %(X has values too large to square", function()
+      L.LinearRegression{}:fit(X * 1e300, y)
+    end)
     errors_with("y contains NaN", function() L.Ridge{}:fit(X, y * (0 / 0)) end)
     errors_with("alpha", function() L.Ridge{ alpha = -1 } end)
     errors_with("alpha", function() L.Lasso{ alpha = -0.1 } end)

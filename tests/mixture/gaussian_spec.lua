@@ -255,7 +255,8 @@ describe("luma.mixture.GaussianMixture", function()
     it("refuses NaN", function()
       local bad = iris:copy()
       bad:set(7, 3, 0 / 0)
-      errors_with("bad argument #1 to 'fit' %(GaussianMixture: X has a non%-finite element, nan at row 7, column 3%)",
+      errors_with("bad argument #1 to 'fit' %(GaussianMixture: X has a non%-finite element, nan at row 7, "
+        .. "column 3; impute missing values first",
         function() GM{}:fit(bad) end)
       local g = GM{ n_components = 2, seed = 1 }:fit(iris)
       errors_with("bad argument #1 to 'score_samples'", function() g:score_samples(bad) end)

@@ -85,7 +85,8 @@ describe("luma.neighbors bad input", function()
   it("NaN in the data", function()
     local bad = X:copy()
     bad:set(2, 1, 0 / 0)
-    fails_with("bad argument #1 to 'fit' (KNeighborsClassifier: X has a non-finite element, nan at row 2, column 1)",
+    fails_with("bad argument #1 to 'fit' (KNeighborsClassifier: X has a non-finite element, nan at row 2, column 1"
+      .. "; impute missing values first, e.g. with luma.preprocessing.SimpleImputer)",
       function() NB.KNeighborsClassifier{ n_neighbors = 2 }:fit(bad, y) end)
     local m = NB.KNeighborsClassifier{ n_neighbors = 2 }:fit(X, y)
     fails_with("bad argument #1 to 'predict' (KNeighborsClassifier: the query matrix has a non-finite "

@@ -150,7 +150,7 @@ describe("encoders' bad input", function()
     errors_with("X must be a luma.Matrix, a luma.Table or a non%-empty list", function()
       pp.OneHotEncoder{}:fit{}
     end)
-    errors_with("column 1, row 1: \"true\" is not a string or a finite number", function()
+    errors_with("column 1, row 1: \"true\" is not a string, a finite number or false %(missing%)", function()
       pp.OrdinalEncoder{}:fit{ true }
     end)
   end)

@@ -183,6 +183,95 @@ describe("luma.preprocessing encoders", function()
   end)
 end)
 
+-- Missing categories (issue 29, item 5), against scikit-learn 1.2.1 on
+-- X = np.array([["Paris"], [np.nan], ["Lyon"], ["Paris"]], dtype=object):
+--   OneHotEncoder().fit(X): categories_ [Lyon, Paris, nan], names city_Lyon,
+--     city_Paris, city_nan, rows [0 1 0] [0 0 1] [1 0 0] [0 1 0];
+--   OneHotEncoder(handle_unknown="ignore") fitted on Paris, Lyon: [Paris, nan,
+--     Nice] -> [0 1] [0 0] [0 0]; without it: "Found unknown categories [nan]";
+--   OrdinalEncoder().fit(X).transform(X) = [1 nan 0 1] (encoded_missing_value
+--     = -1: [1 -1 0 1]);
+--   SimpleImputer(strategy="most_frequent") on [b, a, nan]: a (the smallest of
+--     the tied); strategy="constant": "missing_value";
+--   OneHotEncoder on the numbers [1, nan, 2]: [1 0 0] [0 0 1] [0 1 0].
+describe("luma.preprocessing missing values", function()
+  local Table = luma.Table
+  local T = Table{ city = { "Paris", false, "Lyon", "Paris" } }
+
+  it("OneHotEncoder makes a missing value seen at fit a category of its own", function()
+    local e = pp.OneHotEncoder{}:fit(T)
+    assert.same({ { "Lyon", "Paris", false } }, e.categories)
+    assert.same({ "city=Lyon", "city=Paris", "city=<NA>" }, e:get_feature_names_out())
+    local Z = e:transform(T)
+    assert.matrix_near({ { 0, 1, 0 }, { 0, 0, 1 }, { 1, 0, 0 }, { 0, 1, 0 } }, Z, 0)
+    assert.same({ "Paris", nil, "Lyon", "Paris" }, e:inverse_transform(Z):column("city"):totable())
+    -- the missing category is saved with the others
+    local path = os.tmpname()
+    luma.save(e, path)
+    local back = luma.load(path)
+    os.remove(path)
+    assert.same(e.categories, back.categories)
+    assert.matrix_near(Z, back:transform(T), 0)
+    -- numbers: NaN is the missing value
+    assert.matrix_near({ { 1, 0, 0 }, { 0, 0, 1 }, { 0, 1, 0 } },
+      pp.OneHotEncoder{}:fit_transform(luma.matrix{ 1, 0 / 0, 2 }), 0)
+  end)
+
+  it("OneHotEncoder treats a missing value fit never saw as unknown", function()
+    local seen = Table{ city = { "Paris", "Lyon" } }
+    local new = Table{ city = { "Paris", false, "Nice" } }
+    local ig = pp.OneHotEncoder{ handle_unknown = "ignore" }:fit(seen)
+    assert.matrix_near({ { 0, 1 }, { 0, 0 }, { 0, 0 } }, ig:transform(new), 0)
+    errors_with("OneHotEncoder: a missing value in column 'city' %(row 2%), which fit never saw; "
+      .. "use handle_unknown = \"ignore\"", function() pp.OneHotEncoder{}:fit(seen):transform(new) end)
+    -- declared categories must declare it (false) to take it at fit
+    errors_with("a missing value in column 'city' %(row 2%) is not among the given categories",
+      function() pp.OneHotEncoder{ categories = { { "Lyon", "Paris" } } }:fit(T) end)
+    assert.equal(3, pp.OneHotEncoder{ categories = { { "Lyon", "Paris", false } } }:fit(T)
+      .n_features_out)
+  end)
+
+  it("OrdinalEncoder gives a missing value encoded_missing_value", function()
+    local e = pp.OrdinalEncoder{}:fit(T)
+    assert.same({ { "Lyon", "Paris" } }, e.categories)
+    local Z = e:transform(T)
+    assert.equal(2, Z:get(1, 1))
+    assert.is_true(Z:get(2, 1) ~= Z:get(2, 1))
+    assert.matrix_near({ { 2 }, { -1 }, { 1 }, { 2 } },
+      pp.OrdinalEncoder{ encoded_missing_value = -1 }:fit_transform(T), 0)
+    assert.same({ "Paris", nil, "Lyon", "Paris" }, e:inverse_transform(Z):column("city"):totable())
+  end)
+
+  it("SimpleImputer fills categorical columns, returning a Table", function()
+    local C = Table({ c = { "b", "a", false }, x = { 1, 0 / 0, 3 } }, { columns = { "c", "x" } })
+    local mf = pp.SimpleImputer{ strategy = "most_frequent" }:fit(C)
+    assert.same({ "a", 1 }, mf.statistics)
+    local out = mf:transform(C)
+    assert.is_true(Table.is_table(out))
+    assert.same({ "c", "x" }, out:names())
+    assert.same({ "b", "a", "a" }, out:column("c"):totable())
+    assert.matrix_near({ { 1 }, { 1 }, { 3 } }, out:column("x"), 0)
+    local const = pp.SimpleImputer{ strategy = "constant" }:fit(C:select{ "c" })
+    assert.same({ "missing_value" }, const.statistics)
+    assert.same({ "b", "a", "missing" }, pp.SimpleImputer{ strategy = "constant",
+      fill_value = "missing" }:fit_transform(C:select{ "c" }):column("c"):totable())
+    -- a Table of numbers only gives a matrix, as before
+    assert.matrix_near({ { 1 }, { 2 }, { 3 } },
+      pp.SimpleImputer{}:fit_transform(C:select{ "x" }), 0)
+    errors_with("strategy = \"mean\" needs numbers but column 'c' is categorical; use strategy = "
+      .. "\"most_frequent\" or \"constant\"", function() pp.SimpleImputer{}:fit(C) end)
+    errors_with("fill_value = \"missing\" is a string but column 'x' is numeric", function()
+      pp.SimpleImputer{ strategy = "constant", fill_value = "missing" }:fit(C)
+    end)
+    errors_with("fill_value = 0 is a number but column 'c' is categorical", function()
+      pp.SimpleImputer{ strategy = "constant", fill_value = 0 }:fit(C:select{ "c" })
+    end)
+    errors_with("was fitted on a luma.Table with categorical columns; give it a Table", function()
+      mf:transform(luma.matrix{ { 1, 2 } })
+    end)
+  end)
+end)
+
 describe("luma.preprocessing expansions", function()
   it("PolynomialFeatures has scikit-learn's columns and names (1-based)", function()
     local p = pp.PolynomialFeatures{ degree = 3 }
@@ -260,11 +349,18 @@ describe("luma.preprocessing bad input", function()
     for _, name in ipairs{ "StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler",
                            "Normalizer", "Binarizer", "PolynomialFeatures", "OrdinalEncoder",
                            "OneHotEncoder" } do
-      errors_with("X contains NaN or Inf; " .. name .. " needs finite values", function()
-        pp[name]{}:fit(bad)
-      end)
+      -- (the encoders take a NaN as a missing value: see "missing values" below)
+      if not name:find("Encoder") then
+        errors_with("bad argument #1 to 'fit' %(" .. name .. ": X has a non%-finite element, nan "
+          .. "at row 1, column 2; impute missing values first, e%.g%. with "
+          .. "luma%.preprocessing%.SimpleImputer%)", function()
+          pp[name]{}:fit(bad)
+        end)
+      end
       local fitted = pp[name]{}:fit(luma.matrix{ { 1, 2 }, { 3, 4 } })
-      errors_with("bad argument #1 to 'transform' %(X contains NaN or Inf", function()
+      -- an infinity is not a missing value: no advice to impute it
+      errors_with("bad argument #1 to 'transform' %(" .. name .. ": X has a non%-finite element, "
+        .. "inf at row 1, column 1%)$", function()
         fitted:transform(luma.matrix{ { math.huge, 2 } })
       end)
     end

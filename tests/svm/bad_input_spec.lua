@@ -32,7 +32,8 @@ describe("luma.svm on bad input", function()
   it("refuses non-finite values", function()
     local bad = Xb:copy()
     bad:set(7, 3, 0 / 0)
-    fails("bad argument #1 to 'fit' (SVC: X has a non-finite element, nan at row 7, column 3)",
+    fails("bad argument #1 to 'fit' (SVC: X has a non-finite element, nan at row 7, column 3"
+      .. "; impute missing values first, e.g. with luma.preprocessing.SimpleImputer)",
       function() svm.SVC{}:fit(bad, yb) end)
     fails("SVR: X has a non-finite element", function() svm.SVR{}:fit(bad, yb) end)
     fails("OneClassSVM: X has a non-finite element", function() svm.OneClassSVM{}:fit(bad) end)

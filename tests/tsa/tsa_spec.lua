@@ -210,6 +210,29 @@ describe("simulation against the theoretical moments (Monte Carlo)", function()
     assert.matrix_near(g, tsa.acovf(z, { nlags = 4 }), 0.03)
   end)
 
+  it("warn when ar[1] is 1 (statsmodels' lag polynomials) and say what to write", function()
+    local warnings = {}
+    local saved = _G.warn
+    _G.warn = function(msg) warnings[#warnings + 1] = msg end
+    local ok, z = pcall(tsa.arma_generate, { 1, -0.6, 0.3 }, { 1 }, 500, { seed = 1 })
+    local ok2 = pcall(tsa.arma_acovf, { 1 }, { 0.4 }, 2)
+    tsa.arma_generate({ 0.6, -0.3 }, {}, 10, { seed = 1 }) -- the coefficients: silent
+    _G.warn = saved
+    assert.is_true(ok)
+    assert.is_false(ok2) -- phi_1 = 1 alone is a unit root: an error, after the warning
+    assert.equal(2, #warnings)
+    assert.equal("luma.tsa.arma_generate: ar[1] is 1, as in statsmodels' lag polynomials (ar = "
+      .. "{1, -phi_1, ...}, ma = {1, theta_1, ...}); Luma takes the coefficients themselves, "
+      .. "X_t = sum_i ar_i X_{t-i} + w_t + sum_j ma_j w_{t-j}, so ar[1] = 1 is phi_1 = 1. For "
+      .. "statsmodels' polynomials write ar = {0.6, -0.3}, ma = {}", warnings[1])
+    assert.truthy(warnings[2]:find("^luma.tsa.arma_acovf: ar%[1%] is 1"))
+    assert.truthy(warnings[2]:find("write ar = {}, ma = (your ma without its leading 1)", 1, true))
+    -- what was simulated is phi = (1, -0.6, 0.3) with theta_1 = 1, not the AR(2) meant: its
+    -- lag-1 autocorrelation (0.786 on this draw) is far from the AR(2)'s phi_1 / (1 - phi_2)
+    -- = 0.6 / 1.3 = 0.46 (the sampling sd at n = 500 is about 0.05)
+    assert.is_true(tsa.acf(z, { nlags = 1 }):get(2, 1) > 0.7)
+  end)
+
   it("AR(1): Var = sigma2 / (1 - phi^2), gamma(h) = phi^h Var", function()
     local g = tsa.arma_acovf({ 0.8 }, {}, 3)
     assert.near(1 / (1 - 0.64), g:get(1, 1), 1e-12)
@@ -322,8 +345,24 @@ describe("luma.tsa bad input", function()
       function() tsa.ARIMA{ order = { 1, 0, 1 } }:loglikelihood(x, { 1, 2, 3 }) end)
     errors_with("head must hold the first lag * differences = 12 values",
       function() tsa.undiff(x, x:sub(1, 3), { lag = 12 }) end)
-    errors_with("ARIMA: order {p, d, q} must be a table of 3 integers",
-      function() tsa.ARIMA{ order = { 1, 0 } }:fit(x) end)
+  end)
+
+  it("checks order and seasonal_order at construction, showing the value", function()
+    errors_with("luma.tsa.ARIMA: parameter 'order' must be {p, d, q}: 3 integers >= 0, got "
+      .. "{1, 0}", function() tsa.ARIMA{ order = { 1, 0 } } end)
+    errors_with("parameter 'order' must be {p, d, q}: 3 integers >= 0, got {-1, 0, 0}",
+      function() tsa.ARIMA{ order = { -1, 0, 0 } } end)
+    errors_with("parameter 'order' must be {p, d, q}: 3 integers >= 0, got {1, 0.5, 0}",
+      function() tsa.ARIMA{}:set_params{ order = { 1, 0.5, 0 } } end)
+    errors_with("parameter 'seasonal_order' must be {P, D, Q, s}: 4 integers >= 0, the period "
+      .. "s >= 2 when P, D or Q > 0, got {1, 0, 0, 1}",
+      function() tsa.ARIMA{ seasonal_order = { 1, 0, 0, 1 } } end)
+    -- the value kept is a copy: changing the caller's table later cannot undo the check
+    local order = { 1, 0, 0 }
+    local m = tsa.ARIMA{ order = order }
+    order[1] = -1
+    assert.same({ 1, 0, 0 }, m.params.order)
+    assert.truthy(tostring(luma.doc.get(tsa.ARIMA).params[1].type):find("3 integers >= 0", 1, true))
   end)
 
   it("rejects a pacf lag beyond half the series", function()

@@ -16,6 +16,7 @@
 -- Graphs never join a point to itself: the diagonal of W is zero (and is
 -- ignored where a W is given), as scipy.sparse.csgraph.laplacian does.
 local luma = require("luma")
+local args = require("luma.util.args")
 local native = require("luma.cluster.native")
 local common = require("luma.cluster.graph_common")
 
@@ -33,9 +34,8 @@ local function check_X(fname, X)
     fail("bad argument #1 to '%s' (X is %d x %d; it needs rows and columns)", fname, X:rows(),
       X:cols())
   end
-  if not X:isfinite():all() then
-    fail("bad argument #1 to '%s' (X has a NaN or infinite element)", fname)
-  end
+  local bad = args.nonfinite(X)
+  if bad then fail("bad argument #1 to '%s' (%s)", fname, bad) end
 end
 
 local function check_format(fname, opts, argn)

@@ -11,6 +11,7 @@
 --   community     modularity, Louvain, the spectral min-cut
 --   selection     elbow and silhouette tables over k
 local luma = require("luma")
+local args = require("luma.util.args")
 
 local cluster = {}
 local names = {}
@@ -24,6 +25,10 @@ for _, part in ipairs{ "kmeans", "kernel", "graph", "spectral", "hierarchical", 
   end
 end
 table.sort(names)
+-- The functions (graphs, linkage, community detection, selection) share
+-- checks that raise with no location: each raises them at its caller's
+-- line.  (The classes relay their methods under the estimator contract.)
+args.relay_functions(cluster)
 
 luma.doc.set(cluster, { name = "luma.cluster",
   doc = "Clustering (scikit-learn's sklearn.cluster and more): "

@@ -18,6 +18,7 @@
 -- signed so that their entry of largest magnitude is positive
 -- (scikit-learn's _deterministic_vector_sign_flip).
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 local native = require("luma.cluster.native")
 local common = require("luma.cluster.graph_common")
@@ -167,9 +168,8 @@ local NAME = "SpectralClustering"
 local function affinity_graph(self, X)
   local p = self.params
   local n = X:rows()
-  if not X:isfinite():all() then
-    fail("bad argument #1 to 'fit' (%s: X has a NaN or infinite element)", NAME)
-  end
+  local bad = args.nonfinite(X)
+  if bad then fail("bad argument #1 to 'fit' (%s: %s)", NAME, bad) end
   if p.affinity == "precomputed" then
     if X:rows() ~= X:cols() then
       fail("bad argument #1 to 'fit' (%s: a precomputed affinity must be square, got %d x %d)",

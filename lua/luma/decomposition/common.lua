@@ -7,6 +7,7 @@
 -- (svd_flip) and the randomized SVD of Halko, Martinsson and Tropp (2011)
 -- that PCA and TruncatedSVD both use.
 local luma = require("luma")
+local args = require("luma.util.args")
 local native = require("luma.decomposition.native")
 
 local common = {}
@@ -37,17 +38,8 @@ common.number_text = number_text
 --- common.check_finite(name, method, X [, argn = 1]): an error naming the
 -- first NaN or infinite element of X (row-major order).
 function common.check_finite(name, method, X, argn)
-  -- the sum is finite exactly when no element is NaN or infinite, unless
-  -- it overflows: a pass without allocating, the mask only then
-  local total = X:sum()
-  if total == total and total > -math.huge and total < math.huge then return end
-  local finite = X:isfinite()
-  if finite:all() then return end
-  local p = math.tointeger(luma.matrix.find(finite:eq(0)):get(1, 1))
-  local d = X:cols()
-  local i, j = (p - 1) // d + 1, (p - 1) % d + 1
-  fail("bad argument #%d to '%s' (%s: X has a non-finite element, %s at row %d, column %d)",
-    argn or 1, method, name, number_text(X:get(i, j)), i, j)
+  local bad = args.nonfinite(X)
+  if bad then fail("bad argument #%d to '%s' (%s: %s)", argn or 1, method, name, bad) end
 end
 
 --- common.check_nonnegative(name, method, X [, argn = 1]): an error naming

@@ -3,6 +3,7 @@
 -- the positive-definiteness report, the hyperparameter search by L-BFGS-B
 -- with seeded restarts, one-vs-rest bookkeeping and example data.
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 local kernels = require("luma.gaussian_process.kernels")
 local optim = require("luma.optim")
@@ -22,11 +23,11 @@ function common.warning(fmt, ...)
 end
 local warning = common.warning
 
---- check_finite(M, arg, fname, what, level): M has no NaN or Inf.
+--- check_finite(M, arg, fname, what, level): M has no NaN or Inf (the
+-- first one named; for X, the data, a NaN suggests imputing).
 function common.check_finite(M, arg, fname, what, level)
-  if not M:isfinite():all() then
-    fail(level + 1, "bad argument #%d to '%s' (%s contains NaN or Inf)", arg, fname, what)
-  end
+  local bad = args.nonfinite(M, what, what == "X")
+  if bad then fail(level + 1, "bad argument #%d to '%s' (%s)", arg, fname, bad) end
 end
 
 --- the_kernel(class_name, k): the estimator's kernel parameter, checked;

@@ -564,13 +564,15 @@ local function operand(v, level)
   fail(level + 1, "a Gaussian-process kernel combines with kernels and numbers > 0, not a %s", type(v))
 end
 
-function Kernel.__add(a, b)
+-- (relayed: a bad operand, such as a number <= 0 made into a
+-- ConstantKernel, is an error at the line of the expression)
+Kernel.__add = args.relayed(function(a, b)
   return setmetatable({ kind = "sum", k1 = operand(a, 2), k2 = operand(b, 2) }, Kernel)
-end
+end)
 
-function Kernel.__mul(a, b)
+Kernel.__mul = args.relayed(function(a, b)
   return setmetatable({ kind = "product", k1 = operand(a, 2), k2 = operand(b, 2) }, Kernel)
-end
+end)
 
 local function text(k, outer)
   local kind, s = k.kind, nil
@@ -607,8 +609,10 @@ end
 
 -- ----------------------------------------------------------- constructors
 
+-- (relayed: make_base's checks raise at levels that differ between its
+-- callers; the constructors raise them at their caller's line)
 for kind in pairs(BASE) do
-  kernels[kind] = function(opts) return make_base(kind, opts, 2) end
+  kernels[kind] = args.relayed(function(opts) return make_base(kind, opts, 2) end)
 end
 
 -- Persistence: a kernel is saved as its kind, values, bounds (and nu, or

@@ -7,6 +7,7 @@
 -- per-row constant) from which predictions are the argmax and
 -- probabilities the log-sum-exp normalisation (posterior_log).
 local luma = require("luma")
+local args = require("luma.util.args")
 local classstats = require("luma.generative.native")
 
 local generative = {}
@@ -30,8 +31,8 @@ end
 function generative.check_finite(class_name, method, X, argn)
   local i, j, v = classstats.first_nonfinite(X)
   if i then
-    fail("bad argument #%d to '%s' (%s: X has a non-finite element, %s at row %d, column %d)",
-      argn or 1, method, class_name, generative.number_text(v), i, j)
+    fail("bad argument #%d to '%s' (%s: %s)", argn or 1, method, class_name,
+      args.nonfinite_at(v, i, j))
   end
 end
 
@@ -71,8 +72,7 @@ end
 function generative.moments(class_name, X, codes, k, with_vars)
   local counts, means, vars, value = classstats.moments(X, codes, k, with_vars)
   if counts == nil then -- then means, vars, value are the row, column and value
-    fail("bad argument #1 to 'fit' (%s: X has a non-finite element, %s at row %d, column %d)",
-      class_name, generative.number_text(value), means, vars)
+    fail("bad argument #1 to 'fit' (%s: %s)", class_name, args.nonfinite_at(value, means, vars))
   end
   return counts, means, vars
 end

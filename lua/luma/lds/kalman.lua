@@ -189,25 +189,25 @@ local function m_step(mdl, X, r, learn, observed)
   if learn.initial_state_covariance then mdl.initial_state_covariance = sym(M.unflatten(Vs, 1)) end
 end
 
+-- The schema's check of em_vars: "all" or a list of names from PARAMS
+-- (so that a misspelt name is an error at construction, with the value).
+local function valid_em_vars(v)
+  if v == "all" then return true end
+  if type(v) ~= "table" then return false end
+  local valid, n = {}, 0
+  for _, k in ipairs(PARAMS) do valid[k] = true end
+  for _ in pairs(v) do n = n + 1 end
+  if n ~= #v then return false end
+  for _, k in ipairs(v) do
+    if not valid[k] then return false end
+  end
+  return true
+end
+
 local function learn_set(self)
   local v = self.params.em_vars
   local set = {}
-  if v == "all" then
-    for _, k in ipairs(PARAMS) do set[k] = true end
-    return set
-  end
-  if type(v) ~= "table" then
-    fail("%s: em_vars must be \"all\" or a list of parameter names", NAME)
-  end
-  local valid = {}
-  for _, k in ipairs(PARAMS) do valid[k] = true end
-  for _, k in ipairs(v) do
-    if not valid[k] then
-      fail("%s: em_vars has an unknown name '%s' (valid: %s)", NAME, tostring(k),
-        table.concat(PARAMS, ", "))
-    end
-    set[k] = true
-  end
+  for _, k in ipairs(v == "all" and PARAMS or v) do set[k] = true end
   return set
 end
 
@@ -317,7 +317,8 @@ M.KalmanFilter = estimator.class{
     { name = "initial_state_covariance", type = "matrix", doc = "P0 (m x m, PSD); default the identity" },
     { name = "n_dim_state", type = "integer", min = 1,
       doc = "state dimension m when no parameter fixes it (default: the observation dimension)" },
-    { name = "em_vars", type = "string|table", default = "all",
+    { name = "em_vars", type = "string|table", default = "all", check = valid_em_vars,
+      expect = "\"all\" or a list of names among " .. table.concat(PARAMS, ", "),
       doc = "\"all\" or the list of parameter names fit learns (the others stay fixed)" },
     { name = "max_iter", type = "integer", default = 10, min = 0, doc = "EM iterations" },
     { name = "tol", type = "number", default = 0, min = 0,

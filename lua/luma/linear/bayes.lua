@@ -19,6 +19,7 @@
 -- of the weights (notes: 1/sigma_p^2, 1/b^2), beta = 1/sigma^2 the noise
 -- precision.  scikit-learn calls these lambda_ and alpha_.
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 local common = require("luma.linear.common")
 local fail, warning, EPS = common.fail, common.warning, common.EPS
@@ -49,9 +50,7 @@ local function moments(X, y, w, center)
 end
 
 local function check_finite_X(X, fname, level)
-  if not X:isfinite():all() then
-    fail(level + 1, "bad argument #1 to '%s' (X contains NaN or Inf)", fname)
-  end
+  args.finite(X, 1, fname, level + 1)
 end
 
 local function check_single_target(y, name)

@@ -11,6 +11,7 @@
 -- optim.softmax_loss: one C call per evaluation, BLAS inside); saga, the
 -- solver for the l1 penalties, is luma.linear.native.saga.
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 local common = require("luma.linear.common")
 local fail, warning = common.fail, common.warning
@@ -213,10 +214,7 @@ local function fit_binary(self, X, y01, sw, scale, rng)
 end
 
 local function check_finite_X(X)
-  local total = X:sum()
-  if (total ~= total or total == math.huge or total == -math.huge) and not X:isfinite():all() then
-    fail(4, "bad argument #1 to 'fit' (X contains NaN or Inf)")
-  end
+  args.finite(X, 1, "fit", 4)
 end
 
 M.LogisticRegression = estimator.class{

@@ -9,6 +9,7 @@
 -- (leave-one-out or generalized cross-validation) or by a grid search;
 -- KernelRidge is the dual form with any kernel.
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 local common = require("luma.linear.common")
 local fail, EPS = common.fail, common.EPS
@@ -196,7 +197,7 @@ M.KernelRidge = estimator.class{
     if type(p.kernel) == "table" and not luma.kernels.is_kernel(p.kernel) then
       fail(3, "luma.linear.KernelRidge: kernel must be a name or a luma.kernels object")
     end
-    if not X:isfinite():all() then fail(3, "bad argument #1 to 'fit' (X contains NaN or Inf)") end
+    args.finite(X, 1, "fit", 3)
     local K = kernel_matrix(p, X)
     K:diag():add(p.alpha, K:diag())
     local ok, coef = pcall(luma.linalg.solve, K, y, { assume = p.alpha > 0 and "spd" or "general" })

@@ -14,6 +14,7 @@
 -- Conventions are luma.linear's: coef is d x k, intercept a number for one
 -- target; fit(X, y [, sample_weight]); warnings through warn().
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 local common = require("luma.linear.common")
 local fail, warning, EPS = common.fail, common.warning, common.EPS
@@ -29,7 +30,7 @@ local M = {}
 -- finite column, weights n x 1, finite and >= 0.  Raised at the level of
 -- the user's fit call (fit -> wrapper -> class fit -> here).
 local function check_fit_input(X, y, sample_weight)
-  if not X:isfinite():all() then fail(4, "bad argument #1 to 'fit' (X contains NaN or Inf)") end
+  args.finite(X, 1, "fit", 4)
   if y:cols() ~= 1 then fail(4, "bad argument #2 to 'fit' (y must be one column, got %d)", y:cols()) end
   if not y:isfinite():all() then fail(4, "bad argument #2 to 'fit' (y contains NaN or Inf)") end
   return estimator.check_sample_weight(X, sample_weight) -- a tail call: same level

@@ -10,6 +10,7 @@
 --             from_transitions
 --   pagerank  pagerank, google_matrix
 local luma = require("luma")
+local args = require("luma.util.args")
 
 local markov = {}
 local names = {}
@@ -28,6 +29,9 @@ for _, part in ipairs{ "chain", "model", "pagerank" } do
   end
 end
 table.sort(names)
+-- The parts' checks raise with no location: each function raises them at
+-- its caller's line.
+args.relay_functions(markov)
 
 luma.doc.set(markov, { name = "luma.markov",
   doc = "Markov chains (row-stochastic transition matrices, P[i][j] = Pr(i -> j), "

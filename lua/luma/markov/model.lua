@@ -41,6 +41,10 @@ local function encode(method, seqs, lengths, tokens)
     local ls = {}
     if lengths == nil then ls[1] = seqs:rows()
     else
+      if not luma.ismatrix(lengths) and (type(lengths) ~= "table" or getmetatable(lengths)) then
+        fail("bad argument #2 to '%s' (%s: lengths must be a matrix or a table of sequence "
+          .. "lengths, got %s)", method, NAME, type(lengths))
+      end
       for i, v in ipairs(luma.ismatrix(lengths) and lengths:flatten():totable() or lengths) do
         ls[i] = type(v) == "table" and v[1] or v
       end

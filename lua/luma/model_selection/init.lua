@@ -11,6 +11,7 @@
 --   common      helpers the parts share (scorers, fit_and_score, checks);
 --               not re-exported
 local luma = require("luma")
+local args = require("luma.util.args")
 
 local ms = {}
 
@@ -100,6 +101,10 @@ luma.doc.set_members(ms, "luma.model_selection", {
   randint = { signature = "randint(lo, hi) -> sampler",
     doc = "A RandomSearch distribution: integers uniform on lo..hi inclusive." },
 })
+
+-- The functions share checks (common.lua) at depths that vary: each
+-- raises its errors at its caller's line.
+args.relay_functions(ms)
 
 luma.doc.set(ms, { name = "luma.model_selection",
   doc = "Splitters (KFold, StratifiedKFold, RepeatedKFold, RepeatedStratifiedKFold, "

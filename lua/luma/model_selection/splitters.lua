@@ -87,8 +87,10 @@ local function splitter(name, params, folds, needs, count, count_needs_n)
     return self.params.n_splits * (self.params.n_repeats or 1)
   end
 
+  -- (relayed: the folds' checks raise at depths that differ between the
+  -- splitters)
   for _, m in ipairs({ "split", "get_n_splits" }) do
-    methods[m] = args.method(methods[m], m, class.name, is_instance)
+    methods[m] = args.method(methods[m], m, class.name, is_instance, true)
   end
 
   luma.doc.set_members(methods, class.name, {

@@ -11,6 +11,7 @@
 -- src/ml/neighbors); docs/NEIGHBORS.md describes them.  This file merges
 -- the parts into one table.
 local luma = require("luma")
+local args = require("luma.util.args")
 
 local neighbors = {}
 local names = {}
@@ -25,6 +26,9 @@ for _, part in ipairs({ "luma.neighbors.indexes", "luma.neighbors.nearest_neighb
   end
 end
 table.sort(names)
+-- The functions (kneighbors_graph, radius_neighbors_graph, index) raise
+-- their checks with no location: at their caller's line here.
+args.relay_functions(neighbors)
 
 luma.doc.set(neighbors, { name = "luma.neighbors",
   doc = "Nearest neighbours: " .. table.concat(names, ", ") .. ". Indexes: brute force "

@@ -11,6 +11,7 @@
 -- The scores come from luma.kernels objects in blocks of query rows, so
 -- memory stays bounded; the selection is luma.neighbors.native's.
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 local native = require("luma.neighbors.native")
 local common = require("luma.neighbors.common")
@@ -66,9 +67,8 @@ local function fit(self, X)
   if k > X:rows() then
     fail("bad argument #1 to 'fit' (%s: n_neighbors = %d but X has only %d rows)", name, k, X:rows())
   end
-  if not X:isfinite():all() then
-    fail("bad argument #1 to 'fit' (%s: X has NaN or infinite elements)", name)
-  end
+  local bad = args.nonfinite(X)
+  if bad then fail("bad argument #1 to 'fit' (%s: %s)", name, bad) end
   self.X_fit = X:copy()
   self.diag_fit = kernel_of(name, self.params):diag(X)
   self.n_samples_fit = X:rows()
@@ -79,9 +79,8 @@ end
 local function blocks(self, X, k, method, visit)
   local name = self.__class.short_name
   common.check_k(name, method, k, self.n_samples_fit)
-  if not X:isfinite():all() then
-    fail("bad argument #1 to '%s' (%s: X has NaN or infinite elements)", method, name)
-  end
+  local bad = args.nonfinite(X)
+  if bad then fail("bad argument #1 to '%s' (%s: %s)", method, name, bad) end
   local K = kernel_of(name, self.params)
   local row_diag = self.diag_fit:t()
   for r0 = 1, X:rows(), BLOCK do

@@ -211,7 +211,8 @@ local function need(fname, v, what, cond)
 end
 -- A schedule's options table (argument #1).
 local function schedule_opts(fname, o, valid)
-  return args.options(fname, 1, o, nil, valid, 3)
+  local checked = args.options(fname, 1, o, nil, valid, 3) -- (not a tail call: level counts it)
+  return checked
 end
 local function pos(v) return v > 0 end
 local function nonneg(v) return v >= 0 end

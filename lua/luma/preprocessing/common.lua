@@ -2,6 +2,7 @@
 -- luma.preprocessing (scalers, impute, encoders, features); not a public
 -- API.
 local luma = require("luma")
+local args = require("luma.util.args")
 
 local common = {}
 
@@ -15,11 +16,7 @@ local fail = common.fail
 -- NaN and Inf would silently poison means, ranges and codes; only the
 -- imputer and FunctionTransformer accept them.
 local function check_finite(self, method, X)
-  if not X:isfinite():all() then
-    fail(4, "bad argument #1 to '%s' (X contains NaN or Inf; %s needs finite values; "
-      .. "impute them first, e.g. with luma.preprocessing.SimpleImputer)", method,
-      self.__class.short_name)
-  end
+  args.finite(X, 1, method, 4, self.__class.short_name)
 end
 
 --- finite_only(spec): wraps a class spec's fit and transform so both

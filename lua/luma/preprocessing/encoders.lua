@@ -10,7 +10,16 @@
 -- from, and an unseen value is an error unless handle_unknown says
 -- otherwise; the categories parameter declares them instead.  Codes run
 -- 1..k (Luma is 1-based; scikit-learn uses 0..k-1).
+--
+-- Missing values (a Table's missing category or NaN, a NaN in a matrix,
+-- false in a Lua list) are handled as scikit-learn 1.2 does: OneHotEncoder
+-- makes "missing" a category of its own when fit sees one (false in
+-- categories, last; its column is named "name=<NA>"), and otherwise treats
+-- a missing value at transform as an unknown one; OrdinalEncoder gives a
+-- missing value encoded_missing_value (NaN) at fit and transform alike.
+-- Inside, a missing value is false (a valid table key, unlike nil or NaN).
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 local common = require("luma.preprocessing.common")
 local fail, finite_only, example = common.fail, common.finite_only, common.example
@@ -20,9 +29,11 @@ local column_values, from_columns = common.column_values, common.from_columns
 local encoders = {}
 
 -- A value as it reads in a message or a feature name: 4 rather than 4.0,
--- strings as they are.
+-- strings as they are, a missing value as a Table prints it.
+local MISSING_LABEL = "<NA>"
 local function shown(v)
   if type(v) == "string" then return v end
+  if v == false then return MISSING_LABEL end
   return string.format("%.15g", v)
 end
 
@@ -36,12 +47,15 @@ local function check_encoded(Z)
 end
 
 local function quoted(v)
+  if v == false then return "a missing value" end
   return type(v) == "string" and string.format("%q", v) or shown(v)
 end
 
 -- Byte order of strings (the order of NumPy's sorted unicode arrays for
--- UTF-8 text), independent of the host's locale, which Lua's < follows.
+-- UTF-8 text), independent of the host's locale, which Lua's < follows;
+-- a missing value (false) last, as scikit-learn places NaN.
 local function before(a, b)
+  if a == false or b == false then return b == false and a ~= false end
   if type(a) ~= type(b) then return type(a) == "number" end
   if type(a) == "number" then return a < b end
   local n = math.min(#a, #b)
@@ -55,10 +69,11 @@ end
 -- --------------------------------------------------------------- input
 
 -- The columns of an encoder's input, each {name = label for messages,
--- n = rows, value = function(i) -> number or string, strings = bool}.
--- X is a matrix, a luma.Table, a list of values (one column) or a list of
--- rows.  Missing or non-finite values are errors naming the column and
--- the row: a category cannot be learned from a gap.
+-- n = rows, value = function(i) -> number, string or false (missing),
+-- strings = bool}.  X is a matrix, a luma.Table, a list of values (one
+-- column) or a list of rows.  Infinite values are errors naming the
+-- column and the row; missing ones (NaN, a missing category, false) are
+-- false.
 local function input_columns(self, X, method)
   local who = self.__class.short_name
   local cols = {}
@@ -66,14 +81,15 @@ local function input_columns(self, X, method)
     fail(5, "bad argument #1 to '%s' (" .. fmt .. ")", method, ...)
   end
   if luma.ismatrix(X) then
-    if not X:isfinite():all() then
-      bad("X contains NaN or Inf; %s needs finite values; impute them first, e.g. with "
-        .. "luma.preprocessing.SimpleImputer", who)
-    end
+    local infinite = args.nonfinite(luma.matrix.where(X:isnan(), 0, X))
+    if infinite then bad("%s: %s", who, infinite) end
     for j = 1, X:cols() do
       local c = X:col(j)
       cols[j] = { name = "column " .. j, n = X:rows(), strings = false,
-        value = function(i) return c:get(i, 1) end }
+        value = function(i)
+          local v = c:get(i, 1)
+          return v == v and v
+        end }
     end
     return cols
   end
@@ -83,10 +99,11 @@ local function input_columns(self, X, method)
       local label = string.format("column '%s'", name)
       for i = 1, X:nrows() do
         local v = values[i]
-        if v == nil or v ~= v or v == math.huge or v == -math.huge then
-          bad("%s has a missing or non-finite value in row %d; %s needs a value in every "
-            .. "row", label, i, who)
+        if v == math.huge or v == -math.huge then
+          bad("%s has an infinite value in row %d; %s needs categories or finite numbers",
+            label, i, who)
         end
+        if v == nil or v ~= v then values[i] = false end
       end
       cols[j] = { name = label, n = X:nrows(), strings = strings,
         value = function(i) return values[i] end }
@@ -108,25 +125,32 @@ local function input_columns(self, X, method)
         bad("row %d of the list is not like row 1 (%s)", i,
           rows and string.format("a list of %d values", d) or "a value")
       end
-      local v = rows and row[j] or row
+      local v
+      if rows then v = row[j] else v = row end
       local t = type(v)
-      if t ~= "string" and not (t == "number" and v == v and v ~= math.huge and v ~= -math.huge) then
-        bad("column %d, row %d: %s is not a string or a finite number", j, i, quoted(tostring(v)))
+      if v ~= false and t ~= "string"
+        and not (t == "number" and v == v and v ~= math.huge and v ~= -math.huge) then
+        bad("column %d, row %d: %s is not a string, a finite number or false (missing)", j, i,
+          quoted(tostring(v)))
       end
-      if strings == nil then strings = t == "string" end
-      if strings ~= (t == "string") then
-        bad("column %d mixes strings and numbers (row %d)", j, i)
+      if v ~= false then
+        if strings == nil then strings = t == "string" end
+        if strings ~= (t == "string") then
+          bad("column %d mixes strings and numbers (row %d)", j, i)
+        end
       end
     end
-    cols[j] = { name = "column " .. j, n = #X, strings = strings,
+    cols[j] = { name = "column " .. j, n = #X, strings = strings ~= false,
       value = rows and function(i) return X[i][j] end or function(i) return X[i] end }
   end
   return cols
 end
 
 -- The categories parameter's list for column j, checked against the
--- column's kind (nil when the categories are learned: "auto").
-local function given_categories(self, col, j)
+-- column's kind (nil when the categories are learned: "auto"); with
+-- missing_category (OneHotEncoder), false declares the missing value a
+-- category.
+local function given_categories(self, col, j, missing_category)
   local given = self.params.categories
   if given == nil then return nil end
   local list = given[j]
@@ -136,9 +160,9 @@ local function given_categories(self, col, j)
   end
   local want, seen = col.strings and "string" or "number", {}
   for k, v in ipairs(list) do
-    if type(v) ~= want or seen[v] then
-      fail(5, "%s: categories[%d][%d] must be a distinct %s, as %s holds", self.__class.name,
-        j, k, want, col.name)
+    if not (type(v) == want or (missing_category and v == false)) or seen[v] then
+      fail(5, "%s: categories[%d][%d] must be a distinct %s%s, as %s holds", self.__class.name,
+        j, k, want, missing_category and " (or false, the missing value)" or "", col.name)
     end
     seen[v] = true
   end
@@ -147,24 +171,28 @@ end
 
 -- Learns each column's categories (the sorted distinct values, or the
 -- categories parameter's lists in their order) and their counts; a value
--- outside a given list is an error at fit, as in scikit-learn.
-local function learn_categories(self, cols)
+-- outside a given list is an error at fit, as in scikit-learn.  A missing
+-- value (false) is a category, placed last, only with missing_category
+-- (OneHotEncoder); else it is left out.
+local function learn_categories(self, cols, missing_category)
   local cats, counts, index, kinds = {}, {}, {}, {}
   self.n_features_in = #cols
   for j, col in ipairs(cols) do
     local count = {}
     for i = 1, col.n do
       local v = col.value(i)
-      count[v] = (count[v] or 0) + 1
+      if v ~= false or missing_category then count[v] = (count[v] or 0) + 1 end
     end
-    local list = given_categories(self, col, j)
+    local list = given_categories(self, col, j, missing_category)
     if list then
       local listed = {}
       for _, v in ipairs(list) do listed[v] = true end
       for i = 1, col.n do
-        if not listed[col.value(i)] then
-          fail(4, "%s: value %s in %s (row %d) is not among the given categories",
-            self.__class.name, quoted(col.value(i)), col.name, i)
+        local v = col.value(i)
+        if not listed[v] and (v ~= false or missing_category) then
+          fail(4, "%s: %s in %s (row %d) is not among the given categories%s",
+            self.__class.name, v == false and "a missing value" or "value " .. quoted(v),
+            col.name, i, v == false and " (declare false, the missing value, among them)" or "")
         end
       end
       list = { table.unpack(list) }
@@ -184,8 +212,10 @@ local function learn_categories(self, cols)
   return counts
 end
 
--- The code of row i of each column (nil for an unseen value), checking
--- that the columns are the kinds fit saw.
+-- The code of row i of each column (false for an unseen value, MISSING
+-- for a missing value that is not a category), checking that the columns
+-- are the kinds fit saw.
+local MISSING = -1
 local function codes_of(self, cols, method)
   if #cols ~= #self.categories then
     fail(4, "bad argument #1 to '%s' (X has %d columns but %s was fitted on %d)", method,
@@ -199,16 +229,26 @@ local function codes_of(self, cols, method)
         col.name, kind, self.__class.short_name, self._kinds[j])
     end
     local index, codes = self._index[j], {}
-    for i = 1, col.n do codes[i] = index[col.value(i)] or false end
+    for i = 1, col.n do
+      local v = col.value(i)
+      codes[i] = index[v] or (v == false and MISSING or false)
+    end
     out[j] = codes
   end
   return out
 end
 
--- The error of an unseen value (handle_unknown = "error").
+-- The error of an unseen value (handle_unknown = "error"); a missing
+-- value fit never saw is one too.
 local function unknown(self, cols, j, i)
+  local v = cols[j].value(i)
+  if v == false then
+    fail(4, "%s: a missing value in %s (row %d), which fit never saw; use handle_unknown = "
+      .. "\"ignore\" to encode it as zeros, or impute it first (luma.preprocessing."
+      .. "SimpleImputer)", self.__class.name, cols[j].name, i)
+  end
   fail(4, "%s: unknown value %s in %s (row %d); use handle_unknown to encode unseen values",
-    self.__class.name, quoted(cols[j].value(i)), cols[j].name, i)
+    self.__class.name, quoted(v), cols[j].name, i)
 end
 
 -- The names of the input columns as get_feature_names_out sees them.
@@ -241,11 +281,14 @@ encoders.OrdinalEncoder = estimator.class{
   doc = "Codes each column's values 1..k in sorted order (categories, learned at fit and "
     .. "saved with the model); takes a matrix, a luma.Table (categorical columns) or a "
     .. "list of strings; unknown values are an error or unknown_value with handle_unknown "
-    .. "= \"use_encoded_value\" (scikit-learn's OrdinalEncoder, codes from 1).",
+    .. "= \"use_encoded_value\"; missing values (NaN, a missing category) get "
+    .. "encoded_missing_value (scikit-learn 1.2's OrdinalEncoder, codes from 1).",
   params = {
     { name = "handle_unknown", type = "string", default = "error", values = { "error", "use_encoded_value" },
       doc = "what " .. UNKNOWN_DOC .. " does" },
     { name = "unknown_value", type = "number", default = 0 / 0, nan_ok = true, doc = "its code" },
+    { name = "encoded_missing_value", type = "number", default = 0 / 0, nan_ok = true,
+      doc = "the code of a missing value (NaN, a missing category), at fit and transform" },
     { name = "categories", type = "table",
       doc = "one list of categories per column, in code order (nil: the sorted values seen at fit)" },
   },
@@ -255,7 +298,7 @@ encoders.OrdinalEncoder = estimator.class{
         .. "Returns a list of strings." },
   },
   example = example(function() return encoders.OrdinalEncoder{} end),
-  fit = function(self, X) learn_categories(self, input_columns(self, X, "fit")) end,
+  fit = function(self, X) learn_categories(self, input_columns(self, X, "fit"), false) end,
   transform = function(self, X)
     local cols = input_columns(self, X, "transform")
     local codes = codes_of(self, cols, "transform")
@@ -263,7 +306,9 @@ encoders.OrdinalEncoder = estimator.class{
     for j = 1, #cols do
       for i = 1, cols[j].n do
         local code = codes[j][i]
-        if not code then
+        if code == MISSING then
+          code = self.params.encoded_missing_value
+        elseif not code then
           if self.params.handle_unknown == "error" then unknown(self, cols, j, i) end
           code = self.params.unknown_value
         end
@@ -354,7 +399,9 @@ encoders.OneHotEncoder = estimator.class{
     .. "Rare categories can share one \"infrequent\" column (min_frequency, max_categories); "
     .. "drop removes the first column (\"first\") or one of two (\"if_binary\"); unknown "
     .. "values are an error, all zeros (\"ignore\") or the infrequent column "
-    .. "(\"infrequent_if_exist\"), as in scikit-learn 1.2's OneHotEncoder.",
+    .. "(\"infrequent_if_exist\"). A missing value (NaN, a missing category) seen at fit is "
+    .. "a category of its own (false in categories, column \"name=<NA>\"); one fit never "
+    .. "saw is an unknown value. As in scikit-learn 1.2's OneHotEncoder.",
   params = {
     { name = "handle_unknown", type = "string", default = "error",
       values = { "error", "ignore", "infrequent_if_exist" }, doc = "what " .. UNKNOWN_DOC .. " does" },
@@ -375,7 +422,7 @@ encoders.OneHotEncoder = estimator.class{
   example = example(function() return encoders.OneHotEncoder{} end),
   fit = function(self, X)
     local cols = input_columns(self, X, "fit")
-    local counts = learn_categories(self, cols)
+    local counts = learn_categories(self, cols, true)
     local mf = self.params.min_frequency
     if mf and mf >= 1 and math.type(mf) ~= "integer" and mf ~= math.floor(mf) then
       fail(3, "luma.preprocessing.OneHotEncoder: min_frequency must be a count (an integer "
@@ -402,7 +449,7 @@ encoders.OneHotEncoder = estimator.class{
       for i = 1, cols[j].n do
         local code = codes[j][i]
         local s
-        if code then s = layout.slot[code]
+        if code and code ~= MISSING then s = layout.slot[code]
         elseif how == "error" then unknown(self, cols, j, i)
         elseif how == "infrequent_if_exist" then s = layout.infrequent_slot end
         if s and s > 0 then out:set(i, layout.offset + s, 1) end
@@ -425,7 +472,7 @@ encoders.OneHotEncoder = estimator.class{
             v = s ~= layout.infrequent_slot and layout.labels[s] or nil
           end
         end
-        col[i] = v
+        col[i] = v or nil -- (the missing category, false, comes back missing)
       end
       columns[j] = col
     end

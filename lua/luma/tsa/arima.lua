@@ -200,23 +200,32 @@ end
 
 -- ------------------------------------------------------------------ fit
 
+-- The schema's checks of order and seasonal_order (so that a bad order
+-- is an error at construction, with the value, not at fit): a list of k
+-- integers >= 0, nothing else in it.
+local function counts(t, k)
+  local n = 0
+  for _ in pairs(t) do n = n + 1 end
+  if n ~= k then return false end
+  for i = 1, k do
+    if math.type(t[i]) ~= "integer" or t[i] < 0 then return false end
+  end
+  return true
+end
+
+local function valid_order(t) return counts(t, 3) end
+
+-- A seasonal part (P, D or Q > 0) needs a period s >= 2.
+local function valid_seasonal(t)
+  if not counts(t, 4) then return false end
+  return not ((t[1] > 0 or t[2] > 0 or t[3] > 0) and t[4] < 2)
+end
+
 local function order_param(self)
   local o, so = self.params.order, self.params.seasonal_order
-  local function ints(t, k, what)
-    if type(t) ~= "table" or #t ~= k then fail("%s: %s must be a table of %d integers", NAME, what, k) end
-    for i = 1, k do
-      if math.type(t[i]) ~= "integer" or t[i] < 0 then
-        fail("%s: %s must hold integers >= 0", NAME, what)
-      end
-    end
-    return { t[1], t[2], t[3], t[4] }
-  end
-  self._order = ints(o, 3, "order {p, d, q}")
-  self._seasonal = ints(so, 4, "seasonal_order {P, D, Q, s}")
+  self._order = { o[1], o[2], o[3] }
+  self._seasonal = { so[1], so[2], so[3], so[4] }
   local s = self._seasonal
-  if (s[1] > 0 or s[2] > 0 or s[3] > 0) and s[4] < 2 then
-    fail("%s: a seasonal order needs a period s >= 2 (seasonal_order[4])", NAME)
-  end
   if s[4] < 1 then s[4] = 1 end
   local trend = self.params.trend
   if trend == nil then
@@ -402,8 +411,11 @@ M.ARIMA = estimator.class{
     .. "maparams, sigma2, loglik, aic, bic, nobs, converged. forecast(steps [, {alpha}]) gives "
     .. "forecasts with prediction intervals.",
   params = {
-    { name = "order", type = "table", default = { 1, 0, 0 }, doc = "{p, d, q}" },
-    { name = "seasonal_order", type = "table", default = { 0, 0, 0, 0 }, doc = "{P, D, Q, s}" },
+    { name = "order", type = "table", default = { 1, 0, 0 }, check = valid_order,
+      expect = "{p, d, q}: 3 integers >= 0", doc = "{p, d, q}" },
+    { name = "seasonal_order", type = "table", default = { 0, 0, 0, 0 }, check = valid_seasonal,
+      expect = "{P, D, Q, s}: 4 integers >= 0, the period s >= 2 when P, D or Q > 0",
+      doc = "{P, D, Q, s}" },
     { name = "trend", type = "string", values = { "c", "n" }, nullable = true,
       doc = "\"c\" a mean (a drift when differenced) or \"n\" none; default \"c\" when d = D = 0" },
     { name = "enforce_stationarity", type = "boolean", default = true,

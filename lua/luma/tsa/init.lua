@@ -9,12 +9,16 @@
 --              select_order
 --   common     checks and the Levinson recursions (not public)
 local luma = require("luma")
+local args = require("luma.util.args")
 
 local tsa = {}
 
 for _, part in ipairs{ "stattools", "process", "ar_model", "arima" } do
   for name, member in pairs(require("luma.tsa." .. part)) do tsa[name] = member end
 end
+-- The parts' checks raise with no location (luma.tsa.common.fail): each
+-- function raises them at its caller's line.
+args.relay_functions(tsa)
 
 luma.doc.set(tsa, { name = "luma.tsa",
   doc = "Time series analysis: autocovariance, ACF and PACF with confidence bands, "

@@ -26,10 +26,36 @@ local function rng_of(opts)
   return r
 end
 
+-- The coefficients of a list without its first entry, as text ({} when
+-- none is left); sign -1 negates them.
+local function rest_text(c, sign)
+  local parts = {}
+  for i = 2, c:rows() do parts[#parts + 1] = string.format("%.15g", sign * c:get(i, 1)) end
+  return "{" .. table.concat(parts, ", ") .. "}"
+end
+
+-- statsmodels' arma_generate_sample and ArmaProcess take lag polynomials,
+-- ar = {1, -phi_1, ...} and ma = {1, theta_1, ...}; Luma takes the
+-- coefficients phi and theta themselves.  A leading ar of exactly 1 is
+-- almost always the other convention (as an AR coefficient it puts the
+-- process at the edge of a unit root), and would simulate another process
+-- without a word: a warning says which convention this is and what to
+-- write instead.
+local function check_convention(fname, ar, ma)
+  if ar:rows() == 0 or ar:get(1, 1) ~= 1 then return end
+  local ma_lag = ma:rows() > 0 and ma:get(1, 1) == 1
+  warn(string.format("luma.tsa.%s: ar[1] is 1, as in statsmodels' lag polynomials "
+    .. "(ar = {1, -phi_1, ...}, ma = {1, theta_1, ...}); Luma takes the coefficients "
+    .. "themselves, X_t = sum_i ar_i X_{t-i} + w_t + sum_j ma_j w_{t-j}, so ar[1] = 1 is "
+    .. "phi_1 = 1. For statsmodels' polynomials write ar = %s, ma = %s", fname,
+    rest_text(ar, -1), ma_lag and rest_text(ma, 1) or "(your ma without its leading 1)"))
+end
+
 --- arma_generate(ar, ma, n [, opts]) -> x
 function M.arma_generate(ar, ma, n, opts)
   ar = common.coefficients("arma_generate", "ar", ar)
   ma = common.coefficients("arma_generate", "ma", ma)
+  check_convention("arma_generate", ar, ma)
   common.integer("arma_generate", "n", n, 1, MAX_ROWS)
   opts = options("arma_generate", opts, { sigma2 = true, burnin = true, rng = true, seed = true,
     mean = true }, 4)
@@ -76,8 +102,10 @@ end
 
 --- arma_acovf(ar, ma, nlags [, sigma2 = 1]) -> (nlags + 1) x 1
 function M.arma_acovf(ar, ma, nlags, sigma2)
-  ar = common.totable(common.coefficients("arma_acovf", "ar", ar))
-  ma = common.totable(common.coefficients("arma_acovf", "ma", ma))
+  ar = common.coefficients("arma_acovf", "ar", ar)
+  ma = common.coefficients("arma_acovf", "ma", ma)
+  check_convention("arma_acovf", ar, ma)
+  ar, ma = common.totable(ar), common.totable(ma)
   common.integer("arma_acovf", "nlags", nlags, 0)
   sigma2 = sigma2 or 1
   if #ar > 0 and not common.stationary(ar) then
@@ -117,7 +145,9 @@ luma.doc.set_members(M, "luma.tsa", {
   arma_generate = { signature = "arma_generate(ar, ma, n [, opts]) -> matrix",
     doc = "Simulates n steps of X_t = sum_i ar_i X_{t-i} + w_t + sum_j ma_j w_{t-j}, w_t ~ N(0, "
       .. "sigma2), after a burn-in from zeros (Box and Jenkins, Time Series Analysis, ch. 3); "
-      .. "ar or ma may be empty ({}). Returns an n x 1 matrix.",
+      .. "ar or ma may be empty ({}). ar and ma are the coefficients, not statsmodels' lag "
+      .. "polynomials {1, -phi_1, ...}, {1, theta_1, ...}: ar[1] = 1 warns and says what to "
+      .. "write. Returns an n x 1 matrix.",
     params = { { name = "sigma2", default = 1, doc = "the innovation variance" },
       { name = "burnin", default = "10 (p + q) + 100", doc = "steps simulated and dropped first" },
       { name = "mean", default = 0, doc = "added to the series" },
@@ -136,7 +166,7 @@ luma.doc.set_members(M, "luma.tsa", {
     doc = "The theoretical autocovariances gamma(0..nlags) of a stationary ARMA process: "
       .. "sigma2 sum_{j=0}^{q-h} theta_j theta_{j+h} for MA(q) (theta_0 = 1), sigma2 sum_j "
       .. "psi_j psi_{j+h} over the MA(infinity) weights otherwise (Brockwell and Davis, sec. "
-      .. "3.3). Returns an (nlags + 1) x 1 matrix." },
+      .. "3.3). ar and ma as arma_generate takes them. Returns an (nlags + 1) x 1 matrix." },
 })
 
 return M

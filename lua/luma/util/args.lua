@@ -90,14 +90,19 @@ end
 
 -- The results of pcall(call_packed, ...) (ok, r) passed on, or its error
 -- raised again at level (error()'s, counted from here: callers tail-call
--- this) without its location when that is inside the library and the
--- message is not a Lua runtime error (errors located elsewhere, a
--- callback's, runtime errors and non-string errors pass unchanged);
+-- this) when its location is inside the library or it has none (a
+-- message raised with level 0, or at a C function such as pcall), unless
+-- it is a Lua runtime error or a memory error: errors located elsewhere
+-- (a callback's), runtime errors and non-string errors pass unchanged;
 -- edit(msg) may reword it.
 local function pass_on(ok, r, level, edit)
   if ok then return table.unpack(r, 1, r.n) end
   local msg = r
-  local inner = type(msg) == "string" and msg:match("^lua/luma/[%w_/]+%.lua:%d+: (.*)$")
+  if type(msg) ~= "string" then error(msg, 0) end
+  local inner = msg:match("^lua/luma/[%w_/]+%.lua:%d+: (.*)$")
+  if not inner and not msg:find("^[^:\n]+:%d+: ") and not msg:find("^not enough memory") then
+    inner = msg
+  end
   if not inner or runtime_error(inner) then error(msg, 0) end
   error(edit and edit(inner) or inner, level)
 end
@@ -200,6 +205,47 @@ function args.matrix(v, n, fname, level)
   return v
 end
 
+--- nonfinite(X [, what = "X" [, data = true]]) -> text or nil: nil when
+-- every element of the matrix X is finite, else "X has a non-finite
+-- element, nan at row 2, column 3" (the first in row-major order); for
+-- data (samples, where a NaN is a missing value) a NaN adds "; impute
+-- missing values first, e.g. with luma.preprocessing.SimpleImputer".  The
+-- C bindings' luma_matrix_check_finite says the same.
+function args.nonfinite(X, what, data)
+  -- the sum is finite exactly when no element is NaN or infinite, unless
+  -- it overflows: one pass without allocating, the mask only then
+  local total = X:sum()
+  if total == total and total > -math.huge and total < math.huge then return nil end
+  local finite = X:isfinite()
+  if finite:all() then return nil end
+  local p = math.tointeger(luma.matrix.find(finite:eq(0)):get(1, 1))
+  local d = X:cols()
+  local i, j = (p - 1) // d + 1, (p - 1) % d + 1
+  return args.nonfinite_at(X:get(i, j), i, j, what, data)
+end
+
+--- nonfinite_at(v, i, j [, what = "X" [, data = true]]) -> text: the text
+-- of nonfinite for the element v found at row i, column j.
+function args.nonfinite_at(v, i, j, what, data)
+  local text = string.format("%s has a non-finite element, %s at row %d, column %d", what or "X",
+    v ~= v and "nan" or (v > 0 and "inf" or "-inf"), i, j)
+  if v ~= v and data ~= false then
+    text = text .. "; impute missing values first, e.g. with luma.preprocessing.SimpleImputer"
+  end
+  return text
+end
+
+--- finite(X, n, fname, level [, who]) -> X: argument #n of fname (a
+-- matrix) has only finite elements, else "bad argument #n to 'fname'
+-- (who: X has a non-finite element, nan at row 2, column 3; impute ...)".
+function args.finite(X, n, fname, level, who)
+  local text = args.nonfinite(X)
+  if text then
+    fail(level + 1, "bad argument #%d to '%s' (%s%s)", n, fname, who and (who .. ": ") or "", text)
+  end
+  return X
+end
+
 --- generator(v, n, fname, level) -> v: argument #n of fname is nil or a
 -- luma.Generator (the rng of a sampler).
 function args.generator(v, n, fname, level)
@@ -267,6 +313,23 @@ function args.option_names(record)
     end
   end
   return any and set or nil
+end
+
+--- relay_functions(module [, skip]) -> module: every function of the
+-- table module (string keys; but those in the set skip) relayed, its
+-- errors raised at its caller's line: for a family whose public
+-- functions share checks that raise with no location (level 0) or at
+-- levels that vary with the call's depth (luma.tsa, luma.cluster,
+-- luma.markov, ...).  Help records move to the wrappers.
+function args.relay_functions(module, skip)
+  local names = {}
+  for name, fn in pairs(module) do
+    if type(name) == "string" and type(fn) == "function" and not (skip and skip[name]) then
+      names[#names + 1] = name
+    end
+  end
+  for _, name in ipairs(names) do module[name] = args.relayed(module[name]) end
+  return module
 end
 
 --- guard_functions(module, prefix [, skip [, own_options]]): for a module
@@ -348,7 +411,9 @@ function args.options(fname, argn, opts, positional, valid, level)
       .. "luma.datasets.load: keep X, y and pass the options separately)", argn, short)
   end
   if valid == nil then return opts end
-  return args.check_opts(fname, opts, valid, level + 1)
+  -- not a tail call: check_opts counts this function's frame in level
+  local checked = args.check_opts(fname, opts, valid, level + 1)
+  return checked
 end
 
 luma.doc.set_members(args, "luma.util.args", {
@@ -375,6 +440,9 @@ luma.doc.set_members(args, "luma.util.args", {
   is_named = { signature = "is_named(name)",
     doc = "A predicate telling whether a value's metatable has the __name name. Returns a "
       .. "function." },
+  relay_functions = { signature = "relay_functions(module [, skip = nil])",
+    doc = "Relays every function of module (but those in the set skip): its errors located in "
+      .. "the library, or at none, are raised at its caller's line. Returns module." },
   guard_functions = { signature = "guard_functions(module, prefix [, skip = nil [, "
       .. "own_options = false]])",
     doc = "Relays every documented function of module (but those in the set skip) after a "
@@ -409,6 +477,15 @@ luma.doc.set_members(args, "luma.util.args", {
   relayed = { signature = "relayed(fn [, edit = nil])",
     doc = "A function calling fn whose errors located in the library are raised again at its "
       .. "caller's line, reworded by edit(msg) if given. Returns the function." },
+  nonfinite = { signature = "nonfinite(X [, what = \"X\" [, data = true]])",
+    doc = "Nil when every element of X is finite, else the text \"X has a non-finite element, "
+      .. "nan at row i, column j\" (the first), with a suggestion to impute for a NaN in data. "
+      .. "Returns a string or nil." },
+  nonfinite_at = { signature = "nonfinite_at(v, i, j [, what = \"X\" [, data = true]])",
+    doc = "The text of nonfinite for the element v at row i, column j. Returns a string." },
+  finite = { signature = "finite(X, n, fname, level [, who = nil])",
+    doc = "Raises \"bad argument #n to 'fname' (who: X has a non-finite element, ...)\" at "
+      .. "level unless every element of X is finite. Returns X." },
   generator = { signature = "generator(v, n, fname, level)",
     doc = "Checks that argument #n of fname is nil or a luma.Generator. Returns v." },
   integer = { signature = "integer(v, name, fname [, min = nil], level)",

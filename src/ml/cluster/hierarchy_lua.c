@@ -19,11 +19,7 @@ static void *scratch(lua_State *L, size_t count, size_t each) {
 /* The rows of X as one row-major block (X itself when contiguous), checked
  * finite. */
 static const double *rows_of(lua_State *L, int arg, const luma_Mat *x) {
-  for (int64_t i = 0; x->cols > 0 && i < x->rows; i++)
-    for (int64_t j = 0; j < x->cols; j++)
-      if (!isfinite(LUMA_AT(x, i, j)))
-        luma_arg_error(L, arg, "X has a non-finite element at row %I, column %I",
-                       (lua_Integer)(i + 1), (lua_Integer)(j + 1));
+  luma_matrix_check_finite(L, arg, x, "X", 1);
   if (luma_mat_is_contiguous(x)) return x->data;
   double *out = scratch(L, (size_t)(x->rows * x->cols), sizeof(double));
   luma_Mat dst = luma_mat_dense(out, x->rows, x->cols);

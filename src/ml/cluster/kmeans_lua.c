@@ -17,13 +17,11 @@ static void *scratch(lua_State *L, int64_t count, size_t size) {
 }
 
 /* The rows of m as a contiguous row-major array: m's own storage when it
- * already is, else a packed copy (checked finite either way). */
-static const double *rows_of(lua_State *L, int arg, const luma_Mat *m, const char *what) {
-  for (int64_t i = 0; i < m->rows; i++)
-    for (int64_t j = 0; j < m->cols; j++)
-      if (!isfinite(LUMA_AT(m, i, j)))
-        luma_arg_error(L, arg, "%s has a non-finite element at [%I][%I]", what,
-                       (lua_Integer)(i + 1), (lua_Integer)(j + 1));
+ * already is, else a packed copy (checked finite either way; data: m
+ * holds samples, see luma_matrix_check_finite). */
+static const double *rows_of(lua_State *L, int arg, const luma_Mat *m, const char *what,
+                             int data) {
+  luma_matrix_check_finite(L, arg, m, what, data);
   if (luma_mat_is_contiguous(m)) return m->data;
   double *dst = scratch(L, m->rows * m->cols, sizeof(double));
   luma_Mat out = luma_mat_dense(dst, m->rows, m->cols);
@@ -84,8 +82,8 @@ static int k_fit(lua_State *L) {
     luma_arg_error(L, 2, "%I centers for %I rows (at most one per row)", (lua_Integer)k,
                    (lua_Integer)n);
   const double *w = weights_of(L, 3, n);
-  const double *x = rows_of(L, 1, xm, "X");
-  rows_of(L, 2, cm, "centers");
+  const double *x = rows_of(L, 1, xm, "X", 1);
+  rows_of(L, 2, cm, "centers", 0);
   const luma_KMeansAlgorithm alg = algorithm == 1 ? LUMA_KMEANS_ELKAN : LUMA_KMEANS_LLOYD;
   double *work = scratch(L, luma_kmeans_fit_work(alg, n, d, k), sizeof(double));
   int64_t *labels = scratch(L, n, sizeof(int64_t));
@@ -116,8 +114,8 @@ static int k_assign(lua_State *L) {
   const int want_sums = luma_opt_boolean(L, 3, "sums", 0);
   const int64_t n = xm->rows, d = xm->cols, k = cm->rows;
   const double *w = weights_of(L, 3, n);
-  const double *x = rows_of(L, 1, xm, "X");
-  const double *c = rows_of(L, 2, cm, "centers");
+  const double *x = rows_of(L, 1, xm, "X", 1);
+  const double *c = rows_of(L, 2, cm, "centers", 0);
   double *work = scratch(L, luma_kmeans_assign_work(n, d, k), sizeof(double));
   int64_t *labels = scratch(L, n, sizeof(int64_t));
   luma_Mat *dist = luma_matrix_new(L, n, 1);
@@ -177,7 +175,7 @@ static int k_medoids(lua_State *L) {
     }
     lua_pop(L, 1);
   }
-  const double *d = rows_of(L, 1, dm, "D");
+  const double *d = rows_of(L, 1, dm, "D", 0);
   double *work = scratch(L, luma_kmedoids_work(n, k), sizeof(double));
   int64_t *labels = scratch(L, n, sizeof(int64_t));
   luma_Mat *out = luma_matrix_new(L, k, 1);

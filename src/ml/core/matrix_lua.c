@@ -83,6 +83,22 @@ luma_Mat *luma_matrix_check(lua_State *L, int arg) {
   return &((MatrixUD *)luma_type_check(L, arg, &matrix_type))->m;
 }
 
+void luma_matrix_check_finite(lua_State *L, int arg, const luma_Mat *m, const char *what,
+                              int data) {
+  for (int64_t i = 0; m->cols > 0 && i < m->rows; i++)
+    for (int64_t j = 0; j < m->cols; j++) {
+      double v = LUMA_AT(m, i, j);
+      if (isfinite(v)) continue;
+      /* nan whatever sign the C library would print */
+      const char *text = v != v ? "nan" : (v > 0 ? "inf" : "-inf");
+      luma_arg_error(L, arg, "%s has a non-finite element, %s at row %I, column %I%s", what, text,
+                     (lua_Integer)(i + 1), (lua_Integer)(j + 1),
+                     data && v != v ? "; impute missing values first, e.g. with "
+                              "luma.preprocessing.SimpleImputer"
+                            : "");
+    }
+}
+
 luma_Mat *luma_matrix_test(lua_State *L, int idx) {
   MatrixUD *ud = luma_type_test(L, idx, &matrix_type);
   return ud ? &ud->m : NULL;

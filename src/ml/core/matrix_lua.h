@@ -19,6 +19,16 @@ luma_Mat *luma_matrix_test(lua_State *L, int idx);
 /* The matrix at arg, or a "luma.Matrix expected" argument error. */
 luma_Mat *luma_matrix_check(lua_State *L, int arg);
 
+/* An argument error unless every element of m (argument arg, named what
+ * in the message: "X", "centers") is finite: "bad argument #arg to 'f'
+ * (X has a non-finite element, nan at row 2, column 3)", the first in
+ * row-major order, 1-based.  For data (data != 0: samples, where a NaN is
+ * a missing value) a NaN adds "; impute missing values first, e.g. with
+ * luma.preprocessing.SimpleImputer" -- the Lua side's text too
+ * (luma.util.args.nonfinite). */
+void luma_matrix_check_finite(lua_State *L, int arg, const luma_Mat *m, const char *what,
+                              int data);
+
 /* Pushes a view that shares the storage of the matrix at base_idx. */
 luma_Mat *luma_matrix_push_view(lua_State *L, int base_idx, luma_Mat view);
 

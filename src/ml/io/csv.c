@@ -17,6 +17,28 @@ void luma_csv_init(luma_CsvReader *r, const char *data, size_t len, char delimit
   if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) r->p += 3; /* UTF-8 byte order mark */
 }
 
+static void skip_blank_lines(luma_CsvReader *r);
+
+char luma_csv_guess_delimiter(const char *data, size_t len, char delimiter, char comment) {
+  static const char candidates[] = {',', ';', '\t', '|'};
+  int64_t count[4] = {0, 0, 0, 0}, own = 0;
+  luma_CsvReader r;
+  luma_csv_init(&r, data, len, delimiter, comment);
+  skip_blank_lines(&r);
+  int quoted = 0;
+  for (const char *p = r.p; p < r.end && (quoted || *p != '\n'); p++) {
+    if (*p == '"') quoted = !quoted;
+    if (quoted) continue;
+    if (*p == delimiter) own++;
+    for (int k = 0; k < 4; k++) count[k] += *p == candidates[k];
+  }
+  int best = -1;
+  for (int k = 0; k < 4; k++)
+    if (candidates[k] != delimiter && count[k] > own && (best < 0 || count[k] > count[best]))
+      best = k;
+  return best < 0 ? 0 : candidates[best];
+}
+
 /* Skips empty lines and comment lines at the start of a record. */
 static void skip_blank_lines(luma_CsvReader *r) {
   while (r->p < r->end) {

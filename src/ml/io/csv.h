@@ -39,6 +39,13 @@ void luma_csv_init(luma_CsvReader *r, const char *data, size_t len, char delimit
  * it opened). */
 int luma_csv_next(luma_CsvReader *r, luma_CsvField *f);
 
+/* The delimiter the first record of data (after blank and comment lines)
+ * most likely uses, when it is not `delimiter`: the candidate among
+ * , ; tab | that occurs there most often outside quotes, if it occurs more
+ * often than `delimiter` does; else 0.  For messages ("line 2 has more
+ * fields than the header"), never to change how a file is read. */
+char luma_csv_guess_delimiter(const char *data, size_t len, char delimiter, char comment);
+
 /* Copies a field's content into out (at least f->len bytes), turning ""
  * into " for quoted fields; returns the length. */
 size_t luma_csv_unquote(const luma_CsvField *f, char *out);

@@ -277,6 +277,24 @@ static void push_coded_matrix(lua_State *L, int64_t nrows, int64_t nsel, const i
   }
 }
 
+/* The hint a record-width error (or a file read as one column) ends with
+ * when the first record looks separated by another delimiter, or "":
+ * "; the header looks ';'-separated: pass {delimiter = \";\"}". */
+static const char *delimiter_hint(const char *data, size_t len, char delimiter, char comment,
+                                  int header) {
+  switch (luma_csv_guess_delimiter(data, len, delimiter, comment)) {
+  case ',': return header ? "; the header looks ','-separated: pass {delimiter = \",\"}"
+                          : "; the first row looks ','-separated: pass {delimiter = \",\"}";
+  case ';': return header ? "; the header looks ';'-separated: pass {delimiter = \";\"}"
+                          : "; the first row looks ';'-separated: pass {delimiter = \";\"}";
+  case '\t': return header ? "; the header looks tab-separated: pass {delimiter = \"\\t\"}"
+                           : "; the first row looks tab-separated: pass {delimiter = \"\\t\"}";
+  case '|': return header ? "; the header looks '|'-separated: pass {delimiter = \"|\"}"
+                          : "; the first row looks '|'-separated: pass {delimiter = \"|\"}";
+  default: return "";
+  }
+}
+
 /* read_csv and parse_csv: the CSV text is argument 1 of parse_csv, or the
  * contents of the file named by argument 1 of read_csv.  One pass over the
  * records checks their widths and parses every selected field as a number
@@ -414,6 +432,16 @@ static int csv_read(lua_State *L, int from_file) {
   lua_settop(L, 9);
   lua_newtable(L); /* 10: anchors of the strings arrays */
   lua_newtable(L); /* 11: warnings */
+  /* A file whose every line holds one field reads without an error: one
+   * column named after the whole header.  Said when another delimiter is
+   * likely (never guessed: read_csv reads what it is told). */
+  if (ncols == 1) {
+    const char *hint = delimiter_hint(start, (size_t)(end - start), delimiter, comment, header);
+    if (*hint) {
+      lua_pushfstring(L, "luma.io.read_csv: %s: read as a single column%s", path, hint);
+      lua_rawseti(L, 11, 1);
+    }
+  }
 
   int64_t n_up = count_record_lines(L, r.p, end, comment);
   if (n_up < 1) n_up = 1;
@@ -430,8 +458,9 @@ static int csv_read(lua_State *L, int from_file) {
     if (field == 0) record_line = f.line;
     if (field >= ncols)
       return luaL_error(L, "luma.io.read_csv: %s: line %I has more than the %I fields of the "
-                        "%s", path, (lua_Integer)record_line, (lua_Integer)ncols,
-                        header ? "header" : "first row");
+                        "%s%s", path, (lua_Integer)record_line, (lua_Integer)ncols,
+                        header ? "header" : "first row",
+                        delimiter_hint(start, (size_t)(end - start), delimiter, comment, header));
     int64_t k = target[field];
     if (k >= 0) {
       CsvColumn *c = &cols[k];
@@ -461,9 +490,11 @@ static int csv_read(lua_State *L, int from_file) {
     field++;
     if (f.last) {
       if (field != ncols)
-        return luaL_error(L, "luma.io.read_csv: %s: line %I has %I fields but the %s has %I",
+        return luaL_error(L, "luma.io.read_csv: %s: line %I has %I fields but the %s has %I%s",
                           path, (lua_Integer)record_line, (lua_Integer)field,
-                          header ? "header" : "first row", (lua_Integer)ncols);
+                          header ? "header" : "first row", (lua_Integer)ncols,
+                          delimiter_hint(start, (size_t)(end - start), delimiter, comment,
+                                         header));
       row++;
       field = 0;
     }
@@ -1052,7 +1083,9 @@ int luma_open_io(lua_State *L) {
        "categorical when every one is text (quoted fields are text), categories sorted. A "
        "column mixing both is an error naming the column, row and field, unless dtypes = "
        "{name = \"category\" | \"numeric\"} declares it or on_bad = \"nan\" reads bad fields "
-       "as NaN with a warning each. A header-only file gives a 0-row table. columns selects "
+       "as NaN with a warning each. A header-only file gives a 0-row table. A row of the "
+       "wrong width is an error naming its line (and the delimiter the first line seems to "
+       "use, if another: ; tab | ,). columns selects "
        "by name or 1-based index. as = \"matrix\" returns a matrix (categories as codes "
        "1..k) and info = {columns, categories = {[name] = labels}, rows}."},
       {"parse_csv", io_parse_csv,

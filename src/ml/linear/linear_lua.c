@@ -49,10 +49,16 @@ static int l_moments(lua_State *L) {
                                yty->data, scratch);
   luma_threads_finish(L, t, LUMA_LOOP_DONE); /* raises when the meter stopped */
   lua_pop(L, 1);
-  if (rc == LUMA_LINEAR_X_NOT_FINITE)
-    luma_arg_error(L, 1, "X contains NaN or Inf (or values too large to square)");
-  if (rc == LUMA_LINEAR_Y_NOT_FINITE)
-    luma_arg_error(L, 2, "y contains NaN or Inf (or values too large to square)");
+  /* the kernel sees a non-finite sum: a NaN or Inf, named where it is, or
+   * values whose squares overflow */
+  if (rc == LUMA_LINEAR_X_NOT_FINITE) {
+    luma_matrix_check_finite(L, 1, x, "X", 1);
+    luma_arg_error(L, 1, "X has values too large to square (its Gram matrix overflows)");
+  }
+  if (rc == LUMA_LINEAR_Y_NOT_FINITE) {
+    luma_matrix_check_finite(L, 2, y, "y", 0);
+    luma_arg_error(L, 2, "y has values too large to square");
+  }
   return 5;
 }
 

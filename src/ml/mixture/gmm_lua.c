@@ -21,13 +21,6 @@ static void pack(const luma_Mat *m, double *dst) {
     for (int64_t j = 0; j < m->cols; j++) dst[i * m->cols + j] = LUMA_AT(m, i, j);
 }
 
-static void check_finite_matrix(lua_State *L, int arg, const luma_Mat *m, const char *what) {
-  for (int64_t i = 0; i < m->rows; i++)
-    for (int64_t j = 0; j < m->cols; j++)
-      if (!isfinite(LUMA_AT(m, i, j)))
-        luma_arg_error(L, arg, "%s has a non-finite element at [%I][%I]", what,
-                       (lua_Integer)(i + 1), (lua_Integer)(j + 1));
-}
 
 /* estep(X, means, chol, log_weights) -> log_resp, norm */
 static int g_estep(lua_State *L) {
@@ -42,7 +35,7 @@ static int g_estep(lua_State *L) {
   if (k < 1) luma_arg_error(L, 2, "means has no rows");
   if (w->rows * w->cols != k)
     luma_arg_error(L, 4, "log_weights must have %I elements (one per mean)", (lua_Integer)k);
-  check_finite_matrix(L, 1, x, "X");
+  luma_matrix_check_finite(L, 1, x, "X", 1);
   int tied = luma_matrix_test(L, 3) != NULL;
   if (!tied && !lua_istable(L, 3))
     luma_arg_error(L, 3, "chol must be a d x d matrix (tied) or a table of k of them");

@@ -54,19 +54,6 @@ static void push_number_text(lua_State *L, double v) {
     lua_pushfstring(L, "%f", v);
 }
 
-/* An argument error when m has a NaN or infinite element. */
-static void check_finite(lua_State *L, int arg, const char *what, const luma_Mat *m) {
-  for (int64_t i = 0; m->cols > 0 && i < m->rows; i++)
-    for (int64_t j = 0; j < m->cols; j++) {
-      double v = LUMA_AT(m, i, j);
-      if (!isfinite(v)) {
-        push_number_text(L, v);
-        luma_arg_error(L, arg, "%s has a non-finite element, %s at row %I, column %I", what,
-                       lua_tostring(L, -1), (lua_Integer)(i + 1), (lua_Integer)(j + 1));
-      }
-    }
-}
-
 /* -------------------------------------------------------- metric callback */
 
 enum { CB_OK, CB_ERROR, CB_NOT_NUMBER, CB_BAD_VALUE };
@@ -292,7 +279,7 @@ static int nn_build(lua_State *L) {
   if (x->cols > INT_MAX || x->rows > INT_MAX)
     luma_arg_error(L, 1, "X is %I x %I, too large (dimensions up to %d)", (lua_Integer)x->rows,
                    (lua_Integer)x->cols, INT_MAX);
-  check_finite(L, 1, "X", x);
+  luma_matrix_check_finite(L, 1, x, "X", 1);
   luma_NnAlgorithm alg = (luma_NnAlgorithm)luma_opt_choice(L, 2, "algorithm", ALGORITHMS, 0);
   MetricChoice mc = parse_metric(L, 2);
   if (!supports(alg, mc.kind))
@@ -385,7 +372,7 @@ static const luma_Mat *check_queries(lua_State *L, int arg, const luma_NnIndex *
   if (q->cols != ix->d)
     luma_arg_error(L, arg, "the queries have %I columns but the index has %I",
                    (lua_Integer)q->cols, (lua_Integer)ix->d);
-  check_finite(L, arg, "the query matrix", q);
+  luma_matrix_check_finite(L, arg, q, "the query matrix", 1);
   if (!ix->whiten) return q;
   luma_Mat *z = luma_matrix_new(L, q->rows, q->cols);
   luma_pairwise_whiten(ix->factor, ix->whiten == 2, q, z);
@@ -840,7 +827,7 @@ static int nn_average(lua_State *L) {
 static int nn_inverse_distance(lua_State *L) {
   lua_settop(L, 2);
   luma_Mat *dist = luma_matrix_check(L, 1);
-  check_finite(L, 1, "dist", dist);
+  luma_matrix_check_finite(L, 1, dist, "dist", 0);
   for (int64_t i = 0; dist->cols > 0 && i < dist->rows; i++)
     for (int64_t j = 0; j < dist->cols; j++)
       if (LUMA_AT(dist, i, j) < 0) luma_arg_error(L, 1, "dist has a negative element");

@@ -45,11 +45,7 @@ static void take_X(lua_State *L, int ud_idx, const double **data, int64_t *lda, 
   if (X->rows < 1 || X->cols < 1) luma_arg_error(L, 1, "X is empty");
   if (X->rows > 2147483647 || X->cols > 2147483647)
     luma_arg_error(L, 1, "X is too large for BLAS");
-  for (int64_t i = 0; i < X->rows; i++)
-    for (int64_t j = 0; j < X->cols; j++)
-      if (!isfinite(LUMA_AT(X, i, j)))
-        luma_arg_error(L, 1, "X has a non-finite element (%f at [%I][%I])", LUMA_AT(X, i, j),
-                       (lua_Integer)(i + 1), (lua_Integer)(j + 1));
+  luma_matrix_check_finite(L, 1, X, "X", 1);
   if (X->cs == 1 && (X->rs >= X->cols || X->rows == 1)) {
     *data = X->data, *lda = X->rows == 1 ? X->cols : X->rs, *col_major = 0;
     lua_pushvalue(L, 1);

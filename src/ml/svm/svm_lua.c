@@ -196,9 +196,7 @@ static int svm_smo(lua_State *L) {
   } else {
     for (int64_t i = 0; i < p.l; i++)
       for (int64_t j = 0; j < x->cols; j++)
-        if (!isfinite(LUMA_AT(x, p.rows[i], j)))
-          luma_arg_error(L, 1, "X has a non-finite element at row %I, column %I",
-                         (lua_Integer)(p.rows[i] + 1), (lua_Integer)(j + 1));
+        if (!isfinite(LUMA_AT(x, p.rows[i], j))) luma_matrix_check_finite(L, 1, x, "X", 1);
   }
 
   luma_Mat *coef = luma_matrix_new(L, p.l, 1);
@@ -261,11 +259,7 @@ static int svm_linear(lua_State *L) {
     luma_mat_copy(&dense, x);
   }
   dense.cs = 1;
-  for (int64_t i = 0; i < l; i++)
-    for (int64_t j = 0; j < d; j++)
-      if (!isfinite(LUMA_AT(&dense, i, j)))
-        luma_arg_error(L, 1, "X has a non-finite element at row %I, column %I",
-                       (lua_Integer)(i + 1), (lua_Integer)(j + 1));
+  luma_matrix_check_finite(L, 1, &dense, "X", 1);
   p.x = &dense;
   const int64_t wd = d + (p.bias > 0);
   int64_t niwork = 0;
