@@ -180,6 +180,9 @@ local function check_contract_fields(est, what, name)
   end
 end
 
+-- The contract's own flags among an estimator's fitted fields (estimator.lua):
+-- fitted, and fitted on a luma.Table (for the feature-names warning).
+local CONTRACT_FLAGS = { __fitted = true, __table_fit = true }
 local ESTIMATOR_FIELDS = { [TYPE] = true, [VERSION] = true, params = true, state = true }
 
 local function estimator_from_plain(t, what)
@@ -209,8 +212,11 @@ local function estimator_from_plain(t, what)
     if type(k) ~= "string" then
       invalid(what, name, "a fitted field's name is a %s", type(k))
     end
-    if k == "params" or (k:sub(1, 2) == "__" and k ~= "__fitted") then
+    if k == "params" or (k:sub(1, 2) == "__" and not CONTRACT_FLAGS[k]) then
       invalid(what, name, "'%s' cannot be a fitted field", k)
+    end
+    if k == "__table_fit" and type(v) ~= "boolean" then
+      invalid(what, name, "'%s' is a %s, not a boolean", k, args.type_of(v))
     end
     rawset(est, k, from_plain(v, what))
   end
