@@ -152,6 +152,14 @@ local REPROS = {
   { name = "40 MB of commas without a header", setup = [[TEXT = string.rep(",", 40000000)]],
     modes = { instructions = true, time = true },
     code = "luma.io.parse_csv(TEXT, {header = false})" },
+  -- found by scripts/audit-loops: the pruning path searches the whole tree
+  -- for each of its ~n/2 steps (6.7 s for this tree of 60,000 nodes)
+  { name = "the pruning path of a 60,000-node tree", modes = { time = true, interrupt = true },
+    setup = [[
+  local G = luma.random.Generator(1)
+  local X, y = G:normal(30000, 3), G:normal(30000, 1)
+  M = luma.tree.DecisionTreeRegressor{}:fit(X, y)]],
+    code = "require('luma.tree.native').prune_path(M.tree)" },
   -- the million columns' bookkeeping may also exceed the 256 MB: a memory
   -- error, the state's own refusal, is as good an end
   { name = "a header of a million columns", setup = header(1000000),

@@ -89,7 +89,9 @@ void luma_nn_select_keys(Key *a, int64_t n, int64_t kth) {
     Key pivot = a[mid];
     int64_t i = lo, j = hi;
     while (i <= j) {
+      /* audit-loops: the partition scans stop at the pivot or its median-of-three guards */
       while (key_less(&a[i], &pivot)) i++;
+      /* audit-loops: as above, from the right */
       while (key_less(&pivot, &a[j])) j--;
       if (i <= j) {
         Key t = a[i];

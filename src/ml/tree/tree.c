@@ -1005,10 +1005,11 @@ size_t luma_tree_prune_work_bytes(int64_t count) {
 }
 
 /* scikit-learn's _cost_complexity_prune (sklearn/tree/_tree.pyx). */
-int64_t luma_tree_prune(const luma_TreeNodes *tree, double ccp_alpha, double *alphas,
-                        double *impurities, unsigned char *keep, unsigned char *leaf,
-                        void *work) {
+int64_t luma_tree_prune(luma_Threads *t, const luma_TreeNodes *tree, double ccp_alpha,
+                        double *alphas, double *impurities, unsigned char *keep,
+                        unsigned char *leaf, void *work) {
   int64_t n = tree->count;
+  luma_WorkBatch batch = {t, 8 * (uint64_t)n};
   double *r_node = work, *r_branch = r_node + n;
   int64_t *stack = (int64_t *)(r_branch + n), *n_leaves = stack + n, *parent = n_leaves + n;
   unsigned char *candidate = (unsigned char *)(parent + n);
@@ -1028,7 +1029,10 @@ int64_t luma_tree_prune(const luma_TreeNodes *tree, double ccp_alpha, double *al
     if (!leaf[i]) continue;
     r_branch[i] = r_node[i];
     double r = r_node[i];
+    /* a walk up to the root: a step per level (a degenerate tree has n) */
+    if (luma_work_add(&batch, 4)) return -1;
     for (int64_t k = i; k != 0;) {
+      if (luma_work_add(&batch, 4)) return -1;
       k = parent[k];
       r_branch[k] += r;
       n_leaves[k] += 1;
@@ -1039,6 +1043,8 @@ int64_t luma_tree_prune(const luma_TreeNodes *tree, double ccp_alpha, double *al
   if (impurities) impurities[count] = r_branch[0];
   count++;
   while (candidate[0]) {
+    /* the search for the weakest link, the subtree cut and the walk up */
+    if (luma_work_add(&batch, 4 * (uint64_t)n)) return -1;
     double alpha = INFINITY;
     int64_t best = -1;
     for (int64_t i = 0; i < n; i++) {
@@ -1078,6 +1084,7 @@ int64_t luma_tree_prune(const luma_TreeNodes *tree, double ccp_alpha, double *al
     if (impurities) impurities[count] = r_branch[0];
     count++;
   }
+  luma_work_flush(&batch);
   return count;
 }
 

@@ -145,9 +145,12 @@ void luma_tree_importances(const luma_TreeNodes *tree, int64_t d, double *out);
  * nodes of the pruned tree, in leaf those that are leaves of it.  work
  * holds luma_tree_prune_work_bytes(count) bytes, 8-byte aligned. */
 size_t luma_tree_prune_work_bytes(int64_t count);
-int64_t luma_tree_prune(const luma_TreeNodes *tree, double ccp_alpha, double *alphas,
-                        double *impurities, unsigned char *keep, unsigned char *leaf,
-                        void *work);
+/* Each prune's search over the nodes (the path has up to count / 2 of
+ * them: O(count^2) in all) and each walk up to the root is charged to
+ * the meter t (may be NULL); -1 when it stopped. */
+int64_t luma_tree_prune(luma_Threads *t, const luma_TreeNodes *tree, double ccp_alpha,
+                        double *alphas, double *impurities, unsigned char *keep,
+                        unsigned char *leaf, void *work);
 
 /* The kept nodes of tree (keep/leaf from luma_tree_prune) copied into out
  * (capacity: the kept count) in preorder, left child first; returns the

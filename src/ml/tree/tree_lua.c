@@ -544,7 +544,9 @@ static int t_prune_path(lua_State *L) {
   double *imps = scratch(L, (size_t)t.count * sizeof(double));
   unsigned char *keep = scratch(L, 2 * (size_t)t.count);
   void *work = scratch(L, luma_tree_prune_work_bytes(t.count));
-  int64_t k = luma_tree_prune(&t, INFINITY, alphas, imps, keep, keep + t.count, work);
+  luma_Threads *meter = luma_threads_of(L);
+  int64_t k = luma_tree_prune(meter, &t, INFINITY, alphas, imps, keep, keep + t.count, work);
+  luma_threads_finish(L, meter, LUMA_LOOP_DONE); /* raises why the meter stopped, if it did */
   luma_Mat *a = luma_matrix_new(L, k, 1);
   luma_Mat *b = luma_matrix_new(L, k, 1);
   for (int64_t i = 0; i < k; i++) {
@@ -565,7 +567,9 @@ static int t_prune(lua_State *L) {
   if (isnan(alpha) || alpha < 0) luma_arg_error(L, 2, "ccp_alpha must be a number >= 0");
   unsigned char *keep = scratch(L, 2 * (size_t)t.count);
   void *work = scratch(L, luma_tree_prune_work_bytes(t.count));
-  luma_tree_prune(&t, alpha, NULL, NULL, keep, keep + t.count, work);
+  luma_Threads *meter = luma_threads_of(L);
+  luma_tree_prune(meter, &t, alpha, NULL, NULL, keep, keep + t.count, work);
+  luma_threads_finish(L, meter, LUMA_LOOP_DONE); /* raises why the meter stopped, if it did */
   int64_t kept = 0;
   for (int64_t i = 0; i < t.count; i++) kept += keep[i];
   luma_TreeNodes out;
