@@ -97,7 +97,8 @@ local from_plain
 
 -- Types registered by a module of Luma's own that may not be loaded yet
 -- when a file holding them is read: type name -> module.
-local LAZY_TYPES = { ["luma.Table"] = "luma.Table", ["luma.Categorical"] = "luma.Table" }
+local LAZY_TYPES = { ["luma.Table"] = "luma.Table", ["luma.Categorical"] = "luma.Table",
+  ["luma.Labels"] = "luma.estimator" }
 
 -- The class of a saved estimator: already defined, or one of Luma's own
 -- modules that defines it (loaded only from the embedded modules).
