@@ -92,7 +92,8 @@ describe("bad arguments", function()
   it("of metrics name the metric called, at the caller's line", function()
     -- f1_score checks through confusion_matrix, two calls down
     support.errors_with("calling_conventions_spec%.lua:%d+: luma%.metrics%.f1_score: y_true must "
-      .. "be a luma%.Matrix, got nil", function() luma.metrics.f1_score(nil, y) end)
+      .. "be a luma%.Matrix, a list of labels, a categorical column or a one%-column luma%.Table, "
+      .. "got nil", function() luma.metrics.f1_score(nil, y) end)
   end)
 
   it("keep the argument checks of a called function at the user's line (args.relay)", function()

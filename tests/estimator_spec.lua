@@ -367,7 +367,8 @@ describe("unsupervised estimators #smoke", function()
     assert.has_error(function() m:score(P, M{1, 2, 3, 4}) end,
       "bad argument #2 to 'score' (X has 5 rows but y has 4)")
     assert.has_error(function() m:score(P, "y") end,
-      "bad argument #2 to 'score' (y must be a luma.Matrix, got string)")
+      "bad argument #2 to 'score' (y must be a luma.Matrix, a list of labels, a categorical "
+        .. "column or a one-column luma.Table, got string)")
     assert.has_error(function() TwoCentres{}:fit(P, M{1, 2}) end,
       "bad argument #2 to 'fit' (X has 5 rows but y has 2)")
     assert.has_error(function() TwoCentres{}:fit_predict(P, M{1, 2}) end,

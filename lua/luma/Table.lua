@@ -128,10 +128,15 @@ function Categorical.from_codes(codes, categories)
     if seen[s] then fail(2, "%s: category '%s' is listed twice", fname, s) end
     seen[s] = true
   end
-  for i = 1, codes:rows() do
-    local c = codes:get(i, 1)
-    if c == c and (c ~= math.floor(c) or c < 1 or c > k) then
-      fail(2, "%s: code %s in row %d is not in 1..%d (NaN: missing)", fname, tostring(c), i, k)
+  -- checked by native operations (a NaN compares false: counted apart);
+  -- rows are searched one by one only to name a bad one
+  local valid = codes:eq(codes:floor()):mul(codes:ge(1)):mul(codes:le(k)) + codes:isnan()
+  if codes:rows() > 0 and valid:min() == 0 then
+    for i = 1, codes:rows() do
+      local c = codes:get(i, 1)
+      if c == c and (c ~= math.floor(c) or c < 1 or c > k) then
+        fail(2, "%s: code %s in row %d is not in 1..%d (NaN: missing)", fname, tostring(c), i, k)
+      end
     end
   end
   return new_categorical(codes, table.move(categories, 1, k, 1, {}))

@@ -23,7 +23,11 @@
 --     check that X has the columns the estimator was fitted on;
 --   * score(X [, y]) needs y where fit does; it defaults to R^2 for
 --     regressors, accuracy for classifiers and the mean of score_samples
---     (the average log-likelihood) for density models.
+--     (the average log-likelihood) for density models;
+--   * a classifier's labels may be numbers, strings or booleans in a
+--     matrix, a Lua list, a categorical column or a one-column Table: the
+--     class sees numbers, est.classes and predict give the user's labels
+--     back (see "labels" below and docs/ESTIMATORS.md, "Class labels").
 -- The kinds follow scikit-learn's mixins: RegressorMixin, ClassifierMixin,
 -- TransformerMixin, ClusterMixin, DensityMixin and OutlierMixin (see
 -- docs/ESTIMATORS.md).
@@ -31,6 +35,7 @@
 -- set_params, which validates); fitted attributes are plain fields.
 local luma = require("luma")
 local args = require("luma.util.args")
+local labels = require("luma.util.labels")
 
 local estimator = {}
 
@@ -344,7 +349,8 @@ end
 -- names (feature_names_in), later calls pick the same columns by name in
 -- the same order (a missing column is an error that names it), and
 -- classes that need numbers get the numeric matrix -- a categorical
--- column is an error that suggests an encoder.  Classes with input =
+-- column of X is an error that suggests an encoder (one of y is a
+-- classifier's labels).  Classes with input =
 -- "table" (pipelines, column transformers) or "any" (the encoders, which
 -- also take Lua lists) get the Table itself.
 local tables = {}
@@ -464,13 +470,185 @@ local function accepted(class, X, method, level)
     method, type(X))
 end
 
+-- ------------------------------------------------------------- labels
+
+-- Class labels as users hold them (issue 29): a classifier's y may be a
+-- matrix column (or row) of numbers, a Lua list of numbers, strings or
+-- booleans, a categorical column of a luma.Table or a one-column Table
+-- (luma.util.labels reads them all).  The class itself -- native kernels
+-- and pure-Lua classifiers alike -- only ever sees numbers: strings and
+-- booleans reach its fit as codes 1..k into the sorted distinct labels, so
+-- its classes are those codes.  The contract keeps the labels in a
+-- luma.Labels record (est.__labels, saved with the model) and, at the
+-- boundary between the user and the class, (a) shows est.classes as the
+-- user's labels, (b) hands the class its own coded classes while one of
+-- its methods runs (the swap below), and (c) maps what predict returns
+-- back to the labels, in the container the user gave: a list for a list,
+-- a Categorical for a categorical column or a one-column Table.  A list of
+-- numbers keeps its numbers (the class sees them as a column) and only
+-- the container is restored.  Calls a class makes on itself while one of
+-- its methods runs see codes in and codes out, as its own fit did.
+
+-- A luma.Labels record: {kind = "list" | "categorical" (the container
+-- predictions come back in), type = "number" | "string" | "boolean",
+-- classes = the sorted distinct labels (strings and booleans; a list),
+-- categories = the categories of the user's categorical column, codes =
+-- the class's own classes (k x 1, the codes it was fitted on), integers =
+-- whether a list of numbers held only integers (predictions keep them)}.
+local LABELS_MT = { __name = "luma.Labels" }
+local function is_labels(v) return args.type_of(v) == "luma.Labels" end
+
+-- Whether the class was fitted on codes standing for labels.
+local function coded(D) return D.type ~= "number" end
+
+-- Instances whose method is running (weak keys): their nested calls on
+-- themselves pass codes through unchanged.
+local inside = setmetatable({}, { __mode = "k" })
+
+-- Enters a method of a labelled estimator: self.classes becomes the
+-- class's coded classes until the returned to-be-closed value closes
+-- (normally or by an error), when the user's labels come back.
+local function enter(self, D)
+  inside[self] = true
+  local shown = rawget(self, "classes")
+  if coded(D) then rawset(self, "classes", D.codes) end
+  return setmetatable({}, { __close = function()
+    if coded(D) then rawset(self, "classes", shown) end
+    inside[self] = nil
+  end })
+end
+
+-- A prediction of the class (codes, or numbers for a list of numbers) as
+-- the user's labels, in the container the user gave.
+local function to_user(D, pred)
+  if not luma.ismatrix(pred) or pred:cols() ~= 1 then return pred end
+  local n, list = pred:rows(), {}
+  if not coded(D) then
+    -- (integers stay integers when the user's labels were)
+    for i = 1, n do
+      local v = pred:get(i, 1)
+      list[i] = D.integers and math.tointeger(v) or v
+    end
+    return list
+  end
+  local classes = D.classes
+  local k = #classes
+  if D.kind == "categorical" and n > 0 and pred:ge(1):all() and pred:le(k):all()
+    and pred:eq(pred:floor()):all() then
+    -- codes into the user's categories by a native gather
+    local at, map = labels.index_of(D.categories), luma.zeros(k, 1)
+    for c = 1, k do map:set(c, 1, at[classes[c]]) end
+    return luma.Table.Categorical.from_codes(map:take(pred), D.categories)
+  end
+  for i = 1, n do
+    local c = math.tointeger(pred:get(i, 1))
+    local v = c and classes[c]
+    if v == nil then v = false end -- not a class: missing (a classifier's reject)
+    list[i] = v
+  end
+  return labels.build(D.kind, list, n, D.categories)
+end
+
+-- The methods whose results are labels (or iterators of labels), and the
+-- classes' own methods whose second argument is y (score has the
+-- contract's wrapper).
+local LABEL_RESULTS = { predict = true, fit_predict = true, staged_predict = true }
+local Y_ARGUMENT = { staged_score = true, partial_fit = true }
+
+-- Runs a labelled estimator's method impl from outside: inside the swap,
+-- with the results mapped back (an iterator's values too, each step
+-- inside the swap).
+local function labelled_call(self, D, m, impl, ...)
+  local r
+  do
+    local _ <close> = enter(self, D)
+    r = table.pack(impl(self, ...))
+  end
+  for i = 1, r.n do
+    local v = r[i]
+    if type(v) == "function" then
+      r[i] = function(...)
+        local _ <close> = enter(self, D)
+        local step = v(...)
+        if LABEL_RESULTS[m] then return to_user(D, step) end
+        return step
+      end
+    elseif LABEL_RESULTS[m] and i == 1 then
+      r[i] = to_user(D, v)
+    end
+  end
+  return table.unpack(r, 1, r.n)
+end
+
+-- y (any label container) against a fitted estimator's labels: codes into
+-- D.classes for a coded model (a label it never saw is 0, which no
+-- prediction equals), a numeric column otherwise; labels of another type
+-- than those fitted are an error.  level as fail's.
+local function fitted_targets(self, method, y, argn, level)
+  local D = rawget(self, "__labels")
+  if luma.ismatrix(y) and not (D and coded(D)) then return y end
+  local lv = labels.read(y, { fname = method, argn = argn }, level + 1)
+  local want = D and D.type or "number"
+  if lv.type ~= want then
+    fail(level + 1, "bad argument #%d to '%s' (y holds %ss but %s was fitted on %ss)", argn,
+      method, lv.type, self.__class.short_name, want)
+  end
+  if D and coded(D) then return labels.codes(lv, D.classes, 0) end
+  return lv.column
+end
+
+-- y of a classifier's fit as the class takes it (numbers: a column;
+-- strings and booleans: codes) and the luma.Labels record to keep (nil
+-- for a numeric matrix or Table column, which need none).  level as fail's.
+local function classifier_targets(class, method, y, n, level)
+  if luma.ismatrix(y) then
+    -- a row of labels, one per row of X
+    if y:rows() == 1 and n and n > 1 and y:cols() == n then return y:t() end
+    return y
+  end
+  if class.labels == false then
+    fail(level + 1, "bad argument #2 to '%s' (y must be a luma.Matrix, got %s)", method,
+      args.type_of(y))
+  end
+  local lv = labels.read(y, { fname = method, argn = 2 }, level + 1)
+  if not coded(lv) then
+    if lv.kind ~= "list" then return lv.column end
+    local integers = true
+    for i = 1, lv.n do integers = integers and math.type(y[i]) == "integer" end
+    return lv.column, { kind = "list", type = "number", integers = integers }
+  end
+  local codes, classes = labels.encode(lv)
+  return codes, { kind = lv.kind, type = lv.type, classes = classes,
+    categories = lv.cat and lv.cat.categories }
+end
+
+-- y of any other estimator: a matrix, or labels read into one -- passed
+-- through unchanged to composites (their final step reads them, so a
+-- list comes back as a list); else numbers as they are, strings and
+-- booleans refused by regressors and coded 1..k for the rest
+-- (transformers such as feature selectors use y only to group equal
+-- labels).  The second result tells a y passed through.
+local function other_targets(class, method, y, level)
+  if luma.ismatrix(y) then return y end
+  local lv = labels.read(y, { fname = method, argn = 2 }, level + 1)
+  if class.kind == "meta" then return y, true end
+  if lv.column then return lv.column end
+  if class.kind == "regressor" then
+    fail(level + 1, "bad argument #2 to '%s' (y must be numeric for a regressor; got %ss)",
+      method, lv.type)
+  end
+  return (labels.encode(lv))
+end
+
 -- Checks X and y for fit, fit_predict, fit_transform and score (method,
 -- for messages; errors blame the caller of the wrapper that calls this)
--- and returns them as the class takes them.
+-- and returns them as the class takes them, with the luma.Labels record
+-- of a classifier's labels (fit) -- score's y is read against the labels
+-- self was fitted on.
 -- y is required when the class needs targets; a y given to a class that
 -- does not need one is checked all the same (a y of the wrong length is
 -- a caller's mistake even where it would be ignored).
-local function check_data(class, method, X, y)
+local function check_data(class, method, X, y, self)
   X = accepted(class, X, method, 3)
   -- scikit-learn's check_array: no fit on an empty X (non-finite values
   -- are left to the classes, which name where they are).
@@ -487,22 +665,29 @@ local function check_data(class, method, X, y)
     end
     return X
   end
-  if is_table(y) then
-    if y:ncols() ~= 1 then
-      fail(3, "bad argument #2 to '%s' (y as a luma.Table must have one column, got %d)",
-        method, y:ncols())
+  local n = luma.ismatrix(X) and X:rows() or is_table(X) and X:nrows() or nil
+  local D, raw
+  if class.kind == "classifier" and class.labels ~= false and method == "score" and self then
+    y = inside[self] and y or fitted_targets(self, method, y, 2, 3)
+  elseif class.kind == "classifier" then
+    y, D = classifier_targets(class, method, y, n, 3)
+  else
+    y, raw = other_targets(class, method, y, 3)
+  end
+  if raw then
+    -- labels a composite passes on: only their count is checked here
+    local count = labels.count(y)
+    if n and count ~= n then
+      fail(3, "bad argument #2 to '%s' (X has %d rows but y has %d)", method, n, count)
     end
-    y = numeric_matrix(class, y, method, 3)
+    return X, y
   end
-  if not luma.ismatrix(y) then
-    fail(3, "bad argument #2 to '%s' (y must be a luma.Matrix, got %s)", method, type(y))
-  end
-  local n = luma.ismatrix(X) and X:rows() or is_table(X) and X:nrows()
   local yr, yc = y:shape()
   if n and yr ~= n then
     fail(3, "bad argument #2 to '%s' (X has %d rows but y has %d)", method, n, yr)
   end
   if yc < 1 then fail(3, "bad argument #2 to '%s' (y has no columns)", method) end
+  if D and coded(D) then return X, y, D end
   if y:isnan():any() then
     fail(3, "bad argument #2 to '%s' (y contains NaN; drop or impute those rows first)", method)
   end
@@ -513,7 +698,37 @@ local function check_data(class, method, X, y)
     fail(3, "bad argument #2 to '%s' (continuous target: use a regressor or discretize y)",
       method)
   end
-  return X, y
+  return X, y, D
+end
+
+-- Parameters that name labels: while a class fits on codes, class_weight
+-- = {label = weight} is handed over keyed by code (a label that is not a
+-- class stays as it is, for the class's own error).  Returns the value to
+-- close that puts the user's table back.
+local function coded_params(self, D)
+  local cw = self.params.class_weight
+  if type(cw) ~= "table" or getmetatable(cw) ~= nil then return nil end
+  local idx, by_code = labels.index_of(D.classes), {}
+  for k, w in pairs(cw) do by_code[idx[k] or k] = w end
+  self.params.class_weight = by_code
+  return setmetatable({}, { __close = function() self.params.class_weight = cw end })
+end
+
+-- After a class fitted on labels: the record kept (and saved) with the
+-- model, and est.classes as the user's labels.
+local function keep_labels(self, D)
+  if coded(D) then
+    local own = rawget(self, "classes")
+    D.codes = own
+    local shown = {}
+    if luma.ismatrix(own) then
+      for i = 1, own:rows() do shown[i] = D.classes[math.tointeger(own:get(i, 1))] end
+    else
+      for i, v in ipairs(D.classes) do shown[i] = v end
+    end
+    rawset(self, "classes", shown)
+  end
+  rawset(self, "__labels", setmetatable(D, LABELS_MT))
 end
 
 -- fit's contract, the one wrapper of fit, fit_predict and fit_transform
@@ -529,12 +744,16 @@ end
 local function fitting(class, method, impl, and_then)
   return function(self, X, y, ...)
     local names = is_table(X) and X:names()
-    local Xc, yc = check_data(class, method, X, y)
+    local Xc, yc, D = check_data(class, method, X, y)
     reset(self)
-    -- The class's fit raises its argument errors for its own caller, which
-    -- is this wrapper: they are raised again at the user's line.
     warned_names[self] = nil
-    local result = args.relay(2, impl, self, Xc, yc, ...)
+    local result
+    do
+      local _ <close> = D and coded(D) and coded_params(self, D) or nil
+      -- The class's fit raises its argument errors for its own caller, which
+      -- is this wrapper: they are raised again at the user's line.
+      result = args.relay(2, impl, self, Xc, yc, ...)
+    end
     if names then
       rawset(self, "feature_names_in", names)
       rawset(self, "__table_fit", true)
@@ -542,8 +761,12 @@ local function fitting(class, method, impl, and_then)
     if rawget(self, "n_features_in") == nil and (luma.ismatrix(Xc) or is_table(Xc)) then
       rawset(self, "n_features_in", width(Xc))
     end
+    if D then keep_labels(self, D) end
     rawset(self, "__fitted", true)
-    if not and_then then return result end
+    if not and_then then
+      if D and LABEL_RESULTS[method] then return to_user(D, result) end
+      return result
+    end
     if result ~= nil and result ~= self then
       fail(2, "%s: fit must return self or nothing", class.name)
     end
@@ -632,8 +855,9 @@ local METHOD_DOCS = {
   predict = {
     regressor = "Predicts targets for the rows of X. Returns an n x 1 matrix (n x k for "
       .. "k targets).",
-    classifier = "Predicts a class label for each row of X. Returns an n x 1 matrix of "
-      .. "labels taken from est.classes.",
+    classifier = "Predicts a class label for each row of X. Returns the labels (values of "
+      .. "est.classes) in the kind of container fit was given: an n x 1 matrix for a matrix, "
+      .. "a list for a list, a Categorical for a categorical column or a one-column Table.",
     clusterer = "Assigns each row of X to a cluster. Returns an n x 1 matrix of cluster "
       .. "labels.",
     outlier = "Tells inliers from outliers. Returns an n x 1 matrix of +1 (inlier) and -1 "
@@ -655,8 +879,8 @@ local METHOD_DOCS = {
   score = {
     regressor = "The coefficient of determination R^2 of the predictions on X against "
       .. "y. Returns a number, 1 at best (greater is better).",
-    classifier = "The accuracy of the predictions on X against y. Returns a number in "
-      .. "[0, 1] (greater is better).",
+    classifier = "The accuracy of the predictions on X against the labels y (any container "
+      .. "fit takes, compared by value). Returns a number in [0, 1] (greater is better).",
     density = "The mean log-likelihood of the rows of X. Returns a number (greater is "
       .. "better).",
     default = "How well the fitted model explains X (and y). Returns a number, greater "
@@ -702,6 +926,10 @@ end
 -- from Base share one record, set once below.
 local function document_methods(class, spec, methods)
   local y_text = class.requires_y and " and the targets y (n x 1)" or ""
+  if class.kind == "classifier" and class.labels ~= false then
+    y_text = " and the labels y (an n x 1 matrix, a list of numbers, strings or booleans, a "
+      .. "categorical column or a one-column luma.Table; est.classes keeps them)"
+  end
   for m, fn in pairs(methods) do
     local own = spec.method_docs and spec.method_docs[m]
     local text = METHOD_DOCS[m]
@@ -773,7 +1001,10 @@ end
 -- it restored (fields already checked: __fitted, n_features_in,
 -- n_features_out, feature_names_in): raises, with estimator.check_fields
 -- or error(message, 0), when a fitted field is not what the methods need,
--- so that a forged file fails to load instead of failing inside a method.
+-- so that a forged file fails to load instead of failing inside a method;
+-- labels = false: a classifier whose y is not one column of class labels
+-- (a 0/1 matrix of several labels), which takes y as a numeric matrix
+-- only (docs/ESTIMATORS.md, "Class labels").
 function estimator.class(spec)
   assert(type(spec) == "table", "estimator.class expects a spec table")
   assert(type(spec.name) == "string", "spec.name (the qualified class name) is required")
@@ -792,7 +1023,10 @@ function estimator.class(spec)
     requires_y = spec.requires_y,
     input = spec.input,
     check_state = spec.check_state,
+    labels = spec.labels,
   }
+  assert(spec.labels == nil or spec.labels == false,
+    "spec.labels is false (y is not one column of class labels) or nil")
   assert(spec.input == nil or spec.input == "table" or spec.input == "any",
     "spec.input must be nil, \"table\" or \"any\"")
   if class.requires_y == nil then
@@ -814,10 +1048,37 @@ function estimator.class(spec)
         X = check_fitted_input(self, m, X)
         if m == "score" then
           local y
-          X, y = check_data(class, "score", X, (...))
+          X, y = check_data(class, "score", X, (...), self)
+          local D = rawget(self, "__labels")
+          if D and not inside[self] then
+            return labelled_call(self, D, m, impl, X, y, select(2, ...))
+          end
           return impl(self, X, y, select(2, ...))
         end
+        local D = rawget(self, "__labels")
+        if D and not inside[self] then return labelled_call(self, D, m, impl, X, ...) end
         return impl(self, X, ...)
+      end
+    end
+  end
+  -- A classifier's own further methods (staged_predict, apply, ...) run
+  -- inside the label swap too; those taking y read it against the fitted
+  -- labels.
+  if spec.kind == "classifier" then
+    for name, fn in pairs(spec) do
+      if type(fn) == "function" and methods[name] == fn and name ~= "example" then
+        methods[name] = function(self, ...)
+          local D = rawget(self, "__labels")
+          if not D or inside[self] then return fn(self, ...) end
+          if Y_ARGUMENT[name] and select("#", ...) >= 2 then
+            local X, y = ...
+            return labelled_call(self, D, name, fn, X, fitted_targets(self, name, y, 2, 2),
+              select(3, ...))
+          end
+          return labelled_call(self, D, name, fn, ...)
+        end
+        local record = luma.doc.get(fn)
+        if record then luma.doc.set(methods[name], record) end
       end
     end
   end
@@ -904,21 +1165,39 @@ end
 
 -- -------------------------------------------------------------- helpers
 
---- estimator.encode_labels(y) -> codes, classes: y's values (a column)
--- as codes 1..k (a column) and the sorted distinct values (k x 1).
+--- estimator.encode_labels(y) -> codes, classes: y's labels as codes
+-- 1..k (a column) and the sorted distinct labels: a k x 1 matrix for
+-- numbers (a matrix's first column), a list for strings or booleans (y a
+-- Lua list, a Categorical or a one-column luma.Table).
 function estimator.encode_labels(y)
-  args.arg(luma.ismatrix(y) and y:cols() >= 1, 1, "encode_labels", "luma.Matrix with a column",
-    y, 2)
-  local classes, _, codes = y:col(1):unique{ inverse = true }
-  return codes, classes
+  if luma.ismatrix(y) then
+    args.arg(y:cols() >= 1, 1, "encode_labels", "luma.Matrix with a column", y, 2)
+    local classes, _, codes = y:col(1):unique{ inverse = true }
+    return codes, classes
+  end
+  return labels.encode(labels.read(y, { fname = "encode_labels", argn = 1 }, 2))
 end
 
---- estimator.decode_labels(codes, classes) -> labels: the inverse.
+--- estimator.decode_labels(codes, classes) -> labels: the inverse, a
+-- column for a matrix of classes, a list for a list.
 function estimator.decode_labels(codes, classes)
   args.matrix(codes, 1, "decode_labels", 2)
-  args.matrix(classes, 2, "decode_labels", 2)
-  local labels = args.relay(2, function() return classes:take(codes) end)
-  return labels
+  if luma.ismatrix(classes) then
+    local decoded = args.relay(2, function() return classes:take(codes) end)
+    return decoded
+  end
+  args.arg(type(classes) == "table" and getmetatable(classes) == nil, 2, "decode_labels",
+    "luma.Matrix or list of labels", classes, 2)
+  local out, k = {}, #classes
+  for i = 1, codes:rows() * codes:cols() do
+    local c = math.tointeger(codes:get(i, 1))
+    if not c or c < 1 or c > k then
+      fail(2, "bad argument #1 to 'decode_labels' (code %s in row %d is not in 1..%d)",
+        tostring(codes:get(i, 1)), i, k)
+    end
+    out[i] = classes[c]
+  end
+  return out
 end
 
 --- estimator.check_sample_weight(X, w) -> w: checks fit's optional third
@@ -1062,10 +1341,13 @@ luma.doc.set_members(estimator, "luma.estimator", {
     doc = "The copy clone() makes of a parameter value: estimators cloned, matrices and "
       .. "plain tables copied, generators and functions shared. Returns the copy." },
   encode_labels = { signature = "encode_labels(y)",
-    doc = "Codes y's values as 1..k. Returns codes (an n x 1 matrix) and the sorted "
-      .. "distinct values (k x 1)." },
+    doc = "Codes y's labels as 1..k in sorted order; y is a matrix column, a Lua list of "
+      .. "numbers, strings or booleans, a Categorical or a one-column luma.Table. Returns the "
+      .. "codes (an n x 1 matrix) and the sorted distinct labels (a k x 1 matrix for numbers, "
+      .. "a list otherwise)." },
   decode_labels = { signature = "decode_labels(codes, classes)",
-    doc = "The inverse of encode_labels. Returns the labels, an n x 1 matrix." },
+    doc = "The inverse of encode_labels. Returns the labels: an n x 1 matrix for a matrix of "
+      .. "classes, a list for a list." },
   check_sample_weight = { signature = "check_sample_weight(X, w)",
     doc = "Checks fit's optional per-sample weights (an n x 1 matrix of finite values >= 0 "
       .. "with a positive sum); errors read as fit's. Returns w (nil stays nil)." },
@@ -1111,6 +1393,39 @@ luma.doc.set_members(tables, "luma.estimator.tables", {
 })
 luma.doc.set(tables, { name = "luma.estimator.tables",
   doc = "How estimators read a luma.Table: is_table, is_categorical." })
+
+-- luma.save / luma.load of a classifier's labels (docs/FORMAT.md): a type
+-- of its own, so that a Luma that predates it refuses such a file (an
+-- unknown type) rather than reading codes as labels.  Loading checks the
+-- record: a hostile file must not make predict fail inside the library.
+local LABEL_TYPES = { number = "number", string = "string", boolean = "boolean" }
+require("luma.persist").register("luma.Labels", {
+  test = is_labels,
+  save = function(D)
+    return { kind = D.kind, type = D.type, classes = D.classes, categories = D.categories,
+      codes = D.codes, integers = D.integers }
+  end,
+  load = function(p)
+    local function bad(what) error("luma.load: corrupted luma.Labels (" .. what .. ")", 0) end
+    if p.kind ~= "list" and p.kind ~= "categorical" then bad("kind") end
+    if not LABEL_TYPES[p.type] then bad("type") end
+    if p.type ~= "number" then
+      if type(p.classes) ~= "table" then bad("classes") end
+      for i = 1, #p.classes do
+        if type(p.classes[i]) ~= p.type then bad("classes") end
+      end
+      if p.codes ~= nil and not luma.ismatrix(p.codes) then bad("codes") end
+    end
+    if p.kind == "categorical" then
+      if type(p.categories) ~= "table" then bad("categories") end
+      for i = 1, #p.categories do
+        if type(p.categories[i]) ~= "string" then bad("categories") end
+      end
+    end
+    return setmetatable({ kind = p.kind, type = p.type, classes = p.classes,
+      categories = p.categories, codes = p.codes, integers = p.integers == true }, LABELS_MT)
+  end,
+})
 
 luma.doc.set(estimator, { name = "luma.estimator",
   doc = "The estimator contract: estimator.class(spec) builds an estimator class from a "

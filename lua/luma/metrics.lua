@@ -1,13 +1,18 @@
 --- luma.metrics: regression, classification and clustering metrics, and
 -- the scorer registry searches use.
 --
--- Targets and predictions are n x 1 matrices (labels are any numbers);
--- probabilities are n x 1 (binary: the positive class) or n x k (columns
--- in the order of the sorted labels).  Definitions follow scikit-learn's,
--- and so do zero-division conventions (0, with a warning).  Every scorer
+-- Targets and predictions are n x 1 matrices; class labels may also be
+-- Lua lists of numbers, strings or booleans, categorical columns of a
+-- luma.Table or one-column Tables (luma.util.labels), compared by value,
+-- so a classifier's predictions score against the column they came from
+-- whatever its kind.  Probabilities are n x 1 (binary: the positive
+-- class) or n x k (columns in the order of the sorted labels, as
+-- est.classes).  Definitions follow scikit-learn's, and so do
+-- zero-division conventions (0, with a warning).  Every scorer
 -- is greater-is-better: losses are negated ("neg_...").
 local luma = require("luma")
 local args = require("luma.util.args")
+local label_util = require("luma.util.labels")
 
 local metrics = {}
 
@@ -100,16 +105,61 @@ end
 
 -- -------------------------------------------------------- classification
 
+-- Labels of any kind (luma.util.labels) read for fname; `what` names them.
+local function read_labels(fname, what, v)
+  local lv = label_util.read(v, { prefix = "luma.metrics." .. fname, what = what }, 3)
+  if lv.n == 0 then fail(3, "luma.metrics.%s: %s is empty", fname, what) end
+  return lv
+end
+
+-- Labels as numbers for the metrics that only group equal labels
+-- (clusterings): a matrix as it is, strings and booleans as codes.
+local function numeric_labels(fname, what, v)
+  if luma.ismatrix(v) then return v end
+  return label_util.numeric(v, { prefix = "luma.metrics." .. fname, what = what }, 3)
+end
+
+-- y_true and y_pred as columns that compare by value: numbers as they are,
+-- strings and booleans coded into the sorted union of both (values, a
+-- list; nil for numbers).
+local function label_pair(fname, y, p)
+  if luma.ismatrix(y) and luma.ismatrix(p) then
+    local a, b = pair(fname, y, p)
+    return a, b, nil
+  end
+  local a, b = read_labels(fname, "y_true", y), read_labels(fname, "y_pred", p)
+  if a.n ~= b.n then
+    fail(3, "luma.metrics.%s: y_true has %d rows but y_pred has %d", fname, a.n, b.n)
+  end
+  return label_util.encode_pair(a, b, { prefix = "luma.metrics." .. fname }, 3)
+end
+
 -- Sorted distinct labels of one or two columns (a k x 1 matrix).
 local function labels_of(y, p)
   if p then return luma.vstack{ y, p }:unique() end
   return y:unique()
 end
 
-local function index_of(labels)
-  local idx = {}
-  for i = 1, labels:rows() do idx[labels:get(i, 1)] = i end
-  return idx
+local index_of = label_util.index_of
+
+-- The labels option of a pair coded by label_pair (values: its labels):
+-- the labels named as they are, as a column of their codes, one in
+-- neither column given a code no row holds (nil stays nil).
+local function coded_labels(fname, values, v)
+  if v == nil then return nil end
+  if type(v) ~= "table" or getmetatable(v) ~= nil or #v == 0 then
+    fail(3, "luma.metrics.%s: labels must be a non-empty list of labels", fname)
+  end
+  local idx, codes = index_of(values), {}
+  for i, label in ipairs(v) do codes[i] = idx[label] or -i end
+  return luma.matrix(codes)
+end
+
+-- The labels of a confusion matrix as a message lists them.
+local function listed(list)
+  local out = {}
+  for i, v in ipairs(list) do out[i] = label_util.shown(v) end
+  return table.concat(out, ", ")
 end
 
 -- The labels option: a list of numbers or a matrix, as a k x 1 column
@@ -152,12 +202,15 @@ local function normalized(C, dim)
 end
 
 --- confusion_matrix(y, p [, {labels, normalize, sample_weight}]) -> C
--- (k x k; rows true, columns predicted), labels (k x 1).
+-- (k x k; rows true, columns predicted), labels (k x 1, or a list for
+-- labels that are not numbers).
 function metrics.confusion_matrix(y, p, opts)
   opts = opts or {}
-  y, p = pair("confusion_matrix", y, p)
+  local values
+  y, p, values = label_pair("confusion_matrix", y, p)
   local w = weights("confusion_matrix", opts, y:rows())
-  local labels = labels_option("confusion_matrix", opts.labels)
+  local labels = values and coded_labels("confusion_matrix", values, opts.labels)
+    or labels_option("confusion_matrix", opts.labels)
   if labels then
     local idx, found = index_of(labels), false
     for i = 1, y:rows() do
@@ -176,6 +229,13 @@ function metrics.confusion_matrix(y, p, opts)
     fail(2, "luma.metrics.confusion_matrix: normalize must be \"true\", \"pred\", \"all\" or "
       .. "nil, got %s", type(norm) == "string" and string.format("%q", norm) or tostring(norm))
   end
+  if values then
+    -- the labels as given, or the codes' labels
+    if opts.labels then return C, { table.unpack(opts.labels) } end
+    local shown = {}
+    for i = 1, labels:rows() do shown[i] = values[math.tointeger(labels:get(i, 1))] end
+    return C, shown
+  end
   return C, labels
 end
 
@@ -190,7 +250,7 @@ end
 
 function metrics.accuracy_score(y, p, opts)
   opts = opts or {}
-  y, p = pair("accuracy_score", y, p)
+  y, p = label_pair("accuracy_score", y, p)
   local w = weights("accuracy_score", opts, y:rows())
   local correct = y:eq(p)
   if normalize_flag("accuracy_score", opts) then return wmean(correct, w) end
@@ -199,7 +259,7 @@ end
 
 function metrics.zero_one_loss(y, p, opts)
   opts = opts or {}
-  y, p = pair("zero_one_loss", y, p)
+  y, p = label_pair("zero_one_loss", y, p)
   local w = weights("zero_one_loss", opts, y:rows())
   local wrong = y:ne(p)
   if normalize_flag("zero_one_loss", opts) then return wmean(wrong, w) end
@@ -208,7 +268,7 @@ end
 
 function metrics.balanced_accuracy_score(y, p, opts)
   opts = opts or {}
-  y, p = pair("balanced_accuracy_score", y, p)
+  y, p = label_pair("balanced_accuracy_score", y, p)
   local C = confusion(y, p, labels_of(y, p), weights("balanced_accuracy_score", opts, y:rows()))
   local recall, k = 0, 0
   for i = 1, C:rows() do
@@ -250,7 +310,8 @@ end
 -- labels; labels is ignored with average = "binary".
 function metrics.precision_recall_fscore(y, p, opts)
   opts = opts or {}
-  y, p = pair("precision_recall_fscore", y, p)
+  local values
+  y, p, values = label_pair("precision_recall_fscore", y, p)
   local w = weights("precision_recall_fscore", opts, y:rows())
   local average = opts.average or "binary"
   if not AVERAGES[average] then
@@ -264,7 +325,21 @@ function metrics.precision_recall_fscore(y, p, opts)
   local present = labels_of(y, p)
   local labels
   if average == "binary" then
-    local pos = opts.pos_label or 1
+    local pos = opts.pos_label
+    if values then
+      -- labels that are not numbers: pos_label named as it is, by default
+      -- the larger label ("yes" of "no"/"yes", true of false/true), as the
+      -- binary curves take it
+      if pos == nil then pos = values[#values] end
+      local code = index_of(values)[pos]
+      if not code and present:rows() == 2 then
+        fail(2, "luma.metrics: pos_label %s is not a label (labels: %s); set pos_label to the "
+          .. "positive one", label_util.shown(pos), listed(values))
+      end
+      pos = code or -1
+    elseif pos == nil then
+      pos = 1
+    end
     if present:rows() > 2 then
       fail(2, "luma.metrics: average = \"binary\" needs two labels, got %d; choose micro, "
         .. "macro or weighted", present:rows())
@@ -275,7 +350,8 @@ function metrics.precision_recall_fscore(y, p, opts)
     end
     labels = luma.matrix{ pos }
   else
-    labels = labels_option("precision_recall_fscore", opts.labels) or present
+    labels = values and coded_labels("precision_recall_fscore", values, opts.labels)
+      or labels_option("precision_recall_fscore", opts.labels) or present
   end
   local idx, k = index_of(labels), labels:rows()
   local tp, predicted, actual = {}, {}, {}
@@ -338,14 +414,16 @@ end
 -- numbers.
 function metrics.classification_report(y, p, opts)
   opts = opts or {}
-  y, p = pair("classification_report", y, p)
+  local values
+  y, p, values = label_pair("classification_report", y, p)
   local digits = opts.digits or 2
   if math.type(digits) ~= "integer" or digits < 0 or digits > 17 then
     fail(2, "luma.metrics.classification_report: digits must be an integer in [0, 17], got %s",
       tostring(digits))
   end
   local present = labels_of(y, p)
-  local given = labels_option("classification_report", opts.labels)
+  local given = values and coded_labels("classification_report", values, opts.labels)
+    or labels_option("classification_report", opts.labels)
   local labels = given or present
   local names = opts.target_names
   if names ~= nil then
@@ -358,7 +436,13 @@ function metrics.classification_report(y, p, opts)
     end
   else
     names = {}
-    for i = 1, labels:rows() do names[i] = label_text(labels:get(i, 1)) end
+    for i = 1, labels:rows() do
+      if values then
+        names[i] = tostring(given and opts.labels[i] or values[math.tointeger(labels:get(i, 1))])
+      else
+        names[i] = label_text(labels:get(i, 1))
+      end
+    end
   end
   local base = { labels = labels, sample_weight = opts.sample_weight }
   local function scores(average)
@@ -427,7 +511,7 @@ end
 --- matthews_corrcoef(y, p [, {sample_weight}]): the multiclass Matthews
 -- correlation.
 function metrics.matthews_corrcoef(y, p, opts)
-  y, p = pair("matthews_corrcoef", y, p)
+  y, p = label_pair("matthews_corrcoef", y, p)
   local C = confusion(y, p, labels_of(y, p), weights("matthews_corrcoef", opts, y:rows()))
   local t, pr = C:sum(2), C:sum(1):t()
   local n, c = C:sum(), C:trace()
@@ -442,8 +526,10 @@ end
 -- beyond chance.
 function metrics.cohen_kappa_score(y1, y2, opts)
   opts = opts or {}
-  y1, y2 = pair("cohen_kappa_score", y1, y2)
-  local labels = labels_option("cohen_kappa_score", opts.labels) or labels_of(y1, y2)
+  local values
+  y1, y2, values = label_pair("cohen_kappa_score", y1, y2)
+  local labels = values and coded_labels("cohen_kappa_score", values, opts.labels)
+    or labels_option("cohen_kappa_score", opts.labels) or labels_of(y1, y2)
   local C = confusion(y1, y2, labels, weights("cohen_kappa_score", opts, y1:rows()))
   local n = C:sum()
   local po = C:trace() / n
@@ -455,11 +541,34 @@ end
 -- The positive-class probability column and the 0/1 truth for binary
 -- scores.
 local function binary_scores(fname, y, s, pos)
-  y, s = pair(fname, y, s)
+  local values
+  if luma.ismatrix(y) then
+    y, s = pair(fname, y, s)
+  else
+    -- y_true's labels of any kind; pos_label names one as it is
+    local lv = read_labels(fname, "y_true", y)
+    s = column(fname, "y_pred", s)
+    if s:rows() ~= lv.n then
+      fail(3, "luma.metrics.%s: y_true has %d rows but y_pred has %d", fname, lv.n, s:rows())
+    end
+    if s:cols() == 1 then s = s:flatten() end
+    if lv.column then y = lv.column:flatten() else y, values = label_util.encode(lv) end
+  end
   if s:cols() ~= 1 then fail(3, "luma.metrics.%s: scores must be one column for binary targets", fname) end
-  local labels = y:unique()
-  if labels:rows() > 2 then fail(3, "luma.metrics.%s: y_true has %d labels; use multi_class = \"ovr\"", fname, labels:rows()) end
-  pos = pos or labels:get(labels:rows(), 1)
+  local present = y:unique()
+  if present:rows() > 2 then
+    fail(3, "luma.metrics.%s: y_true has %d labels; use multi_class = \"ovr\"", fname,
+      present:rows())
+  end
+  if values and pos ~= nil then
+    local code = index_of(values)[pos]
+    if not code then
+      fail(3, "luma.metrics.%s: pos_label %s is not a label of y_true (%s)", fname,
+        label_util.shown(pos), listed(values))
+    end
+    pos = code
+  end
+  if pos == nil then pos = present:get(present:rows(), 1) end
   return y:eq(pos), s
 end
 
@@ -497,15 +606,17 @@ end
 function metrics.roc_auc_score(y, s, opts)
   opts = opts or {}
   if luma.ismatrix(s) and s:cols() > 1 then
-    local yy = column("roc_auc_score", "y_true", y):flatten()
-    local labels = yy:unique()
-    if labels:rows() ~= s:cols() then
-      fail(2, "luma.metrics.roc_auc_score: %d score columns for %d labels", s:cols(), labels:rows())
+    local yy = numeric_labels("roc_auc_score", "y_true", y)
+    yy = column("roc_auc_score", "y_true", yy):flatten()
+    local present = yy:unique()
+    if present:rows() ~= s:cols() then
+      fail(2, "luma.metrics.roc_auc_score: %d score columns for %d labels", s:cols(),
+        present:rows())
     end
     local total, wsum = 0, 0
-    for k = 1, labels:rows() do
-      local fpr, tpr = metrics.roc_curve(yy:eq(labels:get(k, 1)), s:col(k), { pos_label = 1 })
-      local w = opts.average == "weighted" and yy:eq(labels:get(k, 1)):sum() or 1
+    for k = 1, present:rows() do
+      local fpr, tpr = metrics.roc_curve(yy:eq(present:get(k, 1)), s:col(k), { pos_label = 1 })
+      local w = opts.average == "weighted" and yy:eq(present:get(k, 1)):sum() or 1
       total, wsum = total + w * trapezoid(fpr, tpr), wsum + w
     end
     return total / wsum
@@ -548,37 +659,45 @@ function metrics.average_precision_score(y, s, opts)
   return ap
 end
 
--- Probabilities as n x k columns in sorted-label order.
+-- Probabilities as n x k columns in sorted-label order, and y_true's
+-- labels (any kind).
 local function proba_matrix(fname, y, prob)
-  y = column(fname, "y_true", y):flatten()
+  local lv = read_labels(fname, "y_true", y)
   column(fname, "y_prob", prob)
-  if prob:rows() ~= y:rows() then
-    fail(3, "luma.metrics.%s: y_true has %d rows but y_prob has %d", fname, y:rows(), prob:rows())
+  if prob:rows() ~= lv.n then
+    fail(3, "luma.metrics.%s: y_true has %d rows but y_prob has %d", fname, lv.n, prob:rows())
   end
   if prob:lt(0):any() or prob:gt(1):any() then fail(3, "luma.metrics.%s: probabilities must be in [0, 1]", fname) end
   if prob:cols() == 1 then prob = luma.hstack{ prob * -1 + 1, prob } end
-  return y, prob
+  return lv, prob
 end
 
 --- log_loss(y, prob [, {eps = 1e-15, labels}]): mean -log of the
 -- probability of the true label (clipped to [eps, 1 - eps]).
 function metrics.log_loss(y, prob, opts)
-  local yy, P = proba_matrix("log_loss", y, prob)
-  local labels = opts and opts.labels and luma.matrix(opts.labels) or yy:unique()
-  if labels:rows() ~= P:cols() then
-    fail(2, "luma.metrics.log_loss: %d probability columns for %d labels", P:cols(), labels:rows())
+  local lv, P = proba_matrix("log_loss", y, prob)
+  local given = opts and opts.labels
+  local list = given or label_util.distinct(lv)
+  if given and lv.column and not luma.ismatrix(given) then list = luma.matrix(given) end
+  local k = luma.ismatrix(list) and list:rows() or #list
+  if k ~= P:cols() then
+    fail(2, "luma.metrics.log_loss: %d probability columns for %d labels", P:cols(), k)
   end
   local eps = (opts and opts.eps) or 1e-15
-  local idx = index_of(labels)
+  local idx = index_of(list)
   local P2 = P:clamp(eps, 1 - eps)
   P2 = P2:div(P2:sum(2))
   local total = 0
-  for i = 1, yy:rows() do
-    local j = idx[yy:get(i, 1)]
-    if not j then fail(2, "luma.metrics.log_loss: label %s has no probability column", tostring(yy:get(i, 1))) end
+  for i = 1, lv.n do
+    local label = label_util.value(lv, i)
+    local j = idx[label]
+    if not j then
+      fail(2, "luma.metrics.log_loss: label %s has no probability column",
+        label_util.shown(label))
+    end
     total = total - math.log(P2:get(i, j))
   end
-  return total / yy:rows()
+  return total / lv.n
 end
 
 --- brier_score_loss(y, prob [, {pos_label}]): mean (prob - [y = pos])^2.
@@ -608,6 +727,8 @@ end
 
 -- Contingency table of two labelings, rows a's labels, columns b's.
 local function table_of(a, b)
+  a = numeric_labels("clustering", "labels_true", a)
+  b = numeric_labels("clustering", "labels_pred", b)
   a, b = pair("clustering", a, b)
   local la, lb = a:unique(), b:unique()
   local ia, ib = index_of(la), index_of(lb)
@@ -678,7 +799,8 @@ end
 -- its cluster scores 0).
 function metrics.silhouette_score(X, labels)
   column("silhouette_score", "X", X)
-  labels = column("silhouette_score", "labels", labels):flatten()
+  labels = column("silhouette_score", "labels",
+    numeric_labels("silhouette_score", "labels", labels)):flatten()
   if labels:rows() ~= X:rows() then fail(2, "luma.metrics.silhouette_score: X has %d rows but labels has %d", X:rows(), labels:rows()) end
   local ls = labels:unique()
   if ls:rows() < 2 or ls:rows() >= X:rows() then
@@ -709,7 +831,8 @@ end
 -- (s_i + s_j) / d(c_i, c_j); lower is better.
 function metrics.davies_bouldin_score(X, labels)
   column("davies_bouldin_score", "X", X)
-  labels = column("davies_bouldin_score", "labels", labels):flatten()
+  labels = column("davies_bouldin_score", "labels",
+    numeric_labels("davies_bouldin_score", "labels", labels)):flatten()
   if labels:rows() ~= X:rows() then
     fail(2, "luma.metrics.davies_bouldin_score: X has %d rows but labels has %d", X:rows(),
       labels:rows())
@@ -741,7 +864,7 @@ end
 local function cut_terms(fname, W, labels)
   column(fname, "W", W)
   if W:rows() ~= W:cols() then fail(3, "luma.metrics.%s: W must be square, got %d x %d", fname, W:rows(), W:cols()) end
-  labels = column(fname, "labels", labels):flatten()
+  labels = column(fname, "labels", numeric_labels(fname, "labels", labels)):flatten()
   if labels:rows() ~= W:rows() then fail(3, "luma.metrics.%s: W has %d rows but labels has %d", fname, W:rows(), labels:rows()) end
   local ls = labels:unique()
   local H = labels:eq(ls:t()) -- n x k indicators
@@ -887,14 +1010,16 @@ local SAMPLE_WEIGHT = { { name = "sample_weight", doc = "per-sample weights, n x
 local AVERAGING = {
   { name = "average", default = "binary", doc = "\"binary\" (pos_label's scores), \"micro\", "
     .. "\"macro\", \"weighted\" (by support) or \"none\" (one per label)" },
-  { name = "pos_label", default = 1, doc = "the positive label for average = \"binary\"" },
+  { name = "pos_label", default = 1, doc = "the positive label for average = \"binary\" (for "
+    .. "labels that are not numbers: the larger one, e.g. \"yes\" of \"no\"/\"yes\")" },
   { name = "labels", doc = "the labels to score, in order (default: those in y_true and "
     .. "y_pred, sorted); ignored with average = \"binary\"" },
   SAMPLE_WEIGHT[1],
 }
 local NORMALIZE = { name = "normalize", default = true, doc = "false: the (weighted) count "
   .. "instead of the fraction" }
-local POS_LABEL = { { name = "pos_label", default = 1, doc = "the label of the positive class" } }
+local POS_LABEL = { { name = "pos_label", doc = "the label of the positive class (default: the "
+  .. "larger label of y_true)" } }
 
 luma.doc.set_members(metrics, "luma.metrics", {
   mean_squared_error = { signature = "mean_squared_error(y_true, y_pred [, opts])",
@@ -920,8 +1045,10 @@ luma.doc.set_members(metrics, "luma.metrics", {
       .. "better." },
   confusion_matrix = { signature = "confusion_matrix(y_true, y_pred [, opts])",
     doc = "Counts (or weights) of each (true, predicted) label pair; samples with a label "
-      .. "outside opts.labels are left out. Returns C (k x k, rows true labels, columns "
-      .. "predicted) and the labels (k x 1).",
+      .. "outside opts.labels are left out. Labels are matrices or lists of numbers, strings "
+      .. "or booleans, categorical columns or one-column Tables, compared by value. Returns C "
+      .. "(k x k, rows true labels, columns predicted) and the labels (k x 1 for numbers, a "
+      .. "list otherwise).",
     params = { { name = "labels", doc = "the labels, in order (default: all, sorted); at least "
         .. "one must be in y_true" },
       { name = "normalize", doc = "\"true\" (each row sums to 1), \"pred\" (each column) or "

@@ -97,7 +97,8 @@ local from_plain
 
 -- Types registered by a module of Luma's own that may not be loaded yet
 -- when a file holding them is read: type name -> module.
-local LAZY_TYPES = { ["luma.Table"] = "luma.Table", ["luma.Categorical"] = "luma.Table" }
+local LAZY_TYPES = { ["luma.Table"] = "luma.Table", ["luma.Categorical"] = "luma.Table",
+  ["luma.Labels"] = "luma.estimator" }
 
 -- The class of a saved estimator: already defined, or one of Luma's own
 -- modules that defines it (loaded only from the embedded modules).
@@ -180,9 +181,11 @@ local function check_contract_fields(est, what, name)
   end
 end
 
--- The contract's own flags among an estimator's fitted fields (estimator.lua):
--- fitted, and fitted on a luma.Table (for the feature-names warning).
-local CONTRACT_FLAGS = { __fitted = true, __table_fit = true }
+-- The contract's own fields among an estimator's fitted fields
+-- (estimator.lua): fitted, fitted on a luma.Table (for the feature-names
+-- warning), and the labels of a classifier fitted on text labels (a
+-- luma.Labels, checked by its own decoder).
+local CONTRACT_FLAGS = { __fitted = true, __table_fit = true, __labels = true }
 local ESTIMATOR_FIELDS = { [TYPE] = true, [VERSION] = true, params = true, state = true }
 
 local function estimator_from_plain(t, what)

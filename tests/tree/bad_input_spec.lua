@@ -16,8 +16,16 @@ describe("tree bad input", function()
   local C, R = T.DecisionTreeClassifier, T.DecisionTreeRegressor
 
   it("refuses labels that are not classes", function()
-    -- strings: labels are numbers in a matrix (encode them first, e.g. with a table lookup)
-    fails("y must be a luma.Matrix", function() C{}:fit(iris_X, { "a", "b" }) end)
+    -- strings are labels too (issue 29), one per row of X and all of one type
+    fails("bad argument #2 to 'fit' (X has 150 rows but y has 2)", function()
+      C{}:fit(iris_X, { "a", "b" })
+    end)
+    fails("y mixes labels of two types: y[1] is a string but y[2] is a number", function()
+      C{}:fit(iris_X:sub(1, 2, 1, 4), { "a", 1 })
+    end)
+    fails("y must be numeric for a regressor; got strings", function()
+      R{}:fit(iris_X:sub(1, 2, 1, 4), { "a", "b" })
+    end)
     -- fractional floats are a continuous target
     fails("continuous target", function() C{}:fit(iris_X, iris_y + 0.5) end)
   end)

@@ -35,9 +35,11 @@ function inspection.permutation_importance(est, X, y, opts)
   if not luma.ismatrix(X) then
     fail(2, "bad argument #2 to 'permutation_importance' (X must be a luma.Matrix, got %s)", type(X))
   end
-  if y ~= nil and (not luma.ismatrix(y) or y:rows() ~= X:rows()) then
-    fail(2, "bad argument #3 to 'permutation_importance' (y must be a luma.Matrix with %d rows)",
-      X:rows())
+  -- y: targets, or labels in any container the estimator took (a list, a
+  -- categorical column: luma.util.labels)
+  if y ~= nil and require("luma.util.labels").count(y) ~= X:rows() then
+    fail(2, "bad argument #3 to 'permutation_importance' (y must be a luma.Matrix or a list of "
+      .. "labels with %d rows)", X:rows())
   end
   opts = opts or {}
   if type(opts) ~= "table" then

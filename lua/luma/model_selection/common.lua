@@ -11,6 +11,7 @@ local common = {}
 -- check_opts(fname, opts, valid, level) and options(fname, argn, opts,
 -- positional, valid, level).
 local args = require("luma.util.args")
+local labels = require("luma.util.labels")
 common.fail, common.check_opts, common.options = args.fail, args.check_opts, args.options
 local fail = common.fail
 
@@ -43,18 +44,37 @@ function common.n_rows(X)
   return luma.ismatrix(X) and X:rows() or X:nrows()
 end
 
---- check_xy(fname, X, y): X a matrix or a Table and y nil or a matrix with
--- as many rows, reported as arguments #2 and #3 of fname (called from
--- fname).
+--- check_xy(fname, X, y): X a matrix or a Table and y nil, a matrix with
+-- as many rows, or as many labels in any container estimators take (a
+-- Lua list, a categorical column, a one-column Table: luma.util.labels),
+-- reported as arguments #2 and #3 of fname (called from fname).
 function common.check_xy(fname, X, y)
   if not common.is_data(X) then
     fail(3, "bad argument #2 to '%s' (X must be a luma.Matrix or a luma.Table, got %s)", fname,
       type(X))
   end
-  if y ~= nil and (not luma.ismatrix(y) or y:rows() ~= common.n_rows(X)) then
-    fail(3, "bad argument #3 to '%s' (X has %d rows but y has %s)", fname, common.n_rows(X),
-      luma.ismatrix(y) and tostring(y:rows()) or type(y))
+  if y == nil then return end
+  local n = common.n_rows(X)
+  if luma.ismatrix(y) then
+    if y:rows() ~= n then
+      fail(3, "bad argument #3 to '%s' (X has %d rows but y has %d)", fname, n, y:rows())
+    end
+    return
   end
+  local count = labels.count(y)
+  if count == nil then
+    fail(3, "bad argument #3 to '%s' (y must be a luma.Matrix, a list of labels, a categorical "
+      .. "column or a one-column luma.Table, got %s)", fname, args.type_of(y))
+  end
+  if count ~= n then
+    fail(3, "bad argument #3 to '%s' (X has %d rows but y has %d)", fname, n, count)
+  end
+end
+
+--- take_y(y, idx): the rows idx of y, in y's container (nil stays nil).
+function common.take_y(y, idx)
+  if y == nil then return nil end
+  return labels.take(y, idx)
 end
 
 function common.is_classifier(est)
@@ -157,7 +177,7 @@ end
 local function fit_and_score_quietly(est, X, y, train, test, scorers, names, opts)
   local model = est:clone()
   if opts.params then model:set_params(opts.params) end
-  local Xtr, ytr = X:take(train), y and y:take(train)
+  local Xtr, ytr = X:take(train), common.take_y(y, train)
   local t0 = luma.now()
   local ok, err = pcall(model.fit, model, Xtr, ytr)
   local result = { fit_time = luma.now() - t0, test = {}, train = {} }
@@ -174,7 +194,7 @@ local function fit_and_score_quietly(est, X, y, train, test, scorers, names, opt
     result.failed = tostring(err)
     return result
   end
-  local Xte, yte = X:take(test), y and y:take(test)
+  local Xte, yte = X:take(test), common.take_y(y, test)
   t0 = luma.now()
   for _, name in ipairs(names) do
     result.test[name] = scorers[name](model, Xte, yte)

@@ -11,6 +11,7 @@ local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.model_selection.common")
 local args = require("luma.util.args")
+local labels = require("luma.util.labels")
 local fail = common.fail
 
 local splitters = {}
@@ -54,15 +55,28 @@ local function splitter(name, params, folds, needs, count, count_needs_n)
     if needs == "groups" and groups == nil then
       fail(2, "bad argument #3 to 'split' (%s needs the groups)", class.name)
     end
-    for arg, v in pairs({ [2] = y, [3] = groups }) do
-      if not luma.ismatrix(v) then
-        fail(2, "bad argument #%d to 'split' (a luma.Matrix expected, got %s)", arg, type(v))
-      end
-      if v:rows() ~= n then
-        fail(2, "bad argument #%d to 'split' (X has %d rows but %s has %d)", arg, n,
-          arg == 2 and "y" or "groups", v:rows())
+    -- y and groups as numbers: labels of any kind (a list, a categorical
+    -- column: luma.util.labels) as their codes, which split alike
+    local given = { y, groups }
+    for arg = 2, 3 do
+      local v = given[arg - 1]
+      if v ~= nil then
+        local what = arg == 2 and "y" or "groups"
+        if not luma.ismatrix(v) then
+          if not labels.accepts(v) then
+            fail(2, "bad argument #%d to 'split' (a luma.Matrix or a list of labels expected, "
+              .. "got %s)", arg, args.type_of(v))
+          end
+          v = labels.numeric(v, { fname = "split", argn = arg, what = what }, 2)
+        end
+        if v:rows() ~= n then
+          fail(2, "bad argument #%d to 'split' (X has %d rows but %s has %d)", arg, n, what,
+            v:rows())
+        end
+        given[arg - 1] = v
       end
     end
+    y, groups = given[1], given[2]
     local list = folds(self, n, y, groups, 3)
     local k = 0
     return function()
@@ -605,19 +619,24 @@ function splitters.train_test_split(X, y, opts)
     fail(2, "bad argument #1 to 'train_test_split' (X must be a luma.Matrix or a luma.Table, "
       .. "got %s)", type(X))
   end
-  if opts == nil and (type(y) == "number" or (type(y) == "table" and getmetatable(y) == nil))
-  then
+  -- (X, opts) and (X, 0.2) leave y out; a list of labels is y, not options
+  if opts == nil and (type(y) == "number" or (type(y) == "table" and getmetatable(y) == nil
+    and rawget(y, 1) == nil)) then
     y, opts = nil, y
   end
-  if y ~= nil and not luma.ismatrix(y) then
-    fail(2, "bad argument #2 to 'train_test_split' (y must be a luma.Matrix, got %s)", type(y))
+  local n = common.n_rows(X)
+  if y ~= nil then
+    local count = labels.count(y)
+    if count == nil then
+      fail(2, "bad argument #2 to 'train_test_split' (y must be a luma.Matrix, a list of "
+        .. "labels, a categorical column or a one-column luma.Table, got %s)", args.type_of(y))
+    end
+    if count ~= n then
+      fail(2, "bad argument #2 to 'train_test_split' (X has %d rows but y has %d)", n, count)
+    end
   end
   opts = common.options("train_test_split", 3, opts, test_size_positional, { test_size = true,
     train_size = true, shuffle = true, stratify = true, seed = true }, 2)
-  local n = common.n_rows(X)
-  if y and y:rows() ~= n then
-    fail(2, "bad argument #2 to 'train_test_split' (X has %d rows but y has %d)", n, y:rows())
-  end
   local params = { test_size = opts.test_size or (opts.train_size == nil and 0.25 or nil),
                    train_size = opts.train_size }
   local train, test
@@ -639,7 +658,9 @@ function splitters.train_test_split(X, y, opts)
       train_size = params.train_size, seed = opts.seed }
     train, test = s:split(X)()
   end
-  if y then return X:take(train), X:take(test), y:take(train), y:take(test) end
+  if y then
+    return X:take(train), X:take(test), labels.take(y, train), labels.take(y, test)
+  end
   return X:take(train), X:take(test)
 end
 

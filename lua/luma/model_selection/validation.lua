@@ -5,6 +5,7 @@
 -- in luma.model_selection.common.
 local luma = require("luma")
 local common = require("luma.model_selection.common")
+local labels = require("luma.util.labels")
 local fail, check_xy, options = common.fail, common.check_xy, common.options
 local cv_positional = common.cv_positional
 local is_classifier, resolve_scorers = common.is_classifier, common.resolve_scorers
@@ -113,22 +114,35 @@ function validation.cross_val_predict(est, X, y, opts)
     fail(2, "cross_val_predict: %s has no method '%s'", tostring(est), method)
   end
   local splits = check_cv(opts.cv, X, y, is_classifier(est), opts.groups)
-  local out, seen = nil, {}
+  -- Predictions that are not a matrix are labels (a classifier fitted on
+  -- strings, a list, a categorical column): gathered by row and returned
+  -- in the container the folds' models gave.
+  local out, values, first, seen = nil, nil, nil, {}
   for _, split in ipairs(splits) do
-    local model = est:clone():fit(X:take(split[1]), y and y:take(split[1]))
+    local model = est:clone():fit(X:take(split[1]), common.take_y(y, split[1]))
     local pred = model[method](model, X:take(split[2]))
-    out = out or luma.zeros(common.n_rows(X), pred:cols())
+    if not luma.ismatrix(pred) then
+      values, first = values or {}, first or pred
+      local got = labels.values(pred, { fname = "cross_val_predict", what = "a prediction" })
+      for i = 1, split[2]:rows() do values[math.tointeger(split[2]:get(i, 1))] = got[i] end
+    else
+      out = out or luma.zeros(common.n_rows(X), pred:cols())
+    end
     for i = 1, split[2]:rows() do
       local row = math.tointeger(split[2]:get(i, 1))
       if seen[row] then
         fail(2, "cross_val_predict: sample %d is in more than one test fold", row)
       end
       seen[row] = true
-      out:row(row):assign(pred:row(i))
+      if out then out:row(row):assign(pred:row(i)) end
     end
   end
   for i = 1, common.n_rows(X) do
     if not seen[i] then fail(2, "cross_val_predict: sample %d is in no test fold", i) end
+  end
+  if values then
+    local kind = luma.Table.is_categorical(first) and "categorical" or "list"
+    return labels.build(kind, values, common.n_rows(X), kind == "categorical" and first.categories)
   end
   return out
 end

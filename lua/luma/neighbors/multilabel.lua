@@ -50,7 +50,9 @@ multilabel.MultiLabelKNeighbors = estimator.class{
     .. "precision@top_k. The ranking statistic is ML-kNN's neighbour count per label (Zhang & "
     .. "Zhou 2007), used directly, without its Bayesian step.",
   -- Y is a 0/1 matrix of labels, not one column of classes: the contract
-  -- methods' classifier texts would misdescribe fit, predict and score.
+  -- methods' classifier texts would misdescribe fit, predict and score,
+  -- and strings cannot stand for it.
+  labels = false,
   method_docs = {
     fit = { signature = "est:fit(X, Y)",
       doc = "Fits MultiLabelKNeighbors to the rows of X (n x d) and their labels Y (n x L of "

@@ -91,14 +91,30 @@ function common.grid(fname, arg, what, Z)
   return rows, n, m
 end
 
+--- label_before(a, b): the order of class labels in legends and colours:
+-- numbers, then strings byte-wise, then false and true (a classifier's
+-- classes, whatever the locale).
+local LABEL_RANK = { number = 1, string = 2, boolean = 3 }
+function common.label_before(a, b)
+  if type(a) == type(b) then return require("luma.util.labels").before(a, b) end
+  return LABEL_RANK[type(a)] < LABEL_RANK[type(b)]
+end
+
 --- labels(fname, arg, what, v) -> list of values: class labels given as a
--- vector of numbers or a Lua list of numbers or strings.
+-- vector of numbers, a Lua list of numbers, strings or booleans, a
+-- categorical column of a luma.Table or a one-column Table (what a
+-- classifier takes and predict gives back).
 function common.labels(fname, arg, what, v)
   if luma.ismatrix(v) then
     if v:isnan():any() then
       fail(3, "bad argument #%d to '%s' (%s has a NaN, not a label)", arg, fname, what)
     end
     return common.vector(fname, arg, what, v)
+  end
+  local mt = getmetatable(v)
+  local name = type(mt) == "table" and rawget(mt, "__name")
+  if name == "luma.Categorical" or name == "luma.Table" then
+    return require("luma.util.labels").values(v, { fname = fname, argn = arg, what = what }, 2)
   end
   if type(v) ~= "table" then
     fail(3, "bad argument #%d to '%s' (%s must be a vector or a list, got %s)", arg, fname,
@@ -107,7 +123,7 @@ function common.labels(fname, arg, what, v)
   local out = {}
   for i = 1, #v do
     local x = v[i]
-    if (type(x) ~= "number" and type(x) ~= "string") or x ~= x then
+    if (type(x) ~= "number" and type(x) ~= "string" and type(x) ~= "boolean") or x ~= x then
       fail(3, "bad argument #%d to '%s' (%s[%d] is %s, not a label)", arg, fname, what, i,
         x ~= x and "NaN" or type(x))
     end

@@ -282,7 +282,7 @@ function Axes:scatter(x, y, opts)
     return add(self, "scatter", a)
   end
   if labels then
-    -- one artist per class, in sorted order (numbers before strings), the
+    -- one artist per class, in sorted order (numbers, strings, booleans), the
     -- classes' colours from the qualitative palette by position in
     -- `classes` when given (so several plots colour a class alike)
     local classes = opts.classes and common.labels("scatter", 3, "classes", opts.classes)
@@ -292,10 +292,7 @@ function Axes:scatter(x, y, opts)
       for _, l in ipairs(labels) do
         if not seen[l] then seen[l] = true classes[#classes + 1] = l end
       end
-      table.sort(classes, function(a, b)
-        if type(a) == type(b) then return a < b end
-        return type(a) == "number"
-      end)
+      table.sort(classes, common.label_before)
     end
     local index = {}
     for k, c in ipairs(classes) do index[c] = k end

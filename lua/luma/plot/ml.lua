@@ -61,16 +61,14 @@ local function fitted(fname, est, X, y)
   return est
 end
 
--- Sorted distinct values of a list (numbers before strings).
+-- Sorted distinct values of a list (numbers, then strings byte-wise, then
+-- false and true: the order of a classifier's classes).
 local function distinct(list)
   local seen, out = {}, {}
   for _, v in ipairs(list) do
     if not seen[v] then seen[v] = true out[#out + 1] = v end
   end
-  table.sort(out, function(a, b)
-    if type(a) == type(b) then return a < b end
-    return type(a) == "number"
-  end)
+  table.sort(out, common.label_before)
   return out
 end
 
@@ -92,15 +90,19 @@ function ml.decision_regions(est, X, y, opts)
     fail(2, "bad argument #2 to 'decision_regions' (X must have 2 columns, got %d; plot two "
       .. "features or an embedding)", d)
   end
-  local labels = common.labels("decision_regions", 3, "y", y)
-  common.same_length("decision_regions", 3, "y", n, labels, "X's rows")
-  fitted("decision_regions", est, X, luma.ismatrix(y) and y or luma.matrix(labels))
+  local given = common.labels("decision_regions", 3, "y", y)
+  common.same_length("decision_regions", 3, "y", n, given, "X's rows")
+  -- (a list of numbers is fitted as a column; labels of other kinds as given)
+  local numbers = true
+  for _, v in ipairs(given) do numbers = numbers and type(v) == "number" end
+  fitted("decision_regions", est, X, (luma.ismatrix(y) or not numbers) and y
+    or luma.matrix(given))
   local res = opts.resolution or 150
   if math.type(res) ~= "integer" or res < 2 or res > 1000 then
     fail(2, "bad argument #4 to 'decision_regions' (resolution must be an integer in 2..1000)")
   end
-  local classes = est.classes and vector("decision_regions", 1, "est.classes", est.classes)
-    or distinct(labels)
+  local classes = est.classes and common.labels("decision_regions", 1, "est.classes", est.classes)
+    or distinct(given)
   local index = {}
   for k, c in ipairs(classes) do index[c] = k end
   local x0, x1 = X:col(1):min(), X:col(1):max()
@@ -114,7 +116,7 @@ function ml.decision_regions(est, X, y, opts)
       rows[#rows + 1] = { x0 + (j - 0.5) * (x1 - x0) / res, y0 + (i - 0.5) * (y1 - y0) / res }
     end
   end
-  local pred = vector("decision_regions", 1, "predictions", est:predict(luma.matrix(rows)))
+  local pred = common.labels("decision_regions", 1, "predictions", est:predict(luma.matrix(rows)))
   local Z = {}
   for i = 1, res do
     local row = {}
@@ -125,7 +127,7 @@ function ml.decision_regions(est, X, y, opts)
   for k = 1, #classes do light[k] = color.mix(color.palette(k), 0.6) end
   local ax = target("decision_regions", opts)
   ax:heatmap(Z, { colors = light, extent = { x0, x1, y0, y1 }, origin = "lower" })
-  ax:scatter(X:col(1), X:col(2), { labels = labels, classes = classes, edgecolor = "#333333" })
+  ax:scatter(X:col(1), X:col(2), { labels = given, classes = classes, edgecolor = "#333333" })
   local names = opts.names or {}
   return finish(ax, opts, { title = tostring(est):match("^[%w_.]+"), xlabel = names[1] or "x1",
     ylabel = names[2] or "x2" })
@@ -332,9 +334,14 @@ local function binary_scores(fname, a, X, y, opts)
     end
     return y, s, opts, tostring(a):match("([%w_]+)%s*[{(]?") or "model"
   end
-  -- plain labels and scores: luma.metrics takes them as columns
+  -- plain labels and scores: luma.metrics takes labels of any kind (a list
+  -- of strings, a categorical column) and scores as a column
   local function column(arg, what, v)
     if luma.ismatrix(v) then return v end
+    local mt = getmetatable(v)
+    if arg == 1 and (mt ~= nil or (type(v) == "table" and type(v[1]) ~= "number")) then
+      return v
+    end
     return luma.matrix(vector(fname, arg, what, v))
   end
   return column(1, "y", a), column(2, "scores", X), y, nil

@@ -21,8 +21,9 @@
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")
+local labels = require("luma.util.labels")
 local common = require("luma.preprocessing.common")
-local fail, finite_only, example = common.fail, common.finite_only, common.example
+local fail, example = common.fail, common.example
 local tables = estimator.tables
 local column_values, from_columns = common.column_values, common.from_columns
 
@@ -487,27 +488,53 @@ encoders.OneHotEncoder = estimator.class{
   end,
 }
 
-encoders.LabelEncoder = estimator.class(finite_only{
+-- LabelEncoder's labels: a column in any container a classifier takes
+-- (luma.util.labels); numbers must be finite.
+local function read_labels(self, y, method)
+  local lv = labels.read(y, { fname = method, argn = 1 }, 4)
+  if lv.column and not lv.column:isfinite():all() then
+    fail(4, "bad argument #1 to '%s' (X contains NaN or Inf; %s needs finite values; impute "
+      .. "them first, e.g. with luma.preprocessing.SimpleImputer)", method, self.__class.short_name)
+  end
+  return lv
+end
+
+encoders.LabelEncoder = estimator.class{
   name = "luma.preprocessing.LabelEncoder", kind = "transformer",
-  doc = "Codes labels (a column) 1..k in sorted order; classes holds the labels.",
+  input = "any", -- a label column in any container, read here
+  doc = "Codes labels 1..k in sorted order. The labels are a matrix column, a Lua list of "
+    .. "numbers, strings or booleans, a categorical column of a luma.Table or a one-column "
+    .. "Table; classes holds them (k x 1 for numbers, a list otherwise), and inverse_transform "
+    .. "gives them back in the container fit saw (a Categorical for a categorical column).",
   params = {},
   example = function() return encoders.LabelEncoder{}, luma.matrix{ 30, 10, 20, 10 }, nil end,
   fit = function(self, y)
-    local _, classes = estimator.encode_labels(y)
+    local lv = read_labels(self, y, "fit")
+    local _, classes = labels.encode(lv)
     self.classes = classes
+    self.labels_kind = lv.column and "matrix" or lv.kind
   end,
   transform = function(self, y)
-    local idx = {}
-    for i = 1, self.classes:rows() do idx[self.classes:get(i, 1)] = i end
-    local out = luma.zeros(y:rows(), 1)
-    for i = 1, y:rows() do
-      local c = idx[y:get(i, 1)]
-      if not c then fail(3, "luma.preprocessing.LabelEncoder: unknown label %s", shown(y:get(i, 1))) end
-      out:set(i, 1, c)
+    local lv = read_labels(self, y, "transform")
+    local fitted = luma.ismatrix(self.classes) and "number" or type(self.classes[1])
+    if #self.classes > 0 and lv.type ~= fitted and not (lv.column and fitted == "number") then
+      fail(3, "bad argument #1 to 'transform' (the labels are %ss but LabelEncoder was fitted "
+        .. "on %ss)", lv.type, fitted)
     end
-    return out
+    local codes = labels.codes(lv, self.classes)
+    for i = 1, codes:rows() do
+      if codes:get(i, 1) ~= codes:get(i, 1) then
+        fail(3, "luma.preprocessing.LabelEncoder: unknown label %s", shown(labels.value(lv, i)))
+      end
+    end
+    return codes
   end,
-  inverse_transform = function(self, codes) return estimator.decode_labels(codes, self.classes) end,
-})
+  inverse_transform = function(self, codes)
+    check_encoded(codes)
+    local decoded = estimator.decode_labels(codes, self.classes)
+    if luma.ismatrix(decoded) or self.labels_kind ~= "categorical" then return decoded end
+    return labels.build("categorical", decoded, #decoded, self.classes)
+  end,
+}
 
 return encoders
