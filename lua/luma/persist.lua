@@ -226,7 +226,16 @@ local function estimator_from_plain(t, what)
   check_contract_fields(est, what, name)
   -- the class's own checks of its fitted fields (estimator.class's
   -- check_state), which raise what is wrong
-  if class.check_state and rawget(est, "__fitted") then revive(what, name, class.check_state, est) end
+  if class.check_state and rawget(est, "__fitted") then
+    -- a classifier fitted on text labels keeps them as its classes; its
+    -- own checks, like its methods, see the class's coded classes
+    local D, shown = rawget(est, "__labels"), rawget(est, "classes")
+    if type(D) == "table" and D.type ~= "number" and luma.ismatrix(D.codes) then
+      rawset(est, "classes", D.codes)
+    end
+    revive(what, name, class.check_state, est)
+    rawset(est, "classes", shown)
+  end
   return est
 end
 
