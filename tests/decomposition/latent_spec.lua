@@ -118,6 +118,22 @@ describe("luma.decomposition.ProbabilisticPCA", function()
     assert.equal(2, Zs:cols())
   end)
 
+  it("names a generator argument that is not one (issue 28: it failed inside latent.lua)", function()
+    local p = PPCA{ n_components = 2 }:fit(X)
+    local ok, err = pcall(p.sample, p, 3, 5)
+    assert.is_false(ok)
+    assert.matches("bad argument #2 to 'sample' (luma.Generator or nil expected, got number)",
+      err, 1, true)
+    assert.is_nil(err:find("lua/luma/", 1, true))
+    ok, err = pcall(p.sample_posterior, p, X:sub(1, 2), "seed")
+    assert.is_false(ok)
+    assert.matches("bad argument #2 to 'sample_posterior' (luma.Generator or nil expected, got "
+      .. "string)", err, 1, true)
+    -- the same generator state gives the same draws
+    local a = p:sample(5, luma.random.Generator(9))
+    assert.matrix_near(a, p:sample(5, luma.random.Generator(9)), 0)
+  end)
+
   it("refuses k >= d, NaN and a collapsed noise", function()
     errors_with("n_components = 13 must be less than n_features = 13", function() PPCA{ n_components = 13 }:fit(X) end)
     local bad = X:copy()

@@ -21,6 +21,7 @@ local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.decomposition.common")
 
+local args = require("luma.util.args")
 local fail, check_finite = common.fail, common.check_finite
 local linalg = luma.linalg
 
@@ -293,7 +294,7 @@ M.ProbabilisticPCA = estimator.class(shared_methods{
     if math.type(n) ~= "integer" or n < 1 then
       fail("bad argument #1 to 'sample' (n must be an integer >= 1, got %s)", tostring(n))
     end
-    rng = rng or estimator.rng(self.params.seed)
+    rng = args.generator(rng, 2, "sample", 2) or estimator.rng(self.params.seed)
     local Z = rng:normal(n, self.n_components)
     local X = Z * self.components + self.mean + rng:normal(n, self.components:cols()) * math.sqrt(self.noise_variance)
     return X, Z
@@ -301,7 +302,7 @@ M.ProbabilisticPCA = estimator.class(shared_methods{
   sample_posterior = function(self, X, rng)
     check_input(self, "sample_posterior", X)
     check_width(self, "sample_posterior", X, self.n_features_in)
-    rng = rng or estimator.rng(self.params.seed)
+    rng = args.generator(rng, 2, "sample_posterior", 2) or estimator.rng(self.params.seed)
     local W, psi = loadings(self)
     local mean, cov = posterior(X, self.mean, W, psi)
     local n, k = mean:rows(), mean:cols()
