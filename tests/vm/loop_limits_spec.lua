@@ -220,6 +220,14 @@ describe("native loops under a sandboxed state's limits (issue 28)", function()
     assert.truthy(dup:find("duplicate column name 'a' (columns 1 and 2)", 1, true), dup)
   end)
 
+  it("ends a dash pattern finer than the path's precision, even without limits", function()
+    -- 1.4e11 px from the canvas, a 1e-5 px dash cannot move the phase
+    -- (pos + 1e-5 == pos): the loop never ended, limits or not
+    local _, message = run("memory", PLOT, [[N.canvas(100, 100):stroke({{-1e11, -1e11, 100, 100}},
+      "#000000", {width = 1, dash = {1e-5, 1e-5}})]])
+    assert.equal("finished", message)
+  end)
+
   it("sizes a CSV's staging by its records, not its line breaks", function()
     -- 30 million blank lines after the header: the staging matrix had a row
     -- for each (240 MB); now the whole parse holds the text and its copy

@@ -394,7 +394,11 @@ static int stroke_path(Area *A, const double *pts, int64_t n, double r, int cap,
       /* the dashes' count is the length over the period, whatever the
        * canvas: every one is charged, on or off */
       if (luma_work_add(wb, 4)) return 1;
-      const double step = fmin(left, end - pos);
+      double step = fmin(left, end - pos);
+      /* a dash shorter than pos's precision would not advance it (a loop
+       * without end, even without limits): the rest of the segment is one
+       * piece */
+      if (!(pos + step > pos)) step = end - pos;
       if (k % 2 == 0 && step > 0) {
         const double t0 = pos / L, t1 = (pos + step) / L;
         /* a vertex inside a dash is a join; the dash's own ends are capped */
