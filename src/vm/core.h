@@ -98,6 +98,11 @@ void luma_sandbox_guard(lua_State *L, int sandbox);
 int luma_sandbox_restore(lua_State *L);
 /* Raises "'fname' is not available in a sandboxed state" when sandboxed. */
 void luma_check_unsandboxed(lua_State *L, const char *fname);
+/* In a sandboxed state: replaces string.find/match/gmatch/gsub/rep,
+ * table.insert/remove/move/concat/sort, load and collectgarbage (already
+ * opened) with versions that charge their work to the state's budget
+ * (safelib.c). */
+void luma_safelib_open(lua_State *L);
 
 /* ------------------------------------------------------ native threads */
 

@@ -324,6 +324,7 @@ static void apply_sandbox(lua_State *L) {
   lua_pushliteral(L, "");
   lua_setfield(L, -2, "cpath");
   lua_pop(L, 1);
+  luma_safelib_open(L);
 }
 
 static void open_standard_libs(lua_State *L, int sandbox) {

@@ -146,7 +146,11 @@ function labels.read(y, ctx, level)
     complain(ctx, level + 1, "%s must be one column of labels, got a %d x %d matrix",
       ctx.what or "y", r, c)
   end
-  if is_categorical(y) then return from_categorical(y, ctx, level + 1) end
+  -- (no tail calls: the helpers' levels count this function's frame)
+  if is_categorical(y) then
+    local lv = from_categorical(y, ctx, level + 1)
+    return lv
+  end
   if is_table(y) then
     if y:ncols() ~= 1 then
       complain(ctx, level + 1, "%s as a luma.Table must have one column, got %d",
@@ -155,9 +159,13 @@ function labels.read(y, ctx, level)
     local col = y:column(y:names()[1])
     if luma.ismatrix(col) then return { n = col:rows(), type = "number", kind = "matrix",
       column = col } end
-    return from_categorical(col, ctx, level + 1)
+    local lv = from_categorical(col, ctx, level + 1)
+    return lv
   end
-  if type(y) == "table" and getmetatable(y) == nil then return from_list(y, ctx, level + 1) end
+  if type(y) == "table" and getmetatable(y) == nil then
+    local lv = from_list(y, ctx, level + 1)
+    return lv
+  end
   complain(ctx, level + 1, "%s must be a luma.Matrix, a list of labels, a categorical column "
     .. "or a one-column luma.Table, got %s", ctx.what or "y", args.type_of(y))
 end
@@ -209,11 +217,15 @@ function labels.distinct(lv)
   return labels.sorted_distinct(lv.list, lv.n)
 end
 
---- index_of(classes) -> value -> position, for a k x 1 matrix or a list.
+--- index_of(classes) -> value -> position, for a k x 1 matrix or a list
+-- (a NaN class has no position: it matches nothing).
 function labels.index_of(classes)
   local idx = {}
   if luma.ismatrix(classes) then
-    for i = 1, classes:rows() do idx[classes:get(i, 1)] = i end
+    for i = 1, classes:rows() do
+      local v = classes:get(i, 1)
+      if v == v then idx[v] = i end
+    end
   else
     for i, v in ipairs(classes) do idx[v] = i end
   end
