@@ -100,7 +100,7 @@ describe("the worked example of docs/PREPROCESSING.md", function()
     -- process read it back
     local saved = luma.load(dir .. "/churn.luma")
     assert.same({ "no", "yes" }, saved.classes)
-    local imputer = saved.model.named_steps.columntransformer.params.transformers[1][2]
+    local imputer = saved.named_steps.columntransformer.params.transformers[1][2]
       .named_steps.simpleimputer
     assert.same({ "unknown", "unknown" }, imputer.statistics)
     os.execute("rm -r " .. support.quote(dir))
