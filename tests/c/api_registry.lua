@@ -53,7 +53,7 @@ function Registry:walk_table(prefix, t, depth)
   for k in pairs(t) do
     if type(k) == "string" then keys[#keys + 1] = k end
   end
-  table.sort(keys)
+  self.guard(table.sort, keys)
   for _, k in ipairs(keys) do
     local v = rawget(t, k)
     local name = prefix .. "." .. k
@@ -124,6 +124,9 @@ function M.new(opts)
   -- guard(f, ...) -> ok, results: pcall, or the driver's guarded_call
   -- (a fresh instruction budget for each module loaded).
   local guard = opts.guard or pcall
+  -- the walk's own work (sorting names, which a sandboxed state charges
+  -- like any other) gets a fresh budget per table too
+  self.guard = guard
   -- The luma table and every lazy submodule.
   for _, name in ipairs(getmetatable(luma).__lazy) do guard(function() return luma[name] end) end
   self:walk_table("luma", luma, 0)
