@@ -29,10 +29,13 @@ describe("luma command", function()
     assert.equal(0, code)
     assert.equal("{ 1, 2, { a = 1 } }\tx\t3\tnil\ttrue\t2.5\nRidge(alpha=2)\nown text\n"
       .. "matrix 1 x 2\n[[1  2]]\n{ a = 1, b = \"two\" }\n\n", out)
-    -- stock lua5.4 with require "luma" keeps its own print
-    local stock = support.run("lua5.4 -", "require('luma') print({})",
-      { LUA_CPATH = support.build .. "/?.so;;" })
-    assert.matches("^table: 0x%x+\n$", stock)
+    -- stock lua5.4 with require "luma" keeps its own print (not under the
+    -- sanitizers: their C module cannot load into uninstrumented lua5.4)
+    if os.getenv("LUMA_SANITIZED") ~= "1" then
+      local stock = support.run("lua5.4 -", "require('luma') print({})",
+        { LUA_CPATH = support.build .. "/?.so;;" })
+      assert.matches("^table: 0x%x+\n$", stock)
+    end
   end)
 
   it("puts the interpreter and options at negative arg indices", function()
