@@ -149,5 +149,10 @@ describe("errors of values and state", function()
     located(function() at(); luma.persist.save(X, "/nonexistent/x.luma") end,
       "luma.save: cannot write /nonexistent/x.luma")
     located(function() at(); luma.load("/nonexistent/x.luma") end, "/nonexistent/x.luma")
+    -- label readers (luma.util.labels) raise for their caller's caller
+    located(function() at(); require("luma.estimator").encode_labels({ { 1 } }) end,
+      "y[1] is a table; labels are numbers, strings or booleans")
+    -- a NaN label matches no other (it used to fail inside the library)
+    assert.equal(0, luma.metrics.matthews_corrcoef(luma.matrix{ 0 / 0, 1 }, luma.matrix{ 1, 0 / 0 }))
   end)
 end)
