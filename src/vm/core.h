@@ -21,6 +21,8 @@
 
 /* Per-state bookkeeping for states made by luma_newstate; it is the
  * allocator's user data, so it is found from any lua_State of the state. */
+struct luma_Watchdog;
+
 typedef struct luma_StateInfo {
   size_t used;               /* bytes currently allocated */
   size_t limit;              /* 0: unlimited */
@@ -41,8 +43,21 @@ typedef struct luma_StateInfo {
   atomic_int interrupted;    /* set by luma_interrupt; native loops poll it */
   int stopped;               /* why this run ended (state.c), 0 while it goes on */
   char stop_detail[256];     /* what the instruction-limit error adds, or "" */
+  struct luma_Watchdog *watchdog; /* wakes at the deadline (watchdog.c); NULL: none yet */
+  lua_State *main_thread;
+  int in_run;                /* between luma_state_restart_budget and luma_state_end_run */
   int sealed;                /* shared tables are put back before each run (sandbox.c) */
 } luma_StateInfo;
+
+/* A thread that calls nudge(arg, target) once at the deadline it is
+ * armed with (watchdog.c); NULL if no thread could be made.  disarm
+ * returns whether it fired since it was armed. */
+typedef struct luma_Watchdog luma_Watchdog;
+luma_Watchdog *luma_watchdog_new(void (*nudge)(void *arg, void *target), void *arg);
+void luma_watchdog_target(luma_Watchdog *w, void *target);
+void luma_watchdog_arm(luma_Watchdog *w, double deadline);
+int luma_watchdog_disarm(luma_Watchdog *w);
+void luma_watchdog_free(luma_Watchdog *w);
 
 /* The info of a state made by luma_newstate, or NULL. */
 luma_StateInfo *luma_state_info(lua_State *L);
@@ -52,6 +67,11 @@ int luma_is_sandboxed(lua_State *L);
 
 /* Called before each luma_run_* / luma_pcall: a fresh instruction budget. */
 void luma_state_restart_budget(lua_State *L);
+
+/* After a run (luma_pcall): nonzero when it stopped (a limit, the clock
+ * or an interrupt); luma_state_push_stop then pushes the stop's message. */
+int luma_state_end_run(lua_State *L);
+void luma_state_push_stop(lua_State *L);
 
 /* Raises the instruction-limit error; from then on every instruction
  * fails too, so pcall cannot swallow it (also for native work over the
@@ -85,6 +105,9 @@ int luma_state_stop_reason(lua_State *L);
  * the run, as luma_state_limit_error: for a limit met somewhere the
  * message must name (a forked worker's budget, pool.c). */
 int luma_state_limit_error_detail(lua_State *L, const char *detail);
+/* The thread that runs from now on (the sandbox's coroutine.resume and
+ * wrap, around the resume), which the deadline's watchdog nudges. */
+void luma_state_running(lua_State *L, lua_State *running);
 /* Gives a coroutine the state's count hook, so the limits and
  * luma_interrupt reach it even in a state without limits. */
 void luma_state_hook_thread(lua_State *co);

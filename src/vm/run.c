@@ -33,6 +33,21 @@ int luma_pcall(lua_State *L, int nargs, int nresults) {
   luma_state_restart_budget(L);
   int status = lua_pcall(L, nargs, nresults, base);
   lua_remove(L, base);
+  /* A run that stopped yet returned (its last statement a tail call to a
+   * C function that caught the stop: `return pcall(f)`) or failed with
+   * another message (the memory error of a big string refused once the
+   * time was up, state.c) reports the stop instead. */
+  if (luma_state_end_run(L)) {
+    const char *msg = status == LUA_OK ? NULL : lua_tostring(L, base);
+    luma_state_push_stop(L);
+    int says_why = msg != NULL && strstr(msg, lua_tostring(L, -1)) != NULL;
+    lua_pop(L, 1);
+    if (!says_why) {
+      lua_settop(L, base - 1);
+      luma_state_push_stop(L);
+      status = LUA_ERRRUN;
+    }
+  }
   return status;
 }
 

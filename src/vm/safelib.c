@@ -1288,21 +1288,57 @@ static int charged_load(lua_State *L) {
   return lua_gettop(L);
 }
 
-/* Nanoseconds of collection per unit: near the cost of a unit elsewhere,
- * within the c of docs/RELIABILITY.md. */
-enum { GC_NS_PER_UNIT = 32 };
+/* Nanoseconds of a timed call per unit: near the cost of a unit
+ * elsewhere, within the c of docs/RELIABILITY.md. */
+enum { NS_PER_UNIT = 32 };
 
-/* collectgarbage (upvalue 1: stock Lua's, a plain C function, called
- * directly so its argument errors name this function as before), charged
- * by the time it took: a full collection walks the whole heap, so a loop
- * of them ran for a minute between two checks of the clock. */
-static int charged_collectgarbage(lua_State *L) {
-  lua_CFunction stock = lua_tocfunction(L, lua_upvalueindex(1));
+/* Calls the stock C function directly (its argument errors name the
+ * function as before) and charges the time it took. */
+static int call_charged_by_time(lua_State *L, lua_CFunction stock) {
   double start = luma_monotonic_seconds();
   int n = stock(L);
-  double units = (luma_monotonic_seconds() - start) * 1e9 / GC_NS_PER_UNIT;
+  double units = (luma_monotonic_seconds() - start) * 1e9 / NS_PER_UNIT;
   luma_charge(L, units > 0 ? (uint64_t)units : 0);
   return n;
+}
+
+/* collectgarbage (upvalue 1: stock Lua's), charged by the time it took:
+ * a full collection walks the whole heap, so a loop of them ran for a
+ * minute between two checks of the clock. */
+static int charged_collectgarbage(lua_State *L) {
+  return call_charged_by_time(L, lua_tocfunction(L, lua_upvalueindex(1)));
+}
+
+/* Strings at least this long make a scanning call's time worth a clock
+ * read on either side. */
+enum { LONG_STRING = 1 << 12 };
+
+static int has_long_string(lua_State *L) {
+  for (int i = lua_gettop(L); i >= 1; i--)
+    if (lua_type(L, i) == LUA_TSTRING && lua_rawlen(L, i) >= LONG_STRING) return 1;
+  return 0;
+}
+
+/* A stock function that scans a string without building anything
+ * (upvalue 1: utf8.len, utf8.offset, tonumber, the string metatable's
+ * arithmetic, which converts its operands): charged by the time it took,
+ * as collectgarbage, when an argument is a long string.  Functions that
+ * build a result, such as string.upper, are charged through the
+ * allocator instead (state.c, refuse_big_string).  A loop of utf8.len on a
+ * 128 MB string ran 66 s under a 2 s time limit. */
+static int charged_scan(lua_State *L) {
+  lua_CFunction stock = lua_tocfunction(L, lua_upvalueindex(1));
+  return has_long_string(L) ? call_charged_by_time(L, stock) : stock(L);
+}
+
+/* Wraps the C function at field `name` of the table on top in charged_scan. */
+static void wrap_field(lua_State *L, const char *name) {
+  if (lua_getfield(L, -1, name) == LUA_TFUNCTION && lua_tocfunction(L, -1) != NULL) {
+    lua_pushcclosure(L, charged_scan, 1);
+    lua_setfield(L, -2, name);
+  } else {
+    lua_pop(L, 1);
+  }
 }
 
 /* Replaces the global C function `name` with f, given the old one as
@@ -1334,4 +1370,19 @@ void luma_safelib_open(lua_State *L) {
   lua_pop(L, 2);
   wrap_global(L, "load", charged_load);
   wrap_global(L, "collectgarbage", charged_collectgarbage);
+  wrap_global(L, "tonumber", charged_scan);
+  if (lua_getglobal(L, LUA_UTF8LIBNAME) == LUA_TTABLE) {
+    wrap_field(L, "len");
+    wrap_field(L, "offset");
+  }
+  lua_pop(L, 1);
+  lua_pushliteral(L, "");
+  if (lua_getmetatable(L, -1)) {
+    static const char *const arithmetic[] = {"__add", "__sub", "__mul", "__mod", "__pow",
+                                             "__div", "__idiv", "__unm"};
+    for (size_t i = 0; i < sizeof arithmetic / sizeof *arithmetic; i++)
+      wrap_field(L, arithmetic[i]);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
 }

@@ -76,16 +76,49 @@ static int hooked_create(lua_State *L) {
   return 1;
 }
 
+/* Calls upvalue 1 (coroutine.resume, or the function coroutine.wrap
+ * made) with the arguments, telling the state that `co` runs meanwhile
+ * (luma_state_running: the deadline's watchdog nudges it).  Through a
+ * protected call, so that the running thread is set back even when the
+ * call raises (a wrapped coroutine's error), then the error goes on. */
+static int run_as(lua_State *L, lua_State *co) {
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  luma_state_running(L, co);
+  int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+  luma_state_running(L, L);
+  if (status != LUA_OK) return lua_error(L);
+  return lua_gettop(L);
+}
+
+/* coroutine.resume, telling the state which thread runs. */
+static int tracked_resume(lua_State *L) {
+  lua_State *co = lua_tothread(L, 1);
+  if (co == NULL) return lua_tocfunction(L, lua_upvalueindex(1))(L); /* stock's argument error */
+  return run_as(L, co);
+}
+
+/* The function coroutine.wrap returns, telling the state which thread
+ * runs (upvalue 2). */
+static int tracked_wrapped(lua_State *L) {
+  return run_as(L, lua_tothread(L, lua_upvalueindex(2)));
+}
+
 /* coroutine.wrap: the standard wrapper keeps its thread as its first
- * upvalue; that thread gets the count hook. */
+ * upvalue; that thread gets the count hook, and the wrapper is wrapped
+ * in tracked_wrapped. */
 static int hooked_wrap(lua_State *L) {
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_insert(L, 1);
   lua_call(L, lua_gettop(L) - 1, 1);
   if (lua_getupvalue(L, -1, 1) != NULL) {
     lua_State *co = lua_tothread(L, -1);
-    if (co != NULL) luma_state_hook_thread(co);
-    lua_pop(L, 1);
+    if (co == NULL) {
+      lua_pop(L, 1);
+      return 1;
+    }
+    luma_state_hook_thread(co);
+    lua_pushcclosure(L, tracked_wrapped, 2);
   }
   return 1;
 }
@@ -123,6 +156,7 @@ void luma_sandbox_guard(lua_State *L, int sandbox) {
   if (lua_getfield(L, -1, LUA_COLIBNAME) == LUA_TTABLE) {
     wrap_field(L, "create", hooked_create);
     wrap_field(L, "wrap", hooked_wrap);
+    wrap_field(L, "resume", tracked_resume);
   }
   lua_pop(L, 2);
 }

@@ -13,9 +13,52 @@
 
 /* ------------------------------------------------------------ allocator */
 
+/* Why the current run stopped (info->stopped): once a limit is exceeded or
+ * the host interrupts, the run is over.  Every later instruction, in any
+ * coroutine, raises the same error again until the host's next run, so a
+ * script cannot swallow it with pcall and keep looping, and message
+ * handlers and finalizers that Lua would run with hooks off are skipped
+ * (sandbox.c). */
+enum {
+  STOP_NONE = LUMA_STOP_NONE,
+  STOP_INSTRUCTIONS = LUMA_STOP_INSTRUCTIONS,
+  STOP_TIME = LUMA_STOP_TIME,
+  STOP_INTERRUPT = LUMA_STOP_INTERRUPT
+};
+
+/* New strings of at least BIG_BLOCK bytes are charged to the run's
+ * budget, one unit per BIG_BLOCK_BYTES_PER_UNIT bytes (the bulk-copy rate
+ * of safelib.c): the instruction or call that makes one ("..",
+ * string.upper, sub, format, rep...) copied or wrote all of it, and a
+ * loop of `s .. "x"` on 64 MB ran for half a minute between two count
+ * hooks.  (Matrices and other userdata are charged by their kernels.) */
+enum { BIG_BLOCK = 1 << 16, BIG_BLOCK_BYTES_PER_UNIT = 32 };
+
+/* Whether a run may not have a new string of `size` bytes: over the
+ * budget, past the deadline or interrupted.  The first such refusal ends
+ * the run (info->stopped), and later big strings of the same run are
+ * refused too; the script sees a memory error, its next count hook the
+ * stop (and luma_pcall reports the stop).  Outside a run nothing is
+ * refused for this, so a host pushing a long string between two runs
+ * never meets an error it did not protect against. */
+static int refuse_big_string(luma_StateInfo *info, size_t size) {
+  if (!info->in_run) return 0;
+  if (info->stopped != STOP_NONE) return 1;
+  uint64_t units = size / BIG_BLOCK_BYTES_PER_UNIT;
+  info->instructions = units > UINT64_MAX - info->instructions ? UINT64_MAX
+                                                                : info->instructions + units;
+  if (info->instruction_limit != 0 && info->instructions > info->instruction_limit)
+    info->stopped = STOP_INSTRUCTIONS;
+  else if (atomic_load(&info->interrupted))
+    info->stopped = STOP_INTERRUPT;
+  else if (info->time_limit > 0 && luma_monotonic_seconds() > info->deadline)
+    info->stopped = STOP_TIME;
+  return info->stopped != STOP_NONE;
+}
+
 /* lua_Alloc that keeps a byte count and refuses to grow past the limit;
  * Lua turns the refusal into a catchable memory error (after an emergency
- * collection). */
+ * collection).  Big strings are charged (refuse_big_string). */
 static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   luma_StateInfo *info = ud;
   size_t old = ptr ? osize : 0; /* for new blocks osize is a type tag */
@@ -25,6 +68,8 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return NULL;
   }
   if (info->limit != 0 && nsize > old && nsize - old > info->limit - info->used)
+    return NULL;
+  if (ptr == NULL && osize == LUA_TSTRING && nsize >= BIG_BLOCK && refuse_big_string(info, nsize))
     return NULL;
   void *block = realloc(ptr, nsize);
   if (block == NULL) return NULL;
@@ -57,32 +102,47 @@ void luma_check_unsandboxed(lua_State *L, const char *fname) {
 enum { HOOK_GRANULARITY = 1000 };
 
 static void limit_hook(lua_State *L, lua_Debug *ar);
+static void normal_hook(lua_State *L, luma_StateInfo *info);
 
-/* Why the current run stopped (info->stopped): once a limit is exceeded or
- * the host interrupts, the run is over.  Every later instruction, in any
- * coroutine, raises the same error again until the host's next run, so a
- * script cannot swallow it with pcall and keep looping, and message
- * handlers and finalizers that Lua would run with hooks off are skipped
- * (sandbox.c). */
-enum {
-  STOP_NONE = LUMA_STOP_NONE,
-  STOP_INSTRUCTIONS = LUMA_STOP_INSTRUCTIONS,
-  STOP_TIME = LUMA_STOP_TIME,
-  STOP_INTERRUPT = LUMA_STOP_INTERRUPT
-};
-
-static int raise_stop(lua_State *L, const luma_StateInfo *info) {
+/* Pushes the message of why the run stopped. */
+static void push_stop_message(lua_State *L, const luma_StateInfo *info) {
   switch (info->stopped) {
   case STOP_TIME:
-    return luaL_error(L, "time limit exceeded (%f s)", (lua_Number)info->time_limit);
-  case STOP_INTERRUPT: return luaL_error(L, "interrupted!");
+    lua_pushfstring(L, "time limit exceeded (%f s)", (lua_Number)info->time_limit);
+    break;
+  case STOP_INTERRUPT: lua_pushliteral(L, "interrupted!"); break;
   default:
     if (info->stop_detail[0] != '\0')
-      return luaL_error(L, "instruction limit exceeded (%I instructions): %s",
-                        (lua_Integer)info->instruction_limit, info->stop_detail);
-    return luaL_error(L, "instruction limit exceeded (%I instructions)",
+      lua_pushfstring(L, "instruction limit exceeded (%I instructions): %s",
+                      (lua_Integer)info->instruction_limit, info->stop_detail);
+    else
+      lua_pushfstring(L, "instruction limit exceeded (%I instructions)",
                       (lua_Integer)info->instruction_limit);
   }
+}
+
+/* Raises the stop's error where the script is, as luaL_error would. */
+static int raise_stop(lua_State *L, const luma_StateInfo *info) {
+  luaL_where(L, 1);
+  push_stop_message(L, info);
+  lua_concat(L, 2);
+  return lua_error(L);
+}
+
+int luma_state_end_run(lua_State *L) {
+  luma_StateInfo *info = luma_state_info(L);
+  if (info == NULL) return 0;
+  info->in_run = 0;
+  /* a nudge that came as the run ended leaves the every-instruction hook */
+  if (info->watchdog != NULL && luma_watchdog_disarm(info->watchdog) && info->stopped == STOP_NONE)
+    normal_hook(L, info);
+  return info->stopped != STOP_NONE;
+}
+
+void luma_state_push_stop(lua_State *L) {
+  luma_StateInfo *info = luma_state_info(L);
+  if (info != NULL && info->stopped != STOP_NONE) push_stop_message(L, info);
+  else lua_pushliteral(L, "limit exceeded");
 }
 
 /* Ends the run: from now on every instruction of this thread fails (other
@@ -192,6 +252,22 @@ void luma_state_hook_thread(lua_State *co) {
   lua_sethook(co, limit_hook, LUA_MASKCOUNT, HOOK_GRANULARITY);
 }
 
+/* The watchdog's call at the deadline (from its own thread): the main
+ * thread's hook and that of the coroutine running then fire at their
+ * next instruction, whose clock check raises the time-limit error,
+ * however long the instructions before it took. */
+static void nudge_at_deadline(void *arg, void *target) {
+  luma_StateInfo *info = arg;
+  int mask = LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT;
+  lua_sethook(info->main_thread, limit_hook, mask, 1);
+  if (target != NULL && target != info->main_thread) lua_sethook(target, limit_hook, mask, 1);
+}
+
+void luma_state_running(lua_State *L, lua_State *running) {
+  luma_StateInfo *info = luma_state_info(L);
+  if (info != NULL && info->watchdog != NULL) luma_watchdog_target(info->watchdog, running);
+}
+
 void luma_state_restart_budget(lua_State *L) {
   luma_StateInfo *info = luma_state_info(L);
   if (info == NULL) return;
@@ -199,8 +275,16 @@ void luma_state_restart_budget(lua_State *L) {
   info->stopped = STOP_NONE;
   info->stop_detail[0] = '\0';
   info->instructions = 0;
-  if (info->time_limit > 0) info->deadline = luma_monotonic_seconds() + info->time_limit;
+  info->in_run = 1;
   normal_hook(L, info);
+  if (info->time_limit > 0) {
+    info->deadline = luma_monotonic_seconds() + info->time_limit;
+    if (info->watchdog == NULL) info->watchdog = luma_watchdog_new(nudge_at_deadline, info);
+    if (info->watchdog != NULL) {
+      luma_watchdog_target(info->watchdog, L);
+      luma_watchdog_arm(info->watchdog, info->deadline);
+    }
+  }
   luma_threads_new_run(L);
 }
 
@@ -208,6 +292,9 @@ void luma_state_drop_time_limit(lua_State *L) {
   luma_StateInfo *info = luma_state_info(L);
   if (info == NULL) return;
   info->time_limit = 0;
+  /* a forked worker has no watchdog thread, only its memory, whose lock
+   * the parent's thread may have held at the fork: never touched again */
+  info->watchdog = NULL;
   normal_hook(L, info);
 }
 
@@ -384,6 +471,7 @@ lua_State *luma_newstate(const luma_Options *opts) {
     free(info);
     return NULL;
   }
+  info->main_thread = L;
   lua_atpanic(L, panic);
   lua_setwarnf(L, warn_sink, info);
   lua_pushcfunction(L, open_state);
@@ -399,5 +487,6 @@ void luma_close(lua_State *L) {
   if (L == NULL) return;
   luma_StateInfo *info = luma_state_info(L);
   lua_close(L);
+  if (info != NULL) luma_watchdog_free(info->watchdog);
   free(info);
 }

@@ -377,6 +377,39 @@ luma.model_selection.cross_validate(Forever{}, X, y, {cv = 2, n_jobs = 2})]],
   { name = "tsa-arma-generate-huge-burnin",
     code = [[luma.tsa.arma_generate({0.5}, {}, 10, {burnin = 1 << 40})]],
     expect = { ARGUMENT, "burnin must be an integer in" }, not_prefix = "lua/luma/" },
+
+  -- 16. instructions that each scan or copy a whole long string, in a
+  -- loop: the count hook (every 1000 instructions) saw the clock after
+  -- a minute.  New long strings are charged as they are made, the
+  -- scanning functions by their time, and at the deadline a watchdog
+  -- thread hooks the running thread (the main one or a coroutine).
+  { name = "long-string-utf8-len-loop", mode = "time", expect = TIME,
+    code = [[local s = string.rep("a", 100 << 20) while true do utf8.len(s) end]] },
+  { name = "long-string-upper-loop", expect = LIMIT,
+    code = [[local s = string.rep("a", 64 << 20) while true do local t = s:upper() end]] },
+  { name = "long-string-concat-loop", mode = "time", expect = TIME,
+    code = [[local s = string.rep("a", 64 << 20) while true do local t = s .. "x" end]] },
+  { name = "long-string-tonumber-loop", expect = LIMIT,
+    code = [[local s = string.rep(" ", 64 << 20) while true do tonumber(s) end]] },
+  { name = "long-string-arithmetic-loop", expect = LIMIT,
+    code = [[local s = string.rep(" ", 64 << 20) .. "1" while true do local x = s + 0 end]] },
+  { name = "long-string-compare-loop", mode = "time", expect = TIME,
+    code = [[local a = string.rep("a", 60 << 20) local b = a:sub(2) .. "a" while a == b do end]] },
+  { name = "long-string-compare-loop-in-coroutine", mode = "time", expect = TIME,
+    code = [[coroutine.wrap(function()
+  local a = string.rep("a", 60 << 20) local b = a:sub(2) .. "a"
+  while not (a < b) do end
+end)()]] },
+  { name = "sparse-array-next-loop", mode = "time", expect = TIME,
+    code = [[local t = {} for i = 1, 1 << 22 do t[i] = i end
+for i = 1, (1 << 22) - 1 do t[i] = nil end
+while true do next(t) end]] },
+  -- a run whose last statement is a tail call to a function that caught
+  -- the stop still reports it
+  { name = "stop-caught-by-tail-pcall", expect = LIMIT,
+    code = [[return pcall(function() while true do end end)]] },
+  { name = "stop-caught-by-tail-resume", expect = LIMIT,
+    code = [[return coroutine.resume(coroutine.create(function() while true do end end))]] },
 }
 
 return cases

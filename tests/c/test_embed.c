@@ -303,6 +303,21 @@ static void test_time_limit(void) {
                     msg, sizeof msg) == LUA_ERRRUN);
   CHECK(strstr(msg, "time limit exceeded") != NULL);
   CHECK(strcmp(eval_string(L, "return tostring(6 * 7)"), "42") == 0);
+  /* a long string made after the deadline is refused inside the run (the
+   * script sees a memory error, the host the stop), but between runs the
+   * host's own long strings are not */
+  CHECK(run_failing(L, "local s = string.rep('a', 1 << 20) "
+                       "while true do pcall(function() local t = s .. 'x' end) end",
+                    msg, sizeof msg) == LUA_ERRRUN);
+  CHECK(strstr(msg, "time limit exceeded") != NULL);
+  lua_pushlstring(L, msg, 1);
+  luaL_Buffer b;
+  char *big = luaL_buffinitsize(L, &b, (size_t)1 << 20);
+  memset(big, 'b', (size_t)1 << 20);
+  luaL_pushresultsize(&b, (size_t)1 << 20);
+  CHECK(lua_rawlen(L, -1) == (size_t)1 << 20);
+  lua_settop(L, 0);
+  CHECK(strcmp(eval_string(L, "return tostring(#string.rep('c', 1 << 20))"), "1048576") == 0);
   luma_close(L);
 }
 
