@@ -50,14 +50,18 @@ typedef struct luma_StateInfo {
 } luma_StateInfo;
 
 /* A thread that calls nudge(arg, target) once at the deadline it is
- * armed with (watchdog.c); NULL if no thread could be made.  disarm
- * returns whether it fired since it was armed. */
+ * armed with (watchdog.c); NULL if no thread could be made. */
 typedef struct luma_Watchdog luma_Watchdog;
 luma_Watchdog *luma_watchdog_new(void (*nudge)(void *arg, void *target), void *arg);
 void luma_watchdog_target(luma_Watchdog *w, void *target);
 void luma_watchdog_arm(luma_Watchdog *w, double deadline);
-int luma_watchdog_disarm(luma_Watchdog *w);
+void luma_watchdog_disarm(luma_Watchdog *w);
 void luma_watchdog_free(luma_Watchdog *w);
+
+/* Pushes msg (if not NULL) and the traceback from `level`, exactly as
+ * luaL_traceback(L, L, msg, level) would, but with library function
+ * names from a cache (traceback.c). */
+void luma_traceback(lua_State *L, const char *msg, int level);
 
 /* The info of a state made by luma_newstate, or NULL. */
 luma_StateInfo *luma_state_info(lua_State *L);

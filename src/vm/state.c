@@ -133,9 +133,11 @@ int luma_state_end_run(lua_State *L) {
   luma_StateInfo *info = luma_state_info(L);
   if (info == NULL) return 0;
   info->in_run = 0;
-  /* a nudge that came as the run ended leaves the every-instruction hook */
-  if (info->watchdog != NULL && luma_watchdog_disarm(info->watchdog) && info->stopped == STOP_NONE)
-    normal_hook(L, info);
+  if (info->watchdog != NULL) luma_watchdog_disarm(info->watchdog);
+  /* no hook on calls is left between runs (a nudge's, an interrupt's, a
+   * stop's): the host's own calls, a buffer's closing among them, would
+   * meet the stop outside any protected call */
+  normal_hook(L, info);
   return info->stopped != STOP_NONE;
 }
 
@@ -224,7 +226,6 @@ double luma_state_deadline(lua_State *L) {
  * clock at the same moments (a clock read costs about 20 ns).  The call
  * and return events of luma_interrupt's hook land here too. */
 static void limit_hook(lua_State *L, lua_Debug *ar) {
-  (void)ar;
   luma_StateInfo *info = luma_state_info(L);
   if (info == NULL) { /* only luma_interrupt hooks a state Luma did not make */
     lua_sethook(L, NULL, 0, 0);
@@ -233,11 +234,15 @@ static void limit_hook(lua_State *L, lua_Debug *ar) {
   }
   if (info->stopped != STOP_NONE) raise_stop(L, info);
   if (atomic_load(&info->interrupted)) luma_state_interrupt_error(L);
-  if (info->instruction_limit != 0) {
-    info->instructions += HOOK_GRANULARITY;
+  if (info->instruction_limit != 0 && ar->event == LUA_HOOKCOUNT) {
+    info->instructions += (uint64_t)lua_gethookcount(L);
     if (info->instructions > info->instruction_limit) luma_state_limit_error(L);
   }
   if (info->time_limit > 0 && luma_monotonic_seconds() > info->deadline) luma_state_time_error(L);
+  /* a nudge (the watchdog's, or one a coroutine kept from an earlier run)
+   * found nothing to stop: back to the usual pace */
+  if (lua_gethookcount(L) != HOOK_GRANULARITY || lua_gethookmask(L) != LUA_MASKCOUNT)
+    lua_sethook(L, limit_hook, LUA_MASKCOUNT, HOOK_GRANULARITY);
 }
 
 /* The hook a state's main thread runs with when nothing is pending. */

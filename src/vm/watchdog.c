@@ -23,7 +23,6 @@ struct luma_Watchdog {
   pthread_mutex_t lock;
   pthread_cond_t wake;
   double deadline;  /* luma_monotonic_seconds() to nudge at; 0: disarmed */
-  int fired;        /* nudged since armed */
   int quit;
   void (*nudge)(void *arg, void *target);
   void *arg;
@@ -49,7 +48,6 @@ static void *watch(void *p) {
       pthread_cond_wait(&w->wake, &w->lock);
     } else if (luma_monotonic_seconds() >= w->deadline) {
       w->nudge(w->arg, w->target);
-      w->fired = 1;
       w->deadline = 0;
     } else {
       struct timespec until = to_timespec(w->deadline);
@@ -100,18 +98,15 @@ void luma_watchdog_target(luma_Watchdog *w, void *target) {
 void luma_watchdog_arm(luma_Watchdog *w, double deadline) {
   pthread_mutex_lock(&w->lock);
   w->deadline = deadline;
-  w->fired = 0;
   pthread_cond_signal(&w->wake);
   pthread_mutex_unlock(&w->lock);
 }
 
-int luma_watchdog_disarm(luma_Watchdog *w) {
+/* Once it returns, no nudge comes until the next arm. */
+void luma_watchdog_disarm(luma_Watchdog *w) {
   pthread_mutex_lock(&w->lock);
-  int fired = w->fired;
   w->deadline = 0;
-  w->fired = 0;
   pthread_mutex_unlock(&w->lock);
-  return fired;
 }
 
 void luma_watchdog_free(luma_Watchdog *w) {

@@ -1028,6 +1028,43 @@ static void test_pool_stops(void) {
   for (int k = 0; k < n && !all_dead; k++) kill(workers[k], SIGKILL); /* do not leave them */
 }
 
+/* luma_pcall's traceback, whose function names come from a cache, reads
+ * exactly as luaL_traceback's (the reference, searching package.loaded at
+ * every frame), before and after more modules are loaded. */
+static int reference_handler(lua_State *L) {
+  luaL_traceback(L, L, lua_tostring(L, 1), 1);
+  return 1;
+}
+
+static void test_traceback_as_lua_writes_it(void) {
+  lua_State *L = luma_newstate(NULL);
+  static const char *const scripts[] = {
+      "return luma.zeros('a')",
+      "local A = luma.ones(2, 2) return A:sort('x')",
+      "return string.rep()",
+      "local function f(n) if n == 0 then return luma.zeros('a') end return 1 + f(n - 1) end "
+      "return f(40)",
+      "local t = setmetatable({}, {__index = function() error('deep', 2) end}) return t.x + 1",
+      "require('luma.linear') return luma.linear.Ridge{alpha = 'x'}",
+      "return luma.linear.Ridge():fit(luma.ones(2, 2), luma.ones(3, 1))",
+  };
+  for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
+    CHECK(luaL_loadstring(L, scripts[i]) == LUA_OK);
+    lua_pushvalue(L, -1);
+    lua_pushcfunction(L, reference_handler);
+    lua_insert(L, -2);
+    CHECK(lua_pcall(L, 0, 0, -2) != LUA_OK);
+    char expected[4096];
+    snprintf(expected, sizeof expected, "%s", lua_tostring(L, -1));
+    lua_pop(L, 2);
+    CHECK(luma_pcall(L, 0, 0) == LUA_ERRRUN);
+    CHECK(strcmp(lua_tostring(L, -1), expected) == 0);
+    CHECK(strstr(expected, "stack traceback:") != NULL);
+    lua_pop(L, 1);
+  }
+  luma_close(L);
+}
+
 int main(void) {
   test_basic_state();
   test_memory_limit();
@@ -1050,6 +1087,7 @@ int main(void) {
   test_sandbox_refuses_finalizers();
   test_seal();
   test_pool_stops();
+  test_traceback_as_lua_writes_it();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

@@ -162,7 +162,9 @@ local REPROS = {
     code = "require('luma.tree.native').prune_path(M.tree)" },
   -- the million columns' bookkeeping may also exceed the 256 MB: a memory
   -- error, the state's own refusal, is as good an end
-  { name = "a header of a million columns", setup = header(1000000),
+  -- (its setup, formatting a million numbers under the same 2 s limit,
+  -- takes longer than that under the sanitizers on a busy machine)
+  { name = "a header of a million columns", setup = header(1000000), not_sanitized = true,
     modes = { time = true, interrupt = true }, or_else = "not enough memory",
     code = "luma.io.parse_csv(TEXT)" },
 }
@@ -186,7 +188,7 @@ describe("native loops under a sandboxed state's limits (issue 28)", function()
 
   for _, r in ipairs(REPROS) do
     for _, mode in ipairs({ "instructions", "time", "interrupt" }) do
-      if r.modes[mode] then
+      if r.modes[mode] and not (SANITIZED and r.not_sanitized) then
         it(r.name .. " stops with the " .. mode .. " error in bounded time", function()
           local took, message, _, _, next_run = run(mode, r.setup, r.code)
           assert.truthy(message:find(LIMIT_ERRORS[mode], 1, true)
