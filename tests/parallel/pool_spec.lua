@@ -195,7 +195,16 @@ echo "left: $(ps -o pid=,stat= -s $pid | tr '\n' ' ')"
   -- reaped (a second Ctrl-C that another thread of it took, SIGKILL)
   -- leaves its workers, killed with it (PR_SET_PDEATHSIG), as zombies for
   -- whoever inherits them (init here does not reap them).
-  local function running(out) return ((out:match("left: ([^\n]*)") or "?"):gsub("%d+ Z%S*%s*", "")) end
+  -- (ps pads the pid column, so entries are read as pid, stat pairs)
+  local function running(out)
+    local left = out:match("left: ([^\n]*)")
+    if not left then return "?" end
+    local live = {}
+    for pid, stat in left:gmatch("(%d+)%s+(%S+)") do
+      if not stat:find("^Z") then live[#live + 1] = pid .. " " .. stat end
+    end
+    return table.concat(live, " ")
+  end
 
   it("leaves no process running after a second Ctrl-C or a SIGKILL of the parent", function()
     local out = drive("INT", "group", true)
