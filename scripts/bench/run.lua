@@ -206,7 +206,7 @@ end
 -- Display units per kind, as multipliers of the kind's base unit.
 local UNITS = {
   wall = { s = 1, ms = 1e3, us = 1e6 },
-  internal = { s = 1, ms = 1e3, us = 1e6 },
+  internal = { s = 1, ms = 1e3, us = 1e6, ns = 1e9 },
   rss = { KiB = 1, MB = 1 / 1024 },
 }
 

@@ -1042,8 +1042,8 @@ static void test_traceback_as_lua_writes_it(void) {
       "return luma.zeros('a')",
       "local A = luma.ones(2, 2) return A:sort('x')",
       "return string.rep()",
-      "local function f(n) if n == 0 then return luma.zeros('a') end return 1 + f(n - 1) end "
-      "return f(40)",
+      ("local function f(n) if n == 0 then return luma.zeros('a') end return 1 + f(n - 1) end "
+       "return f(40)"),
       "local t = setmetatable({}, {__index = function() error('deep', 2) end}) return t.x + 1",
       "require('luma.linear') return luma.linear.Ridge{alpha = 'x'}",
       "return luma.linear.Ridge():fit(luma.ones(2, 2), luma.ones(3, 1))",
