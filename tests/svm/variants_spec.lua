@@ -43,6 +43,14 @@ describe("the dense QP forms of notes 004 S13", function()
     assert.truthy(tostring(err):find("K must be a square Gram matrix, got 3 x 2", 1, true))
   end)
 
+  it("refuses a missing or non-positive C (found by the API fuzzer)", function()
+    for _, C in ipairs({ false, 0, -1, 0 / 0 }) do
+      local ok, err = pcall(svm.qp_dual, luma.eye(3), luma.matrix{ { 1 }, { -1 }, { 1 } }, C or nil)
+      assert.is_false(ok)
+      assert.truthy(tostring(err):find("bad argument #3 to 'qp_dual' (C must be a number > 0", 1, true), err)
+    end
+  end)
+
   it("agree with SMO in the primal (12.55-12.56)", function()
     local Xs, ss = Z:take(luma.arange(1, 100, 4)), s:take(luma.arange(1, 100, 4))
     local m = svm.SVC{ kernel = "linear", C = 1, tol = 1e-10 }:fit(Xs, ss)

@@ -15,6 +15,8 @@ local WRONG = "definitely_not_an_option"
 -- Parameters named params that are not options tables, with the reason.
 local NOT_OPTIONS = {
   ["luma.tsa.ARIMA.loglikelihood"] = "params is the vector of the model's parameters",
+  ["luma.nn.clip_grad_norm"] = "params is a list of Variables (model:parameters())",
+  ["luma.nn.clip_grad_value"] = "params is a list of Variables (model:parameters())",
 }
 
 -- The parameter names of a signature's first form, and the position of
@@ -193,6 +195,11 @@ local CALLS = {
     return quadratic, function(x) return x - 5, luma.eye(3) end, luma.zeros(3, 1), bad
   end,
   ["luma.optim.bracket"] = function(bad) return phi, 0, 0.5, bad end,
+  ["luma.nn.Linear"] = function(bad) return 3, 2, bad end,
+  ["luma.nn.BatchNorm1d"] = function(bad) return 3, bad end,
+  ["luma.nn.LayerNorm"] = function(bad) return 3, bad end,
+  ["luma.nn.Embedding"] = function(bad) return 5, 2, bad end,
+  ["luma.nn.Dropout"] = function(bad) return 0.5, bad end,
   ["luma.optim.brent"] = function(bad) return phi, 0, 0.5, 3, bad end,
   ["luma.optim.golden_section"] = function(bad) return phi, 0, 0.5, 3, bad end,
   ["luma.optim.check_grad"] = function(bad)

@@ -95,10 +95,13 @@ for name, text in pairs(OPTIMIZER_DOCS) do
     shown[i] = k .. " = " .. tostring(cls.defaults[k])
     params[i] = { name = k, default = cls.defaults[k] }
   end
+  shown[#shown + 1] = "params = nil"
   luma.doc.set(cls, { name = "luma.optim." .. name,
     signature = name .. "{" .. table.concat(shown, ", ") .. "}", params = params,
     doc = text .. " opt:step(params, grads) updates one matrix or a list of matrices in "
-      .. "place; lr may be a schedule (a function of the step count). See docs/OPTIM.md." })
+      .. "place; with {params = model:parameters()} (luma.nn), opt:zero_grad() and opt:step() "
+      .. "train a module from its Variables' gradients. lr may be a schedule (a function of "
+      .. "the step count). See docs/OPTIM.md." })
   luma.doc.set(cls.update, { name = "luma.optim." .. name .. ".update",
     signature = "opt:update(p, g, state, lr) -> nothing",
     doc = "The update rule for one parameter matrix p with gradient g, its state table and "

@@ -60,11 +60,37 @@ local function new_class(name, defaults, update)
   return cls
 end
 
+-- An autograd Variable (luma.nn's parameters), recognized by name so this
+-- module need not load luma.autograd.
+local is_variable = args.is_named("luma.autograd.Variable")
+
+-- Whether v is a non-empty list of Variables (checked whole, naming the
+-- first element that is not one).
+local function variable_list(fname, v, level)
+  if type(v) ~= "table" or getmetatable(v) ~= nil or not is_variable(v[1]) then return false end
+  for i = 1, #v do
+    if not is_variable(v[i]) then
+      fail(level + 1, "bad argument to '%s' (params[%d] is a %s, not a luma.autograd.Variable)",
+        fname, i, args.type_of(v[i]))
+    end
+  end
+  return true
+end
+
 local function construct(cls, opts)
-  opts = args.options(cls.name, 1, opts, nil, cls.defaults, 3)
+  local valid = { params = true }
+  for k in pairs(cls.defaults) do valid[k] = true end
+  opts = args.options(cls.name, 1, opts, nil, valid, 3)
   local self = setmetatable({ t = 0, state = {} }, cls)
   for k, v in pairs(cls.defaults) do
     if opts[k] ~= nil then self[k] = opts[k] else self[k] = v end
+  end
+  if opts.params ~= nil then
+    if not variable_list(cls.name, opts.params, 3) then
+      fail(3, "bad argument #1 to '%s' (params must be a list of luma.autograd.Variable, as "
+        .. "model:parameters() returns, got %s)", cls.name, args.type_of(opts.params))
+    end
+    self.params = opts.params
   end
   if type(self.lr) ~= "function" and not (type(self.lr) == "number" and self.lr > 0) then
     fail(3, "bad argument #1 to '%s' (lr must be a number > 0 or a schedule function)", cls.name)
@@ -86,9 +112,29 @@ function Optimizer:rate()
   return self.lr
 end
 
---- opt:step(params, grads): one update of every parameter matrix in place.
+--- opt:step([params [, grads]]): one update of every parameter in place.
+-- params and grads: matrices (state kept by position); or params a list
+-- of Variables (model:parameters()), each stepped by its grad and skipped
+-- while it has none (state kept by Variable); or nothing: the optimizer's
+-- own params option.
 function Optimizer:step(params, grads)
-  local P, G = as_list("step", params, "params"), as_list("step", grads, "grads")
+  if params == nil then
+    params = self.params
+    if params == nil then
+      fail(2, "step: no parameters: pass them, or make the optimizer with {params = model:parameters()}")
+    end
+  end
+  local P, G, keys = {}, {}, {}
+  if grads == nil and variable_list("step", params, 2) then
+    for _, v in ipairs(params) do
+      if v.grad ~= nil then
+        P[#P + 1], G[#G + 1], keys[#keys + 1] = v.value, v.grad, v
+      end
+    end
+  else
+    P, G = as_list("step", params, "params"), as_list("step", grads, "grads")
+    for i = 1, #P do keys[i] = i end
+  end
   if #P ~= #G then fail(2, "bad argument #2 to 'step' (%d parameter matrices but %d gradients)", #P, #G) end
   self.t = self.t + 1
   local lr = self:rate()
@@ -98,10 +144,10 @@ function Optimizer:step(params, grads)
       fail(2, "bad argument #2 to 'step' (gradient %d is %d x %d but its parameter is %d x %d)",
         i, g:rows(), g:cols(), p:rows(), p:cols())
     end
-    local st = self.state[i]
+    local st = self.state[keys[i]]
     if not st or st.rows ~= p:rows() or st.cols ~= p:cols() then
       st = { rows = p:rows(), cols = p:cols(), tmp = luma.zeros(p:rows(), p:cols()) }
-      self.state[i] = st
+      self.state[keys[i]] = st
     end
     if self.weight_decay and self.weight_decay > 0 and self.name ~= "AdamW" then
       -- L2 penalty lambda |theta|^2 / 2 added to the loss: g + lambda theta
@@ -114,7 +160,26 @@ end
 
 function Optimizer:reset() self.t = 0; self.state = {} end
 
--- step, rate and reset refuse anything but an optimizer as self.
+--- opt:zero_grad(): forgets the gradients of the optimizer's params.
+function Optimizer:zero_grad()
+  for _, v in ipairs(self.params or {}) do v.grad = nil end
+end
+
+luma.doc.set(Optimizer.step, { name = "luma.optim.Optimizer.step",
+  signature = "opt:step([params [, grads]]) -> params",
+  doc = "One update in place. params and grads: one matrix each or equal-length lists of "
+    .. "matrices (state kept by position); or params a list of luma.autograd.Variables "
+    .. "(model:parameters()), each updated by its grad and skipped while it has none; or "
+    .. "nothing: the optimizer's own params option." })
+luma.doc.set(Optimizer.zero_grad, { name = "luma.optim.Optimizer.zero_grad",
+  signature = "opt:zero_grad() -> nothing",
+  doc = "Forgets the gradients of the Variables given as the params option." })
+luma.doc.set(Optimizer.rate, { name = "luma.optim.Optimizer.rate", signature = "opt:rate() -> number",
+  doc = "The learning rate of the current step (lr, or the schedule at the step count)." })
+luma.doc.set(Optimizer.reset, { name = "luma.optim.Optimizer.reset", signature = "opt:reset() -> nothing",
+  doc = "Forgets the step count and every parameter's state (moments, accumulators)." })
+
+-- step, rate, reset and zero_grad refuse anything but an optimizer as self.
 args.wrap_methods(Optimizer, "an optimizer", is_optimizer,
   function(name) return name == "__index" end)
 

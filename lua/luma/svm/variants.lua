@@ -303,6 +303,9 @@ function variants.qp_dual(K, y, C)
     error(string.format("bad argument #1 to 'qp_dual' (K must be a square Gram matrix, got %d x %d)",
       K:rows(), K:cols()), 2)
   end
+  if type(C) ~= "number" or not (C > 0) then
+    error(string.format("bad argument #3 to 'qp_dual' (C must be a number > 0, got %s)", tostring(C)), 2)
+  end
   local n = K:rows()
   local Q = K:mul(y * y:t())
   local r = luma.optim.qp(Q, luma.full(n, 1, -1),

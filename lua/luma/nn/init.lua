@@ -1,0 +1,185 @@
+--- luma.nn: neural-network modules and losses over luma.autograd
+-- (docs/NN.md, "Modules" and "Losses").
+--
+-- Parts: module (the Module base and luma.nn.class), initializers,
+-- layers, losses.  Torch7's nn and PyTorch's torch.nn names; rows are
+-- samples.
+local luma = require("luma")
+local args = require("luma.util.args")
+local module = require("luma.nn.module")
+local layers = require("luma.nn.layers")
+local losses = require("luma.nn.losses")
+local initializers = require("luma.nn.initializers")
+
+local nn = {}
+local doc = luma.doc.set
+
+nn.class = module.class
+nn.is_module = module.is_module
+for name, ctor in pairs(layers) do nn[name] = ctor end
+for name, ctor in pairs(losses) do
+  if name ~= "distance" then nn[name] = ctor end
+end
+
+--- init(M, scheme [, generator]) -> M: refills the out x in matrix M.
+function nn.init(M, scheme, g)
+  if not luma.ismatrix(M) then
+    args.fail(2, "bad argument #1 to 'init' (luma.Matrix expected, got %s)", args.type_of(M))
+  end
+  M:assign(initializers.weight(scheme, M:rows(), M:cols(), g or luma.random.Generator(), "init", 3))
+  return M
+end
+
+local function gradients_of(params, fname)
+  if type(params) ~= "table" then
+    args.fail(3, "bad argument #1 to '%s' (a list of Variables expected, got %s)", fname, args.type_of(params))
+  end
+  local list = {}
+  for i, v in ipairs(params) do
+    if not luma.autograd.is_variable(v) then
+      args.fail(3, "bad argument #1 to '%s' (params[%d] is a %s, not a luma.autograd.Variable)",
+        fname, i, args.type_of(v))
+    end
+    if v.grad ~= nil then list[#list + 1] = v.grad end
+  end
+  return list
+end
+
+--- clip_grad_norm(params, max_norm) -> total_norm: scales the gradients
+-- of params (a list of Variables) together so that their joint Euclidean
+-- norm is at most max_norm (Pascanu, Mikolov & Bengio, ICML 2013).
+function nn.clip_grad_norm(params, max_norm)
+  local grads = gradients_of(params, "clip_grad_norm")
+  if type(max_norm) ~= "number" or not (max_norm > 0) then
+    args.fail(2, "bad argument #2 to 'clip_grad_norm' (max_norm must be a number > 0, got %s)", tostring(max_norm))
+  end
+  local sq = 0
+  for _, G in ipairs(grads) do sq = sq + G:mul(G):sum() end
+  local total = math.sqrt(sq)
+  if total > max_norm then
+    local scale = max_norm / (total + 1e-6) -- PyTorch's 1e-6
+    for _, G in ipairs(grads) do G:mul(scale, G) end
+  end
+  return total
+end
+
+--- clip_grad_value(params, clip): clamps every gradient element of
+-- params to [-clip, clip].
+function nn.clip_grad_value(params, clip)
+  local grads = gradients_of(params, "clip_grad_value")
+  if type(clip) ~= "number" or not (clip > 0) then
+    args.fail(2, "bad argument #2 to 'clip_grad_value' (clip must be a number > 0, got %s)", tostring(clip))
+  end
+  for _, G in ipairs(grads) do G:assign(G:clamp(-clip, clip)) end
+end
+
+local SCHEME_NAMES = {}
+for name in pairs(initializers.SCHEMES) do SCHEME_NAMES[#SCHEME_NAMES + 1] = name end
+table.sort(SCHEME_NAMES)
+
+local G = " generator (a luma.random.Generator, default a fresh one) makes the draws repeatable."
+
+local DOCS = {
+  { nn, "luma.nn", nil, "Neural-network modules and losses over luma.autograd, with Torch7's "
+    .. "and PyTorch's names; rows are samples. A module is called on a matrix or Variable and "
+    .. "returns a Variable; loss:backward() fills each parameter's grad. Modules: Sequential, "
+    .. "Linear, Identity, Flatten, ReLU, LeakyReLU, ELU, Softplus, Tanh, Sigmoid, Softmax, "
+    .. "LogSoftmax, Maxout, Dropout, BatchNorm1d, LayerNorm, Embedding; losses: MSELoss, L1Loss, "
+    .. "HuberLoss, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, NLLLoss, TripletMarginLoss, "
+    .. "ContrastiveLoss; class(name, def) makes a new module. docs/NN.md." },
+  { nn.class, "luma.nn.class", "class(name, {init = fn, forward = fn, extra_repr = fn, ...}) -> constructor",
+    "A new module type. init(self, ...) sets it up with self:register_parameter(name, M), "
+      .. "self:register_buffer(name, M) and self:add_module(name, m); forward(self, x, ...) "
+      .. "computes with autograd operations (its backward comes from them). Instances have "
+      .. "parameters(), named_parameters(), children(), train([mode]), evaluate(), zero_grad(), "
+      .. "state_dict(), load_state_dict(state), print as a tree, and call forward when called." },
+  { nn.is_module, "luma.nn.is_module", "is_module(x) -> boolean", "Whether x is a luma.nn module." },
+  { nn.clip_grad_norm, "luma.nn.clip_grad_norm", "clip_grad_norm(params, max_norm) -> total_norm",
+    "Scales the gradients of params (a list of Variables, model:parameters()) together so "
+      .. "that their joint Euclidean norm is at most max_norm; returns the norm before "
+      .. "clipping (Pascanu, Mikolov & Bengio, ICML 2013)." },
+  { nn.clip_grad_value, "luma.nn.clip_grad_value", "clip_grad_value(params, clip) -> nothing",
+    "Clamps every gradient element of params to [-clip, clip]." },
+  { nn.init, "luma.nn.init", "init(M, scheme [, generator = nil]) -> M",
+    "Refills the out x in weight matrix M in place by scheme: " .. table.concat(SCHEME_NAMES, ", ")
+      .. ". uniform is PyTorch's Linear default U(-1/sqrt(in), 1/sqrt(in)); lecun: variance 1/in; "
+      .. "glorot/xavier: 2/(in + out); he/kaiming: 2/in." .. G },
+  { nn.Linear, "luma.nn.Linear", "Linear(in_features, out_features [, {bias = true, init = \"uniform\", generator = nil}]) -> module",
+    "y = x W^T + b with W out x in (PyTorch's layout) and b 1 x out; init names a scheme of "
+      .. "luma.nn.init (the bias is drawn as PyTorch does with uniform, zeros otherwise)." .. G },
+  { nn.Sequential, "luma.nn.Sequential", "Sequential{m1, m2, ...} -> module",
+    "Applies the modules in turn; children are named \"1\", \"2\", ..." },
+  { nn.Identity, "luma.nn.Identity", "Identity() -> module", "Returns its input." },
+  { nn.Flatten, "luma.nn.Flatten", "Flatten() -> module",
+    "The identity on matrices (rows are already flat samples), for model definitions ported from Torch." },
+  { nn.ReLU, "luma.nn.ReLU", "ReLU() -> module", "max(x, 0) element-wise." },
+  { nn.LeakyReLU, "luma.nn.LeakyReLU", "LeakyReLU([negative_slope = 0.01]) -> module", "x for x > 0, negative_slope x otherwise." },
+  { nn.ELU, "luma.nn.ELU", "ELU([alpha = 1]) -> module", "x for x > 0, alpha (e^x - 1) otherwise." },
+  { nn.Softplus, "luma.nn.Softplus", "Softplus() -> module", "log(1 + e^x) element-wise." },
+  { nn.Tanh, "luma.nn.Tanh", "Tanh() -> module", "tanh(x) element-wise." },
+  { nn.Sigmoid, "luma.nn.Sigmoid", "Sigmoid() -> module", "1 / (1 + e^-x) element-wise." },
+  { nn.Softmax, "luma.nn.Softmax", "Softmax([dim = 2]) -> module", "Softmax of each row (dim 2) or column (dim 1)." },
+  { nn.LogSoftmax, "luma.nn.LogSoftmax", "LogSoftmax([dim = 2]) -> module", "Log-softmax of each row (dim 2) or column (dim 1), computed stably." },
+  { nn.Maxout, "luma.nn.Maxout", "Maxout(k) -> module",
+    "The maximum of each group of k consecutive columns: n x (m k) gives n x m (Goodfellow et al., ICML 2013)." },
+  { nn.Dropout, "luma.nn.Dropout", "Dropout([p = 0.5 [, {mode = \"inverted\", generator = nil}]]) -> module",
+    "In training keeps each element with probability 1 - p. mode \"inverted\" (PyTorch's) "
+      .. "divides the kept ones by 1 - p and does nothing at inference; \"scaled\" (Srivastava "
+      .. "et al., JMLR 2014) keeps them unscaled and multiplies by 1 - p at inference." .. G },
+  { nn.BatchNorm1d, "luma.nn.BatchNorm1d", "BatchNorm1d(num_features [, {eps = 1e-5, momentum = 0.1, affine = true, track_running_stats = true}]) -> module",
+    "Ioffe & Szegedy (2015): in training each column is standardized by the batch mean and "
+      .. "biased variance, then weight * z + bias; running_mean and running_var (unbiased) "
+      .. "move by momentum and are used at inference." },
+  { nn.LayerNorm, "luma.nn.LayerNorm", "LayerNorm(num_features [, {eps = 1e-5, elementwise_affine = true}]) -> module",
+    "Each row standardized over its features, then weight * z + bias (Ba, Kiros & Hinton, 2016)." },
+  { nn.Embedding, "luma.nn.Embedding", "Embedding(num_embeddings, embedding_dim [, {generator = nil}]) -> module",
+    "A num_embeddings x embedding_dim weight, N(0, 1) at first; module(indices) returns the "
+      .. "rows of the 1-based indices (a table or vector), and backward adds into them." .. G },
+  { nn.MSELoss, "luma.nn.MSELoss", "MSELoss([{reduction = \"mean\"}]) -> loss",
+    "loss(input, target): (x - t)^2, reduced by \"mean\", \"sum\" or \"none\" (one value a row)." },
+  { nn.L1Loss, "luma.nn.L1Loss", "L1Loss([{reduction = \"mean\"}]) -> loss", "loss(input, target): |x - t|." },
+  { nn.HuberLoss, "luma.nn.HuberLoss", "HuberLoss([{delta = 1, reduction = \"mean\"}]) -> loss",
+    "loss(input, target): d^2 / 2 where |d| <= delta, delta (|d| - delta / 2) beyond, d = x - t (Huber 1964)." },
+  { nn.BCELoss, "luma.nn.BCELoss", "BCELoss([{reduction = \"mean\", label_smoothing = 0}]) -> loss",
+    "loss(p, t): -(t log p + (1 - t) log(1 - p)) on probabilities, logs clamped at -100; "
+      .. "label_smoothing eps maps targets 0 to eps and 1 to 1 - eps." },
+  { nn.BCEWithLogitsLoss, "luma.nn.BCEWithLogitsLoss", "BCEWithLogitsLoss([{reduction = \"mean\", label_smoothing = 0}]) -> loss",
+    "loss(z, t): BCE of sigmoid(z), computed stably as softplus(z) - z t." },
+  { nn.CrossEntropyLoss, "luma.nn.CrossEntropyLoss", "CrossEntropyLoss([{reduction = \"mean\", label_smoothing = 0}]) -> loss",
+    "loss(logits, target): -sum_k q_k log_softmax(z)_k with target class indices (1-based, a "
+      .. "table or vector) or an n x c matrix of probabilities; label_smoothing eps uses "
+      .. "(1 - eps) q + eps / c (Szegedy et al., CVPR 2016)." },
+  { nn.NLLLoss, "luma.nn.NLLLoss", "NLLLoss([{reduction = \"mean\"}]) -> loss",
+    "loss(logp, target): -logp[i, y_i] for log-probabilities and 1-based class indices." },
+  { nn.TripletMarginLoss, "luma.nn.TripletMarginLoss", "TripletMarginLoss([{margin = 1, reduction = \"mean\"}]) -> loss",
+    "loss(anchor, positive, negative): [d(a, p) - d(a, n) + margin]_+ a row, d Euclidean "
+      .. "(with PyTorch's 1e-6); the positive shares the anchor's label, the negative does not "
+      .. "(Schroff et al., CVPR 2015)." },
+  { nn.ContrastiveLoss, "luma.nn.ContrastiveLoss", "ContrastiveLoss([{margin = 1, form = \"pairwise\", reduction = \"mean\"}]) -> loss",
+    "loss(x1, x2, similar): for pairs a row and similar an n x 1 matrix of 1 and 0. "
+      .. "\"pairwise\" (Hadsell, Chopra & LeCun, CVPR 2006): d^2 / 2 for similar pairs, "
+      .. "[margin - d]_+^2 / 2 for dissimilar ones; \"notes\": [d - margin]_+ and [1 - d]_+." },
+}
+for _, d in ipairs(DOCS) do
+  doc(d[1], { name = d[2], signature = d[3], doc = d[4] })
+end
+
+local METHOD_DOCS = {
+  register_parameter = { "m:register_parameter(name, M) -> Variable", "Makes the matrix M a parameter (a Variable requiring its gradient) at m[name]." },
+  register_buffer = { "m:register_buffer(name, M) -> M", "Keeps the matrix M at m[name] in the state_dict without training it." },
+  add_module = { "m:add_module(name, child) -> child", "Adds a child module at m[name]." },
+  parameters = { "m:parameters() -> {Variable, ...}", "Every parameter: the module's own, then its children's, in the order added." },
+  named_parameters = { "m:named_parameters() -> {{name, Variable}, ...}", "As parameters, with dotted names (\"2.weight\")." },
+  children = { "m:children() -> {module, ...}", "The child modules in order." },
+  train = { "m:train([mode = true]) -> m", "Training mode (true) or inference mode (false) for m and its children." },
+  evaluate = { "m:evaluate() -> m", "Inference mode: Dropout passes, BatchNorm uses its running statistics." },
+  zero_grad = { "m:zero_grad()", "Forgets every parameter's accumulated gradient." },
+  state_dict = { "m:state_dict() -> {name = matrix}", "Copies of every parameter and buffer under dotted names." },
+  load_state_dict = { "m:load_state_dict(state) -> m", "Copies state's matrices into the parameters and buffers of the same names and shapes; all must be there and nothing else." },
+}
+for name, d in pairs(METHOD_DOCS) do
+  doc(module.methods[name], { name = "luma.nn.Module." .. name, signature = d[1], doc = d[2] })
+end
+args.wrap_methods(module.methods, "luma.nn.Module", module.is_module)
+
+return nn
