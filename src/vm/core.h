@@ -63,6 +63,11 @@ void luma_watchdog_free(luma_Watchdog *w);
  * names from a cache (traceback.c). */
 void luma_traceback(lua_State *L, const char *msg, int level);
 
+/* The OpenBLAS kernels in use (openblas_get_corename), and the
+ * OPENBLAS_CORETYPE of better ones this CPU runs, or NULL (blascore.c). */
+const char *luma_blas_core(void);
+const char *luma_blas_better_core(void);
+
 /* The info of a state made by luma_newstate, or NULL. */
 luma_StateInfo *luma_state_info(lua_State *L);
 

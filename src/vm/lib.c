@@ -205,6 +205,13 @@ static int luma_config(lua_State *L) {
   lua_setfield(L, -2, "blas_config");
   lua_pushinteger(L, openblas_get_num_threads());
   lua_setfield(L, -2, "blas_threads");
+  lua_pushstring(L, luma_blas_core());
+  lua_setfield(L, -2, "blas_core");
+  const char *better = luma_blas_better_core();
+  if (better != NULL) {
+    lua_pushstring(L, better);
+    lua_setfield(L, -2, "blas_core_better");
+  }
   lua_pushliteral(L, "C compiler " __VERSION__);
   lua_setfield(L, -2, "compiler");
 #if defined(__OPTIMIZE__)
@@ -281,7 +288,9 @@ static int luma_load(lua_State *L) { return forward_to_persist(L, "load"); }
 static const luma_Func luma_funcs[] = {
     {"config", luma_config, "config([settings = nil]) -> table",
      "Returns a table describing this state and build: threads (native loop threads of this "
-     "state), cores, version, lua, blas, lapack, blas_config, blas_threads, compiler, "
+     "state), cores, version, lua, blas, lapack, blas_config, blas_threads, blas_core (the "
+     "OpenBLAS kernels in use), blas_core_better (set when OpenBLAS did not recognize this "
+     "CPU: the OPENBLAS_CORETYPE of faster kernels it runs), compiler, "
      "optimized, sanitized, sandboxed. settings (optional): {threads = n} sets this state's "
      "thread count for native loops, an integer >= 1 (default: LUMA_NUM_THREADS, else the "
      "number of cores), capped at the cores; OpenBLAS's thread count follows it (per "

@@ -15,6 +15,7 @@
 #include <lualib.h>
 
 #include "cli.h"
+#include "core.h"
 #include "luma.h"
 
 static const char *progname = "luma";
@@ -274,7 +275,20 @@ static int protected_main(lua_State *L) {
   return 1;
 }
 
+/* When OpenBLAS took weaker kernels than this CPU runs (it did not
+ * recognize the model, blascore.c), starts the program again with
+ * OPENBLAS_CORETYPE naming the better ones: OpenBLAS reads it only as it
+ * loads.  A user's own OPENBLAS_CORETYPE is left alone. */
+static void restart_with_better_blas(char **argv) {
+  if (getenv("OPENBLAS_CORETYPE") != NULL) return;
+  const char *better = luma_blas_better_core();
+  if (better == NULL || setenv("OPENBLAS_CORETYPE", better, 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  unsetenv("OPENBLAS_CORETYPE"); /* no /proc: go on as we are */
+}
+
 int main(int argc, char **argv) {
+  restart_with_better_blas(argv);
   lua_State *L = luma_newstate(NULL);
   if (L == NULL) {
     fprintf(stderr, "%s: cannot create state: not enough memory\n", progname);
