@@ -30,9 +30,15 @@ function nn.init(M, scheme, g)
   return M
 end
 
-local function gradients_of(params, fname)
+-- The gradients of params (a list of Variables; those without one are
+-- skipped) for a clipping function whose second argument, `what`, must
+-- be a number > 0.
+local function clipped_gradients(fname, params, what, limit)
   if type(params) ~= "table" then
     args.fail(3, "bad argument #1 to '%s' (a list of Variables expected, got %s)", fname, args.type_of(params))
+  end
+  if type(limit) ~= "number" or not (limit > 0) then
+    args.fail(3, "bad argument #2 to '%s' (%s must be a number > 0, got %s)", fname, what, tostring(limit))
   end
   local list = {}
   for i, v in ipairs(params) do
@@ -49,10 +55,7 @@ end
 -- of params (a list of Variables) together so that their joint Euclidean
 -- norm is at most max_norm (Pascanu, Mikolov & Bengio, ICML 2013).
 function nn.clip_grad_norm(params, max_norm)
-  local grads = gradients_of(params, "clip_grad_norm")
-  if type(max_norm) ~= "number" or not (max_norm > 0) then
-    args.fail(2, "bad argument #2 to 'clip_grad_norm' (max_norm must be a number > 0, got %s)", tostring(max_norm))
-  end
+  local grads = clipped_gradients("clip_grad_norm", params, "max_norm", max_norm)
   local sq = 0
   for _, G in ipairs(grads) do sq = sq + G:mul(G):sum() end
   local total = math.sqrt(sq)
@@ -66,11 +69,9 @@ end
 --- clip_grad_value(params, clip): clamps every gradient element of
 -- params to [-clip, clip].
 function nn.clip_grad_value(params, clip)
-  local grads = gradients_of(params, "clip_grad_value")
-  if type(clip) ~= "number" or not (clip > 0) then
-    args.fail(2, "bad argument #2 to 'clip_grad_value' (clip must be a number > 0, got %s)", tostring(clip))
+  for _, G in ipairs(clipped_gradients("clip_grad_value", params, "clip", clip)) do
+    G:assign(G:clamp(-clip, clip))
   end
-  for _, G in ipairs(grads) do G:assign(G:clamp(-clip, clip)) end
 end
 
 local SCHEME_NAMES = {}
