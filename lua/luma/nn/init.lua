@@ -10,11 +10,13 @@ local module = require("luma.nn.module")
 local layers = require("luma.nn.layers")
 local losses = require("luma.nn.losses")
 local initializers = require("luma.nn.initializers")
+local mlp = require("luma.nn.mlp")
 
 local nn = {}
 local doc = luma.doc.set
 
 nn.class = module.class
+nn.MLPClassifier, nn.MLPRegressor = mlp.MLPClassifier, mlp.MLPRegressor
 nn.is_module = module.is_module
 for name, ctor in pairs(layers) do nn[name] = ctor end
 for name, ctor in pairs(losses) do

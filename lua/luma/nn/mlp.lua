@@ -1,0 +1,548 @@
+-- luma.nn.mlp: multilayer perceptron estimators, MLPClassifier and
+-- MLPRegressor, with scikit-learn's parameters and fitted attributes
+-- (docs/NN.md, "MLP estimators"; notes 001 section J).
+--
+-- The network and its objective are scikit-learn's (sklearn/neural_network,
+-- 1.2): weights fan_in x fan_out with Glorot-uniform starting values
+-- (bound sqrt(6 / (fan_in + fan_out)), sqrt(2 / ...) for the logistic
+-- activation) for weights and biases alike; the loss is half the mean
+-- squared error (regression), the mean log loss with a logistic output for
+-- two classes or a softmax for more, plus alpha / (2 n) times the sum of
+-- the squared weights (not the biases), n the batch's rows.  Gradients
+-- come from luma.autograd; "adam" and "sgd" step luma.optim's optimizers
+-- over mini-batches, "lbfgs" runs luma.optim.minimize on all the
+-- parameters at once.  Beyond scikit-learn: dropout and batch_norm
+-- between the hidden layers, and label_smoothing of the classifier's
+-- targets (two classes: 0 -> eps, 1 -> 1 - eps; more: as luma.nn.CrossEntropyLoss).
+local luma = require("luma")
+local args = require("luma.util.args")
+local estimator = require("luma.estimator")
+local autograd = require("luma.autograd")
+local layers = require("luma.nn.layers")
+
+local fail = args.fail
+local Variable = autograd.Variable
+
+local M = {}
+
+-- What a fit keeps beside the estimator and never saves: the parameters'
+-- Variables, the optimizer, the generator, the batch-norm and dropout
+-- modules.  A loaded estimator starts without and makes what it needs.
+local runtime = setmetatable({}, { __mode = "k" })
+local function runtime_of(self)
+  local r = runtime[self]
+  if r == nil then
+    r = {}
+    runtime[self] = r
+  end
+  return r
+end
+
+local ACTIVATIONS = {
+  identity = function(h) return h end,
+  logistic = function(h) return h:sigmoid() end,
+  tanh = function(h) return h:tanh() end,
+  relu = function(h) return h:relu() end,
+}
+
+-- The layer sizes: n_features, the hidden sizes, n_outputs.
+local function layer_sizes(self, n_features, n_outputs)
+  local sizes = { n_features }
+  for i, h in ipairs(self.params.hidden_layer_sizes) do
+    if math.type(h) ~= "integer" or h < 1 then
+      fail(5, "%s: hidden_layer_sizes[%d] must be a positive integer, got %s",
+        self.__class.short_name, i, tostring(h))
+    end
+    sizes[#sizes + 1] = h
+  end
+  sizes[#sizes + 1] = n_outputs
+  return sizes
+end
+
+-- scikit-learn's starting values, drawn from the estimator's generator;
+-- with batch_norm, each hidden layer's scale, shift and running
+-- statistics (batch_norms[i], saved with the estimator).
+local function initialize(self, sizes, g)
+  local factor = self.params.activation == "logistic" and 2 or 6
+  self.coefs, self.intercepts = {}, {}
+  for i = 1, #sizes - 1 do
+    local bound = math.sqrt(factor / (sizes[i] + sizes[i + 1]))
+    self.coefs[i] = g:uniform(sizes[i], sizes[i + 1]) * (2 * bound) - bound
+    self.intercepts[i] = g:uniform(1, sizes[i + 1]) * (2 * bound) - bound
+  end
+  self.n_layers = #sizes
+  self.n_outputs = sizes[#sizes]
+  if self.params.batch_norm then
+    self.batch_norms = {}
+    for i = 1, #sizes - 2 do
+      self.batch_norms[i] = { weight = luma.ones(1, sizes[i + 1]), bias = luma.zeros(1, sizes[i + 1]),
+        running_mean = luma.zeros(1, sizes[i + 1]), running_var = luma.ones(1, sizes[i + 1]) }
+    end
+  end
+end
+
+-- The modules between the hidden layers, made on first use: BatchNorm1d
+-- over the saved batch_norms matrices (shared, so training updates them)
+-- and Dropout drawing from the fit's generator.
+local function hidden_modules(self)
+  local r = runtime_of(self)
+  if r.norms then return r.norms, r.drops end
+  r.norms, r.drops = {}, {}
+  for i, state in ipairs(self.batch_norms or {}) do
+    local bn = layers.BatchNorm1d(state.weight:cols())
+    bn.weight, bn.bias = Variable(state.weight, { requires_grad = true }), Variable(state.bias, { requires_grad = true })
+    bn.running_mean, bn.running_var = state.running_mean, state.running_var
+    r.norms[i] = bn
+  end
+  if self.params.dropout > 0 then
+    for i = 1, #self.coefs - 1 do
+      r.drops[i] = layers.Dropout(self.params.dropout, { generator = r.generator or luma.random.Generator() })
+    end
+  end
+  return r.norms, r.drops
+end
+
+-- The network's parameters as Variables sharing the fitted matrices, in
+-- the order coefs, intercepts, then the batch norms' weights and biases.
+local function variables(self)
+  local r = runtime_of(self)
+  if r.vars then return r.vars end
+  local list = {}
+  for i = 1, #self.coefs do list[#list + 1] = Variable(self.coefs[i], { requires_grad = true }) end
+  for i = 1, #self.intercepts do list[#list + 1] = Variable(self.intercepts[i], { requires_grad = true }) end
+  local norms = hidden_modules(self)
+  for _, bn in ipairs(norms) do
+    list[#list + 1] = bn.weight
+    list[#list + 1] = bn.bias
+  end
+  r.vars = list
+  return list
+end
+
+-- The output layer's raw values (before the output activation).
+local function forward(self, X, training)
+  local vars = variables(self)
+  local norms, drops = hidden_modules(self)
+  local L = #self.coefs
+  local act = ACTIVATIONS[self.params.activation]
+  local h = Variable(X)
+  for i = 1, L do
+    h = h * vars[i] + vars[L + i]
+    if i < L then
+      local bn = norms[i]
+      if bn then h = bn:train(training)(h) end
+      h = act(h)
+      local drop = drops[i]
+      if drop then h = drop:train(training)(h) end
+    end
+  end
+  return h
+end
+
+-- The objective on one batch, the data loss plus alpha / (2 n) sum |W|^2,
+-- and the loss scikit-learn reports for it.  They differ only for a
+-- regressor of t > 1 outputs: scikit-learn reports half the mean over all
+-- n t squared errors but its gradient (deltas divided by n alone) is that
+-- of half their sum over n, which is what it minimizes; both are kept.
+local function objective(self, X, T, training)
+  local z = forward(self, X, training)
+  local n = X:rows()
+  local loss, reported_scale = nil, 1
+  if self.__class.kind == "regressor" then
+    local d = z - T
+    loss = d:mul(d):sum() * (0.5 / n)
+    reported_scale = 1 / T:cols()
+  elseif self.n_outputs == 1 then
+    -- binary log loss on the logistic output, computed from the logits
+    loss = (z:softplus() - z:mul(T)):sum() / n
+  else
+    loss = -(z:log_softmax(2):mul(T)):sum() / n
+  end
+  local data = loss.value:get(1, 1)
+  local alpha = self.params.alpha
+  if alpha > 0 then
+    local vars = variables(self)
+    for i = 1, #self.coefs do
+      loss = loss + vars[i]:mul(vars[i]):sum() * (alpha / (2 * n))
+    end
+  end
+  return loss, loss.value:get(1, 1) - data + data * reported_scale
+end
+
+-- The targets the network fits: y itself (regression), the class
+-- indicator (two classes) or one-hot rows, smoothed as asked.
+local function targets(self, y)
+  if self.__class.kind == "regressor" then return y end
+  local k = self.classes:rows()
+  local indicator = y:col(1):eq(self.classes:t())
+  local unknown = indicator:sum(2):eq(0)
+  if unknown:any() then
+    local i = unknown:argmax(1):get(1, 1)
+    fail(6, "%s: label %.15g (row %d) is not one of the classes", self.__class.short_name, y:get(i, 1), i)
+  end
+  local codes = indicator:argmax(2)
+  local eps = self.params.label_smoothing
+  if k == 2 then
+    local t = codes:eq(2)
+    return eps > 0 and t * (1 - 2 * eps) + eps or t
+  end
+  local onehot = codes:eq(luma.arange(1, k):t())
+  return eps > 0 and onehot * (1 - eps) + eps / k or onehot
+end
+
+-- Validation score during the fit (before the estimator counts as
+-- fitted): accuracy or R^2, as scikit-learn's score.
+local function score_of(self, X, y)
+  local z = autograd.no_grad(function() return forward(self, X, false).value end)
+  if self.__class.kind == "regressor" then return luma.metrics.r2_score(y, z) end
+  local codes = self.n_outputs == 1 and z:gt(0) + 1 or z:argmax(2)
+  return luma.metrics.accuracy_score(y, self.classes:take(codes))
+end
+
+local function copy_all(list)
+  local out = {}
+  for i, M_ in ipairs(list) do out[i] = M_:copy() end
+  return out
+end
+
+local function restore(dst, src)
+  for i = 1, #dst do dst[i]:assign(src[i]) end
+end
+
+local function make_optimizer(self, n)
+  local p = self.params
+  local params = variables(self)
+  if p.solver == "adam" then
+    -- eps outside the root, as scikit-learn's AdamOptimizer
+    return luma.optim.Adam{ lr = p.learning_rate_init, beta1 = p.beta_1, beta2 = p.beta_2,
+      eps = p.epsilon, eps_placement = "outside", params = params }
+  end
+  local lr = p.learning_rate_init
+  if p.learning_rate == "invscaling" then
+    -- scikit-learn: lr_init / (t + 1)^power_t, t the samples seen
+    local batch = p.batch_size or math.min(200, n)
+    lr = function(t) return p.learning_rate_init / ((t - 1) * batch + 1) ^ p.power_t end
+  end
+  if p.momentum == 0 then return luma.optim.SGD{ lr = lr, params = params } end
+  local cls = p.nesterovs_momentum and luma.optim.Nesterov or luma.optim.Momentum
+  return cls{ lr = lr, momentum = p.momentum, params = params }
+end
+
+-- One pass over X, T in mini-batches; returns the mean loss.
+local function epoch(self, X, T, g)
+  local p = self.params
+  local n = X:rows()
+  local batch = math.min(p.batch_size or math.min(200, n), n)
+  local order = p.shuffle and g:permutation(n) or luma.arange(1, n)
+  local total = 0
+  for start = 1, n, batch do
+    local stop = math.min(start + batch - 1, n)
+    local idx = order:sub(start, stop)
+    local Xb, Tb = X:take(idx), T:take(idx)
+    local opt = runtime_of(self).optimizer
+    opt:zero_grad()
+    local loss, value = objective(self, Xb, Tb, true)
+    if value ~= value then
+      fail(5, "%s: the loss became NaN at epoch %d, batch starting at row %d; lower "
+        .. "learning_rate_init or scale X", self.__class.short_name, self.n_iter + 1, start)
+    end
+    loss:backward()
+    opt:step()
+    total = total + value * (stop - start + 1)
+  end
+  return total / n
+end
+
+-- The mini-batch solvers: epochs until max_iter, or until the loss (or,
+-- with early_stopping, the validation score) has not improved by tol for
+-- n_iter_no_change epochs; "adaptive" divides the rate by 5 instead while
+-- it is above 1e-6.
+local function fit_stochastic(self, X, T, y, g, incremental)
+  local p = self.params
+  local r = runtime_of(self)
+  if not r.optimizer then r.optimizer = make_optimizer(self, X:rows()) end
+  local Xv, yv
+  if p.early_stopping and not incremental then
+    local split = luma.model_selection.train_test_split(X, y, { test_size = p.validation_fraction,
+      seed = g, stratify = self.__class.kind == "classifier" and y or nil })
+    X, Xv, yv = split[1], split[2], split[4]
+    T = targets(self, split[3])
+    self.validation_scores = self.validation_scores or {}
+  end
+  self.loss_curve = self.loss_curve or {}
+  local stall, best_params = 0, nil
+  local epochs = incremental and 1 or p.max_iter
+  for _ = 1, epochs do
+    local loss = epoch(self, X, T, g)
+    self.n_iter = self.n_iter + 1
+    self.loss_curve[#self.loss_curve + 1] = loss
+    if p.verbose > 0 then print(string.format("Iteration %d, loss = %.8f", self.n_iter, loss)) end
+    local improved
+    if Xv then
+      local s = score_of(self, Xv, yv)
+      self.validation_scores[#self.validation_scores + 1] = s
+      improved = self.best_validation_score == nil or s > self.best_validation_score + p.tol
+      if self.best_validation_score == nil or s > self.best_validation_score then
+        self.best_validation_score = s
+        best_params = { copy_all(self.coefs), copy_all(self.intercepts) }
+      end
+    else
+      improved = self.best_loss == nil or loss < self.best_loss - p.tol
+      if self.best_loss == nil or loss < self.best_loss then self.best_loss = loss end
+    end
+    stall = improved and 0 or stall + 1
+    if not incremental and stall >= p.n_iter_no_change then
+      local opt = r.optimizer
+      if p.solver == "sgd" and p.learning_rate == "adaptive" and opt.lr > 1e-6 then
+        opt.lr = opt.lr / 5
+        stall = 0
+      else
+        break
+      end
+    end
+  end
+  if best_params then
+    restore(self.coefs, best_params[1])
+    restore(self.intercepts, best_params[2])
+  end
+end
+
+-- L-BFGS over every parameter at once (scikit-learn's "lbfgs": maxiter
+-- max_iter, gtol tol).
+local function fit_lbfgs(self, X, T)
+  local p = self.params
+  local vars = variables(self)
+  local sizes = {}
+  for i, v in ipairs(vars) do sizes[i] = v.value:rows() * v.value:cols() end
+  local function unpack_into(x)
+    local at = 1
+    for i, v in ipairs(vars) do
+      v.value:assign(x:sub(at, at + sizes[i] - 1):reshape(v.value:rows(), v.value:cols()))
+      at = at + sizes[i]
+    end
+  end
+  local function flat(list)
+    local parts = {}
+    for i, M_ in ipairs(list) do parts[i] = M_:flatten() end
+    return luma.matrix.vstack(parts)
+  end
+  local curve, reported = {}, nil
+  local function f(x)
+    unpack_into(x)
+    for _, v in ipairs(vars) do v.grad = nil end
+    local loss
+    loss, reported = objective(self, X, T, true)
+    loss:backward()
+    local grads = {}
+    for i, v in ipairs(vars) do grads[i] = v.grad or luma.zeros(v.value:rows(), v.value:cols()) end
+    return loss.value:get(1, 1), flat(grads)
+  end
+  local x0 = flat((function() local l = {} for i, v in ipairs(vars) do l[i] = v.value end return l end)())
+  local r = luma.optim.minimize(f, x0, { method = "lbfgs", max_iter = p.max_iter, gtol = p.tol,
+    -- (the last evaluation is the accepted point of the iteration)
+    callback = function() curve[#curve + 1] = reported end })
+  -- the last evaluation leaves the weights at r.x and its reported loss
+  f(r.x)
+  self.n_iter = r.iterations
+  self.best_loss = reported
+  if #curve == 0 then curve[1] = reported end
+  curve[#curve] = reported
+  self.loss_curve = curve
+end
+
+local function fit_network(self, X, y, incremental)
+  local p = self.params
+  local fname = incremental and "partial_fit" or "fit"
+  args.finite(X, 1, fname, 4)
+  if X:rows() == 0 or X:rows() ~= y:rows() then
+    fail(4, "bad argument #2 to '%s' (X has %d rows and y %d; both need the same number, at least 1)",
+      fname, X:rows(), y:rows())
+  end
+  if not (incremental and self.coefs) then
+    -- a fresh network: the seed's generator draws it, shuffles, drops out
+    runtime[self] = { generator = estimator.rng(p.seed) }
+    local n_out = self.__class.kind == "regressor" and y:cols()
+      or (self.classes:rows() == 2 and 1 or self.classes:rows())
+    initialize(self, layer_sizes(self, X:cols(), n_out), runtime_of(self).generator)
+    self.n_iter, self.loss_curve, self.best_loss = 0, nil, nil
+    self.validation_scores, self.best_validation_score = nil, nil
+  elseif X:cols() ~= self.coefs[1]:rows() then
+    fail(4, "%s: X has %d features but the network was fitted with %d", self.__class.short_name,
+      X:cols(), self.coefs[1]:rows())
+  end
+  local r = runtime_of(self)
+  r.generator = r.generator or estimator.rng(p.seed)
+  local T = targets(self, y)
+  if p.solver == "lbfgs" then
+    if incremental then fail(4, "%s: partial_fit needs solver \"adam\" or \"sgd\"", self.__class.short_name) end
+    fit_lbfgs(self, X, T)
+  else
+    fit_stochastic(self, X, T, y, r.generator, incremental)
+  end
+  self.loss = self.loss_curve[#self.loss_curve]
+  self.out_activation = self.__class.kind == "regressor" and "identity"
+    or (self.n_outputs == 1 and "logistic" or "softmax")
+end
+
+local function outputs(self, X, fname)
+  args.finite(X, 1, fname, 4)
+  if X:cols() ~= self.coefs[1]:rows() then
+    fail(4, "%s: X has %d features but the network was fitted with %d", fname, X:cols(), self.coefs[1]:rows())
+  end
+  return autograd.no_grad(function() return forward(self, X, false).value end)
+end
+
+--- loss_gradient(est, X, y) -> loss, coef_grads, intercept_grads: the
+-- objective of a fitted network at its current weights on X, y and its
+-- gradients (lists like coefs and intercepts), as scikit-learn's
+-- _backprop computes them (tests/nn/mlp_spec.lua compares the two).
+function M.loss_gradient(est, X, y)
+  local vars = variables(est)
+  for _, v in ipairs(vars) do v.grad = nil end
+  local loss, reported = objective(est, X, targets(est, y), true)
+  loss:backward()
+  local L = #est.coefs
+  local coef_grads, intercept_grads = {}, {}
+  for i = 1, L do
+    coef_grads[i] = vars[i].grad
+    intercept_grads[i] = vars[L + i].grad
+  end
+  return reported, coef_grads, intercept_grads
+end
+
+local PARAMS = {
+  { name = "hidden_layer_sizes", type = "table", default = { 100 },
+    doc = "the sizes of the hidden layers, in order" },
+  { name = "activation", type = "string", default = "relu", values = { "identity", "logistic", "tanh", "relu" },
+    doc = "the hidden layers' activation" },
+  { name = "solver", type = "string", default = "adam", values = { "adam", "sgd", "lbfgs" },
+    doc = "adam and sgd over mini-batches, or L-BFGS over the whole data" },
+  { name = "alpha", type = "number", default = 0.0001, min = 0, doc = "L2 penalty: alpha / (2 n) times the sum of squared weights" },
+  { name = "batch_size", type = "integer", min = 1, doc = "rows per mini-batch (default min(200, n))" },
+  { name = "learning_rate", type = "string", default = "constant", values = { "constant", "invscaling", "adaptive" },
+    doc = "sgd's rate: constant, learning_rate_init / (t + 1)^power_t (t samples seen), or divided by 5 when the loss stalls" },
+  { name = "learning_rate_init", type = "number", default = 0.001, gt = 0, doc = "the starting step size" },
+  { name = "power_t", type = "number", default = 0.5, min = 0, doc = "invscaling's exponent" },
+  { name = "max_iter", type = "integer", default = 200, min = 1, doc = "epochs (adam, sgd) or iterations (lbfgs)" },
+  { name = "shuffle", type = "boolean", default = true, doc = "shuffle the rows every epoch" },
+  { name = "seed", type = "seed", doc = "seed or generator for the starting weights, shuffling, dropout and the validation split" },
+  { name = "tol", type = "number", default = 1e-4, min = 0, doc = "the improvement that counts (loss or validation score)" },
+  { name = "verbose", type = "integer", default = 0, min = 0, doc = "print the loss of every epoch" },
+  { name = "momentum", type = "number", default = 0.9, min = 0, max = 1, doc = "sgd's momentum" },
+  { name = "nesterovs_momentum", type = "boolean", default = true, doc = "sgd's Nesterov momentum" },
+  { name = "early_stopping", type = "boolean", default = false,
+    doc = "hold out validation_fraction of the rows and stop when their score stalls; keeps the best weights" },
+  { name = "validation_fraction", type = "number", default = 0.1, gt = 0, max = 0.9, doc = "early stopping's held-out share" },
+  { name = "beta_1", type = "number", default = 0.9, min = 0, max = 1, doc = "adam's first-moment decay" },
+  { name = "beta_2", type = "number", default = 0.999, min = 0, max = 1, doc = "adam's second-moment decay" },
+  { name = "epsilon", type = "number", default = 1e-8, gt = 0, doc = "adam's epsilon" },
+  { name = "n_iter_no_change", type = "integer", default = 10, min = 1, doc = "epochs without improvement before stopping" },
+  { name = "dropout", type = "number", default = 0, min = 0, max = 0.99, doc = "inverted dropout after each hidden activation" },
+  { name = "batch_norm", type = "boolean", default = false, doc = "BatchNorm1d before each hidden activation" },
+  { name = "label_smoothing", type = "number", default = 0, min = 0, max = 0.5,
+    doc = "classifier only: smoothed targets (two classes: 0 -> eps, 1 -> 1 - eps; more: (1 - eps) onehot + eps / k)" },
+}
+
+local FITTED = "Fitted: coefs, intercepts (lists of matrices, coefs[i] fan_in x fan_out), n_iter, "
+  .. "loss, loss_curve, best_loss, validation_scores and best_validation_score (early_stopping), "
+  .. "n_layers, n_outputs, out_activation."
+
+local function example_data()
+  local g = luma.random.Generator(30)
+  return g:normal(40, 3)
+end
+
+M.MLPRegressor = estimator.class{
+  name = "luma.nn.MLPRegressor", kind = "regressor",
+  method_docs = {
+    partial_fit = { signature = "est:partial_fit(X, y) -> est",
+      doc = "One more epoch of adam or sgd over X, y (the first call starts the network)." },
+  },
+  doc = "Multilayer perceptron regressor, scikit-learn's MLPRegressor (Goodfellow, Bengio & "
+    .. "Courville, Deep Learning, 2016, ch. 6): hidden layers with the activation, an identity "
+    .. "output, half the mean squared error plus the L2 penalty, trained by adam, sgd or lbfgs. "
+    .. "partial_fit(X, y) runs one more epoch. " .. FITTED,
+  params = PARAMS,
+  example = function()
+    local X = example_data()
+    return M.MLPRegressor{ hidden_layer_sizes = { 8 }, solver = "lbfgs", max_iter = 50, seed = 1 }, X,
+      X:col(1) - X:col(2) * 0.5
+  end,
+  fit = function(self, X, y)
+    if not y:isfinite():all() then fail(3, "bad argument #2 to 'fit' (y contains NaN or Inf)") end
+    fit_network(self, X, y, false)
+  end,
+  partial_fit = function(self, X, y)
+    args.matrix(X, 1, "partial_fit", 2)
+    args.matrix(y, 2, "partial_fit", 2)
+    fit_network(self, X, y, true)
+    rawset(self, "n_features_in", X:cols())
+    rawset(self, "__fitted", true)
+    return self
+  end,
+  predict = function(self, X)
+    return outputs(self, X, "predict")
+  end,
+}
+
+local function fit_classes(self, y, classes)
+  if y:cols() ~= 1 then fail(4, "bad argument #2 to 'fit' (y must be one column of labels)") end
+  local _, found = estimator.encode_labels(y)
+  self.classes = classes and classes:flatten():unique() or self.classes or found
+  if self.classes:rows() < 2 then
+    fail(4, "bad argument #2 to 'fit' (%s needs at least two classes, y has only %.15g)",
+      self.__class.short_name, self.classes:get(1, 1))
+  end
+end
+
+local function probabilities(self, X, fname)
+  local z = outputs(self, X, fname)
+  if self.n_outputs == 1 then
+    local p = z:sigmoid()
+    return luma.matrix.hstack{ 1 - p, p }
+  end
+  return z:softmax(2)
+end
+
+M.MLPClassifier = estimator.class{
+  name = "luma.nn.MLPClassifier", kind = "classifier",
+  method_docs = {
+    partial_fit = { signature = "est:partial_fit(X, y [, classes = nil]) -> est",
+      doc = "One more epoch of adam or sgd over X, y; the first call needs classes (every "
+        .. "label that will appear) unless y has them all." },
+  },
+  doc = "Multilayer perceptron classifier, scikit-learn's MLPClassifier (Goodfellow, Bengio & "
+    .. "Courville, Deep Learning, 2016, ch. 6): hidden layers with the activation, a logistic "
+    .. "output for two classes or a softmax for more, the mean log loss plus the L2 penalty, "
+    .. "trained by adam, sgd or lbfgs. predict_proba gives n x k probabilities; "
+    .. "partial_fit(X, y [, classes]) runs one more epoch. Fitted also: classes. " .. FITTED,
+  params = PARAMS,
+  example = function()
+    local X = example_data()
+    return M.MLPClassifier{ hidden_layer_sizes = { 8 }, solver = "lbfgs", max_iter = 50, seed = 1 }, X,
+      (X:col(1) + X:col(2)):gt(0)
+  end,
+  fit = function(self, X, y)
+    self.classes = nil
+    fit_classes(self, y)
+    fit_network(self, X, y, false)
+  end,
+  partial_fit = function(self, X, y, classes)
+    args.matrix(X, 1, "partial_fit", 2)
+    args.matrix(y, 2, "partial_fit", 2)
+    if classes ~= nil then args.matrix(classes, 3, "partial_fit", 2) end
+    fit_classes(self, y, classes)
+    fit_network(self, X, y, true)
+    rawset(self, "n_features_in", X:cols())
+    rawset(self, "__fitted", true)
+    return self
+  end,
+  predict_proba = function(self, X)
+    return probabilities(self, X, "predict_proba")
+  end,
+  predict = function(self, X)
+    return estimator.decode_labels(probabilities(self, X, "predict"):argmax(2), self.classes)
+  end,
+}
+
+return M
