@@ -263,10 +263,10 @@ local function fit_stochastic(self, X, T, y, g, incremental)
   if not r.optimizer then r.optimizer = make_optimizer(self, X:rows()) end
   local Xv, yv
   if p.early_stopping and not incremental then
-    local split = luma.model_selection.train_test_split(X, y, { test_size = p.validation_fraction,
+    local ytrain
+    X, Xv, ytrain, yv = luma.model_selection.train_test_split(X, y, { test_size = p.validation_fraction,
       seed = g, stratify = self.__class.kind == "classifier" and y or nil })
-    X, Xv, yv = split[1], split[2], split[4]
-    T = targets(self, split[3])
+    T = targets(self, ytrain)
     self.validation_scores = self.validation_scores or {}
   end
   self.loss_curve = self.loss_curve or {}
