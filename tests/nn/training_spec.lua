@@ -104,3 +104,46 @@ describe("gradient clipping", function()
       "bad argument #2 to 'clip_grad_value' (clip must be a number > 0, got 0)")
   end)
 end)
+
+describe("luma.nn.batches", function()
+  local X = luma.arange(1, 10):reshape(10, 1)
+  local y = X * 10
+
+  it("yields the rows in order, the last batch shorter, or dropped with drop_last", function()
+    local seen, sizes = {}, {}
+    for Xb, yb, first in nn.batches(X, y, { batch_size = 4 }) do
+      sizes[#sizes + 1] = Xb:rows()
+      assert.are.equal(0, (yb - Xb * 10):abs():max())
+      assert.are.equal(first, Xb:get(1, 1))
+      for i = 1, Xb:rows() do seen[#seen + 1] = Xb:get(i, 1) end
+    end
+    assert.are.same({ 4, 4, 2 }, sizes)
+    assert.are.same({ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, seen)
+    sizes = {}
+    for Xb in nn.batches(X, { batch_size = 4, drop_last = true }) do sizes[#sizes + 1] = Xb:rows() end
+    assert.are.same({ 4, 4 }, sizes)
+  end)
+
+  it("shuffles every row exactly once, repeatably with a generator", function()
+    local function order(seed)
+      local list = {}
+      for Xb, yb in nn.batches(X, y, { batch_size = 3, shuffle = true, generator = luma.random.Generator(seed) }) do
+        assert.are.equal(0, (yb - Xb * 10):abs():max())
+        for i = 1, Xb:rows() do list[#list + 1] = Xb:get(i, 1) end
+      end
+      return list
+    end
+    local a, b = order(5), order(5)
+    assert.are.same(a, b)
+    table.sort(a)
+    assert.are.same({ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, a)
+    assert.are_not.same(order(5), { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 })
+  end)
+
+  it("errors: y of another length, a bad batch size", function()
+    assert.has_error(function() nn.batches(X, luma.ones(3, 1)) end,
+      "bad argument #2 to 'batches' (y must be a luma.Matrix with X's 10 rows, got 3 rows)")
+    assert.has_error(function() nn.batches(X, { batch_size = 0 }) end,
+      "batches: batch_size must be a positive integer, got 0")
+  end)
+end)

@@ -76,6 +76,40 @@ function nn.clip_grad_value(params, clip)
   end
 end
 
+--- batches(X [, y] [, {batch_size = 32, shuffle = false, drop_last =
+-- false, generator = nil}]) -> iterator: for a training loop, yields
+-- (Xb, yb, first_row) over the rows of X (and y) in mini-batches, in a
+-- fresh order each call when shuffle (Torch's and PyTorch's DataLoader).
+function nn.batches(X, y, opts)
+  if not luma.ismatrix(X) then
+    args.fail(2, "bad argument #1 to 'batches' (luma.Matrix expected, got %s)", args.type_of(X))
+  end
+  if opts == nil and type(y) == "table" and getmetatable(y) == nil then y, opts = nil, y end
+  if y ~= nil and not (luma.ismatrix(y) and y:rows() == X:rows()) then
+    args.fail(2, "bad argument #2 to 'batches' (y must be a luma.Matrix with X's %d rows, got %s)",
+      X:rows(), luma.ismatrix(y) and (y:rows() .. " rows") or args.type_of(y))
+  end
+  opts = args.options("batches", 3, opts, nil,
+    { batch_size = true, shuffle = true, drop_last = true, generator = true }, 2)
+  local size = opts.batch_size or 32
+  if math.type(size) ~= "integer" or size < 1 then
+    args.fail(2, "batches: batch_size must be a positive integer, got %s", tostring(size))
+  end
+  local n = X:rows()
+  local order = luma.arange(1, math.max(n, 1))
+  if opts.shuffle then order = (opts.generator or luma.random.Generator()):permutation(n) end
+  local last = opts.drop_last and n - n % size or n
+  local start = 1
+  return function()
+    if start > last then return nil end
+    local stop = math.min(start + size - 1, last)
+    local idx = order:sub(start, stop)
+    local first = start
+    start = stop + 1
+    return X:take(idx), y and y:take(idx) or nil, first
+  end
+end
+
 local SCHEME_NAMES = {}
 for name in pairs(initializers.SCHEMES) do SCHEME_NAMES[#SCHEME_NAMES + 1] = name end
 table.sort(SCHEME_NAMES)
@@ -101,6 +135,11 @@ local DOCS = {
     "Scales the gradients of params (a list of Variables, model:parameters()) together so "
       .. "that their joint Euclidean norm is at most max_norm; returns the norm before "
       .. "clipping (Pascanu, Mikolov & Bengio, ICML 2013)." },
+  { nn.batches, "luma.nn.batches", "batches(X [, y = nil] [, {batch_size = 32, shuffle = false, drop_last = false, generator = nil}]) -> iterator",
+    "Mini-batches for a training loop: for Xb, yb, first in batches(X, y, opts) do ... end gives "
+      .. "the rows of X and y batch_size at a time (the last batch shorter unless drop_last), "
+      .. "in a new random order at each call when shuffle (from generator). first is the "
+      .. "batch's first position in that order." },
   { nn.clip_grad_value, "luma.nn.clip_grad_value", "clip_grad_value(params, clip) -> nothing",
     "Clamps every gradient element of params to [-clip, clip]." },
   { nn.init, "luma.nn.init", "init(M, scheme [, generator = nil]) -> M",
