@@ -3,6 +3,23 @@
 local luma = require("luma")
 
 describe("reliability regressions", function()
+  it("k-medoids of a 0 x 0 distance matrix (an out-of-bounds read found by the API fuzzer)", function()
+    local native = require("luma.cluster.native")
+    local ok, err = pcall(native.kmedoids, luma.zeros(0, 0), 1)
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("D must have at least one row, got 0 x 0", 1, true), err)
+    -- one point, one medoid: itself
+    local medoids = native.kmedoids(luma.zeros(1, 1), 1)
+    assert.equal(1, medoids:get(1, 1))
+    -- distances near DBL_MAX: every BUILD gain is -inf, and no medoid was
+    -- picked; now the first candidates are, in order
+    for k = 1, 3 do
+      local m = native.kmedoids(luma.full(3, 3, 1e308), k)
+      assert.equal(k, m:rows())
+      for i = 1, k do assert.equal(i, m:get(i, 1)) end
+    end
+  end)
+
   it("luma.linalg.lu of an m x 0 matrix (heap overflow found by the API fuzzer)", function()
     -- The work buffer held max(m*n, 1) doubles but the permutation needs m.
     local P, L, U = luma.linalg.lu(luma.zeros(3, 0))

@@ -45,19 +45,34 @@ local ACTIVATIONS = {
   relu = function(h) return h:relu() end,
 }
 
--- The layer sizes: n_features, the hidden sizes, n_outputs.
-local function layer_sizes(self, n_features, n_outputs)
-  local sizes = { n_features }
-  for i, h in ipairs(self.params.hidden_layer_sizes) do
+local function check_sizes(self, list, what)
+  for i, h in ipairs(list) do
     if math.type(h) ~= "integer" or h < 1 then
-      fail(5, "%s: hidden_layer_sizes[%d] must be a positive integer, got %s",
-        self.__class.short_name, i, tostring(h))
+      fail(6, "%s: %s[%d] must be a positive integer, got %s", self.__class.short_name, what, i, tostring(h))
     end
-    sizes[#sizes + 1] = h
+  end
+end
+
+-- The layer sizes: n_features, the hidden sizes, n_outputs.  An
+-- autoencoder's are n_features, the hidden sizes, n_components (the
+-- code), the hidden sizes reversed, n_features; self.code_layer is the
+-- layer whose output is the code.
+local function layer_sizes(self, n_features, n_outputs)
+  local hidden = self.params.hidden_layer_sizes
+  check_sizes(self, hidden, "hidden_layer_sizes")
+  local sizes = { n_features }
+  for _, h in ipairs(hidden) do sizes[#sizes + 1] = h end
+  if self.__class.kind == "transformer" then
+    sizes[#sizes + 1] = self.params.n_components
+    self.code_layer = #sizes - 1
+    for i = #hidden, 1, -1 do sizes[#sizes + 1] = hidden[i] end
   end
   sizes[#sizes + 1] = n_outputs
   return sizes
 end
+
+-- Whether the network regresses (MLPRegressor, Autoencoder).
+local function regresses(self) return self.__class.kind ~= "classifier" end
 
 -- scikit-learn's starting values, drawn from the estimator's generator;
 -- with batch_norm, each hidden layer's scale, shift and running
@@ -119,16 +134,20 @@ local function variables(self)
   return list
 end
 
--- The output layer's raw values (before the output activation).
-local function forward(self, X, training)
+-- The values of layers first..last (1-based, of #coefs) from the input
+-- h of layer first: every hidden layer's activation follows it, but an
+-- autoencoder's code layer takes code_activation.
+local function through(self, h, first, last, training)
   local vars = variables(self)
   local norms, drops = hidden_modules(self)
   local L = #self.coefs
   local act = ACTIVATIONS[self.params.activation]
-  local h = Variable(X)
-  for i = 1, L do
+  h = autograd.is_variable(h) and h or Variable(h)
+  for i = first, last do
     h = h * vars[i] + vars[L + i]
-    if i < L then
+    if i == self.code_layer then
+      h = ACTIVATIONS[self.params.code_activation](h)
+    elseif i < L then
       local bn = norms[i]
       if bn then h = bn:train(training)(h) end
       h = act(h)
@@ -137,6 +156,11 @@ local function forward(self, X, training)
     end
   end
   return h
+end
+
+-- The output layer's raw values (before the output activation).
+local function forward(self, X, training)
+  return through(self, X, 1, #self.coefs, training)
 end
 
 -- The objective on one batch, the data loss plus alpha / (2 n) sum |W|^2,
@@ -148,7 +172,7 @@ local function objective(self, X, T, training)
   local z = forward(self, X, training)
   local n = X:rows()
   local loss, reported_scale = nil, 1
-  if self.__class.kind == "regressor" then
+  if regresses(self) then
     local d = z - T
     loss = d:mul(d):sum() * (0.5 / n)
     reported_scale = 1 / T:cols()
@@ -172,7 +196,7 @@ end
 -- The targets the network fits: y itself (regression), the class
 -- indicator (two classes) or one-hot rows, smoothed as asked.
 local function targets(self, y)
-  if self.__class.kind == "regressor" then return y end
+  if regresses(self) then return y end
   local k = self.classes:rows()
   local indicator = y:col(1):eq(self.classes:t())
   local unknown = indicator:sum(2):eq(0)
@@ -194,7 +218,7 @@ end
 -- fitted): accuracy or R^2, as scikit-learn's score.
 local function score_of(self, X, y)
   local z = autograd.no_grad(function() return forward(self, X, false).value end)
-  if self.__class.kind == "regressor" then return luma.metrics.r2_score(y, z) end
+  if regresses(self) then return luma.metrics.r2_score(y, z) end
   local codes = self.n_outputs == 1 and z:gt(0) + 1 or z:argmax(2)
   return luma.metrics.accuracy_score(y, self.classes:take(codes))
 end
@@ -361,7 +385,7 @@ local function fit_network(self, X, y, incremental)
   if not (incremental and self.coefs) then
     -- a fresh network: the seed's generator draws it, shuffles, drops out
     runtime[self] = { generator = estimator.rng(p.seed) }
-    local n_out = self.__class.kind == "regressor" and y:cols()
+    local n_out = regresses(self) and y:cols()
       or (self.classes:rows() == 2 and 1 or self.classes:rows())
     initialize(self, layer_sizes(self, X:cols(), n_out), runtime_of(self).generator)
     self.n_iter, self.loss_curve, self.best_loss = 0, nil, nil
@@ -380,7 +404,7 @@ local function fit_network(self, X, y, incremental)
     fit_stochastic(self, X, T, y, r.generator, incremental)
   end
   self.loss = self.loss_curve[#self.loss_curve]
-  self.out_activation = self.__class.kind == "regressor" and "identity"
+  self.out_activation = regresses(self) and "identity"
     or (self.n_outputs == 1 and "logistic" or "softmax")
 end
 
@@ -542,6 +566,52 @@ M.MLPClassifier = estimator.class{
   end,
   predict = function(self, X)
     return estimator.decode_labels(probabilities(self, X, "predict"):argmax(2), self.classes)
+  end,
+}
+
+-- The autoencoder's parameters: the MLP's but label_smoothing, and the
+-- code's size and activation.
+local AUTOENCODER_PARAMS = {
+  { name = "n_components", type = "integer", default = 2, min = 1, doc = "the size of the code layer" },
+  { name = "code_activation", type = "string", default = "identity",
+    values = { "identity", "logistic", "tanh", "relu" }, doc = "the code layer's activation" },
+}
+for _, param in ipairs(PARAMS) do
+  if param.name ~= "label_smoothing" then AUTOENCODER_PARAMS[#AUTOENCODER_PARAMS + 1] = param end
+end
+
+M.Autoencoder = estimator.class{
+  name = "luma.nn.Autoencoder", kind = "transformer",
+  doc = "Autoencoder (Hinton & Salakhutdinov, Science 313, 2006; Goodfellow, Bengio & Courville, "
+    .. "Deep Learning, 2016, ch. 14): an MLP trained to reproduce X through a code layer of "
+    .. "n_components units; the encoder is the hidden layers then the code, the decoder the "
+    .. "hidden layers reversed. transform gives the code (n x n_components), inverse_transform "
+    .. "the reconstruction from a code. The loss is MLPRegressor's (half the squared error, the "
+    .. "L2 penalty alpha); same solvers and options. With identity activations and no hidden "
+    .. "layer it spans PCA's subspace. Fitted: coefs, intercepts, code_layer, n_features_out, "
+    .. "n_iter, loss, loss_curve, best_loss.",
+  params = AUTOENCODER_PARAMS,
+  example = function()
+    local X = example_data()
+    return M.Autoencoder{ hidden_layer_sizes = {}, n_components = 2, solver = "lbfgs", max_iter = 50, seed = 1 }, X
+  end,
+  fit = function(self, X)
+    fit_network(self, X, X, false)
+    self.n_features_out = self.params.n_components -- inverse_transform's width
+  end,
+  transform = function(self, X)
+    args.finite(X, 1, "transform", 2)
+    if X:cols() ~= self.coefs[1]:rows() then
+      fail(2, "transform: X has %d features but the autoencoder was fitted with %d", X:cols(), self.coefs[1]:rows())
+    end
+    return autograd.no_grad(function() return through(self, X, 1, self.code_layer, false).value end)
+  end,
+  inverse_transform = function(self, Z)
+    args.finite(Z, 1, "inverse_transform", 2)
+    if Z:cols() ~= self.params.n_components then
+      fail(2, "inverse_transform: codes have %d columns but the code layer has %d", Z:cols(), self.params.n_components)
+    end
+    return autograd.no_grad(function() return through(self, Z, self.code_layer + 1, #self.coefs, false).value end)
   end,
 }
 

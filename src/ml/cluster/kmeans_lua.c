@@ -149,7 +149,9 @@ static int k_medoids(lua_State *L) {
   const int64_t n = dm->rows;
   if (dm->cols != n)
     luma_arg_error(L, 1, "D must be square, got %I x %I", (lua_Integer)n, (lua_Integer)dm->cols);
-  const int64_t k = luma_check_int_range(L, 2, "k", 1, n > 0 ? n : 1);
+  /* (k = 1 medoid of no points made the swap search index past D) */
+  if (n == 0) luma_arg_error(L, 1, "D must have at least one row, got 0 x 0");
+  const int64_t k = luma_check_int_range(L, 2, "k", 1, n);
   luma_check_options(L, 3, "medoids|max_iter");
   const lua_Integer max_iter = luma_opt_integer(L, 3, "max_iter", 300);
   if (max_iter < 0) luma_arg_error(L, 3, "max_iter must be >= 0");

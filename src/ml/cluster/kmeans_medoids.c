@@ -69,7 +69,10 @@ static void build_chunk(void *ctx, int64_t chunk, int64_t c0, int64_t c1) {
     } else { /* the first medoid: the smallest row sum */
       for (int64_t o = 0; o < n; o++) gain -= row[o];
     }
-    if (gain > p[0]) {
+    /* the first candidate counts whatever its gain: distances near
+     * DBL_MAX make every gain -inf or NaN, and no pick at all left the
+     * medoids unset (found by the API fuzzer) */
+    if (p[2] < 0 || gain > p[0]) {
       p[0] = gain;
       p[2] = (double)c;
     }
@@ -91,12 +94,12 @@ luma_LoopStatus luma_kmedoids_build(luma_Threads *t, const double *d, int64_t n,
     int64_t pick = -1;
     for (int64_t q = 0; q < chunks; q++) { /* chunk order: the lowest candidate on ties */
       const double *p = part + q * stride;
-      if (p[2] >= 0 && p[0] > best) {
+      if (p[2] >= 0 && (pick < 0 || p[0] > best)) {
         best = p[0];
         pick = (int64_t)p[2];
       }
     }
-    if (pick < 0) break; /* cannot happen for k <= n */
+    if (pick < 0) break; /* cannot happen for k <= n: a non-medoid row is left */
     medoids[m] = pick;
     is_medoid[pick] = 1;
     const double *row = d + pick * n;
