@@ -167,6 +167,9 @@ describe("metrics #smoke", function()
     close(0.3153898321101015, h)
     close(0.3153898321101015, c)
     close(0.3153898321101015, v)
+    -- a beta that is not a number >= 0 is refused (found by the API fuzzer)
+    assert.has_error(function() m.homogeneity_completeness_v_measure(ct, cp, "l2") end,
+      "bad argument #3 to 'homogeneity_completeness_v_measure' (beta must be a number >= 0, got l2)")
     local X = M{{1, 1}, {1.2, 0.8}, {5, 5}, {5.2, 4.9}, {9, 1}, {8.8, 1.3}}
     local lab = M{1, 1, 2, 2, 3, 3}
     close(0.9471833459871748, m.silhouette_score(X, lab), 1e-10)

@@ -785,6 +785,10 @@ end
 
 --- homogeneity_completeness_v_measure(a, b [, beta = 1]) -> h, c, v.
 function metrics.homogeneity_completeness_v_measure(a, b, beta)
+  if beta ~= nil and (type(beta) ~= "number" or not (beta >= 0)) then
+    fail(2, "bad argument #3 to 'homogeneity_completeness_v_measure' (beta must be a number >= 0, got %s)",
+      tostring(beta))
+  end
   local T = table_of(a, b)
   local ha, hb = entropy_of_counts(T:sum(2)), entropy_of_counts(T:sum(1):t())
   local mi = mutual_info(T)

@@ -17,6 +17,7 @@ local doc = luma.doc.set
 
 nn.class = module.class
 nn.MLPClassifier, nn.MLPRegressor, nn.Autoencoder = mlp.MLPClassifier, mlp.MLPRegressor, mlp.Autoencoder
+nn.MetricEmbedding = mlp.MetricEmbedding
 nn.is_module = module.is_module
 for name, ctor in pairs(layers) do nn[name] = ctor end
 for name, ctor in pairs(losses) do

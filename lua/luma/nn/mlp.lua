@@ -19,6 +19,7 @@ local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 local autograd = require("luma.autograd")
 local layers = require("luma.nn.layers")
+local losses = require("luma.nn.losses")
 
 local fail = args.fail
 local Variable = autograd.Variable
@@ -62,7 +63,7 @@ local function layer_sizes(self, n_features, n_outputs)
   check_sizes(self, hidden, "hidden_layer_sizes")
   local sizes = { n_features }
   for _, h in ipairs(hidden) do sizes[#sizes + 1] = h end
-  if self.__class.kind == "transformer" then
+  if self.__class.kind == "transformer" and self.params.loss == nil then
     sizes[#sizes + 1] = self.params.n_components
     self.code_layer = #sizes - 1
     for i = #hidden, 1, -1 do sizes[#sizes + 1] = hidden[i] end
@@ -109,7 +110,7 @@ local function hidden_modules(self)
     bn.running_mean, bn.running_var = state.running_mean, state.running_var
     r.norms[i] = bn
   end
-  if self.params.dropout > 0 then
+  if (self.params.dropout or 0) > 0 then
     for i = 1, #self.coefs - 1 do
       r.drops[i] = layers.Dropout(self.params.dropout, { generator = r.generator or luma.random.Generator() })
     end
@@ -236,7 +237,7 @@ end
 local function make_optimizer(self, n)
   local p = self.params
   local params = variables(self)
-  if p.solver == "adam" then
+  if p.solver == "adam" or p.solver == nil then -- (MetricEmbedding has no solver: adam)
     -- eps outside the root, as scikit-learn's AdamOptimizer
     return luma.optim.Adam{ lr = p.learning_rate_init, beta1 = p.beta_1, beta2 = p.beta_2,
       eps = p.epsilon, eps_placement = "outside", params = params }
@@ -612,6 +613,130 @@ M.Autoencoder = estimator.class{
       fail(2, "inverse_transform: codes have %d columns but the code layer has %d", Z:cols(), self.params.n_components)
     end
     return autograd.no_grad(function() return through(self, Z, self.code_layer + 1, #self.coefs, false).value end)
+  end,
+}
+
+-- MetricEmbedding's training: epochs over the rows as anchors in
+-- mini-batches; each anchor gets a random positive (same label, another
+-- row when its class has one) and a random negative (another label), and
+-- the loss is the triplet loss of their embeddings, or the contrastive
+-- loss of the (anchor, positive) and (anchor, negative) pairs.
+local function fit_embedding(self, X, codes, k)
+  local p = self.params
+  local n = X:rows()
+  local r = runtime_of(self)
+  local g = r.generator
+  local members = {}
+  for c = 1, k do members[c] = {} end
+  for i = 1, n do
+    local c = codes:get(i, 1)
+    members[c][#members[c] + 1] = i
+  end
+  local function draw(list, avoid)
+    local pick = list[math.floor(g:uniform(1, 1):get(1, 1) * #list) + 1]
+    if pick == avoid and #list > 1 then return draw(list, avoid) end
+    return pick
+  end
+  local triplet = losses.TripletMarginLoss{ margin = p.margin }
+  local contrastive = losses.ContrastiveLoss{ margin = p.margin }
+  r.optimizer = r.optimizer or make_optimizer(self, n)
+  local batch = math.min(p.batch_size or math.min(200, n), n)
+  self.loss_curve = {}
+  local stall = 0
+  for _ = 1, p.max_iter do
+    local order = g:permutation(n)
+    local total = 0
+    for start = 1, n, batch do
+      local stop = math.min(start + batch - 1, n)
+      local anchors, positives, negatives = {}, {}, {}
+      for q = start, stop do
+        local a = order:get(q, 1)
+        local c = codes:get(a, 1)
+        local other = (c + math.floor(g:uniform(1, 1):get(1, 1) * (k - 1))) % k + 1
+        anchors[#anchors + 1] = a
+        positives[#positives + 1] = draw(members[c], a)
+        negatives[#negatives + 1] = draw(members[other])
+      end
+      r.optimizer:zero_grad()
+      local ea = forward(self, X:take(anchors), true)
+      local ep = forward(self, X:take(positives), true)
+      local en = forward(self, X:take(negatives), true)
+      local loss
+      if p.loss == "triplet" then
+        loss = triplet(ea, ep, en)
+      else
+        local m = #anchors
+        local similar = luma.matrix.vstack{ luma.ones(m, 1), luma.zeros(m, 1) }
+        loss = contrastive(autograd.vstack{ ea, ea }, autograd.vstack{ ep, en }, similar)
+      end
+      local value = loss.value:get(1, 1)
+      if value ~= value then
+        fail(5, "%s: the loss became NaN at epoch %d; lower learning_rate_init or scale X",
+          self.__class.short_name, #self.loss_curve + 1)
+      end
+      loss:backward()
+      r.optimizer:step()
+      total = total + value * (stop - start + 1)
+    end
+    local epoch_loss = total / n
+    self.loss_curve[#self.loss_curve + 1] = epoch_loss
+    local improved = self.best_loss == nil or epoch_loss < self.best_loss - p.tol
+    if self.best_loss == nil or epoch_loss < self.best_loss then self.best_loss = epoch_loss end
+    stall = improved and 0 or stall + 1
+    if stall >= p.n_iter_no_change then break end
+  end
+  self.n_iter = #self.loss_curve
+  self.loss = self.loss_curve[#self.loss_curve]
+end
+
+local EMBEDDING_PARAMS = {
+  { name = "n_components", type = "integer", default = 2, min = 1, doc = "the embedding's dimension" },
+  { name = "loss", type = "string", default = "triplet", values = { "triplet", "contrastive" },
+    doc = "triplet: [d(a, p) - d(a, n) + margin]_+; contrastive: Hadsell et al.'s pairwise loss" },
+  { name = "margin", type = "number", default = 1, gt = 0, doc = "the losses' margin" },
+}
+local EMBEDDING_SHARED = { hidden_layer_sizes = true, activation = true, alpha = true, batch_size = true,
+  learning_rate_init = true, max_iter = true, seed = true, tol = true, n_iter_no_change = true,
+  beta_1 = true, beta_2 = true, epsilon = true }
+for _, param in ipairs(PARAMS) do
+  if EMBEDDING_SHARED[param.name] then EMBEDDING_PARAMS[#EMBEDDING_PARAMS + 1] = param end
+end
+
+M.MetricEmbedding = estimator.class{
+  name = "luma.nn.MetricEmbedding", kind = "transformer",
+  doc = "A learnt embedding for retrieval: an MLP mapping rows to n_components dimensions, "
+    .. "trained with Adam so that rows of the same label land close and rows of different "
+    .. "labels far apart, by the triplet loss (Schroff, Kalenichenko & Philbin, FaceNet, CVPR "
+    .. "2015) or the contrastive loss (Hadsell, Chopra & LeCun, CVPR 2006) on random positives "
+    .. "and negatives for every row. fit(X, y); transform(X) gives the embeddings, for "
+    .. "luma.neighbors. Fitted: coefs, intercepts, classes, n_iter, loss, loss_curve, best_loss.",
+  params = EMBEDDING_PARAMS,
+  example = function()
+    local X = example_data()
+    return M.MetricEmbedding{ hidden_layer_sizes = { 8 }, max_iter = 5, seed = 1 }, X,
+      (X:col(1) + X:col(2)):gt(0)
+  end,
+  fit = function(self, X, y)
+    args.finite(X, 1, "fit", 2)
+    if not luma.ismatrix(y) or y:cols() ~= 1 or y:rows() ~= X:rows() then
+      fail(2, "bad argument #2 to 'fit' (%s needs labels y, one per row of X)", self.__class.short_name)
+    end
+    local codes, classes = estimator.encode_labels(y)
+    if classes:rows() < 2 then
+      fail(2, "bad argument #2 to 'fit' (%s needs at least two labels, y has one)", self.__class.short_name)
+    end
+    self.classes = classes
+    runtime[self] = { generator = estimator.rng(self.params.seed) }
+    initialize(self, layer_sizes(self, X:cols(), self.params.n_components), runtime_of(self).generator)
+    fit_embedding(self, X, codes, classes:rows())
+    self.n_features_out = self.params.n_components
+  end,
+  transform = function(self, X)
+    args.finite(X, 1, "transform", 2)
+    if X:cols() ~= self.coefs[1]:rows() then
+      fail(2, "transform: X has %d features but the embedding was fitted with %d", X:cols(), self.coefs[1]:rows())
+    end
+    return autograd.no_grad(function() return forward(self, X, false).value end)
   end,
 }
 
