@@ -409,13 +409,19 @@ local function fit_network(self, X, y, incremental)
     or (self.n_outputs == 1 and "logistic" or "softmax")
 end
 
-local function outputs(self, X, fname)
-  args.finite(X, 1, fname, 4)
-  if X:cols() ~= self.coefs[1]:rows() then
-    fail(4, "%s: X has %d features but the network was fitted with %d", fname, X:cols(), self.coefs[1]:rows())
+-- Layers first..last (default all) of a fitted network on X at
+-- inference, after checking X: finite, with the columns layer first takes
+-- (the methods' errors are raised again at their caller's line).
+local function run_layers(self, X, fname, first, last)
+  first, last = first or 1, last or #self.coefs
+  args.finite(X, 1, fname, 3)
+  local width = self.coefs[first]:rows()
+  if X:cols() ~= width then
+    fail(3, "%s: X has %d columns but the network's layer %d takes %d", fname, X:cols(), first, width)
   end
-  return autograd.no_grad(function() return forward(self, X, false).value end)
+  return autograd.no_grad(function() return through(self, X, first, last, false).value end)
 end
+
 
 --- loss_gradient(est, X, y) -> loss, coef_grads, intercept_grads: the
 -- objective of a fitted network at its current weights on X, y and its
@@ -506,7 +512,7 @@ M.MLPRegressor = estimator.class{
     return self
   end,
   predict = function(self, X)
-    return outputs(self, X, "predict")
+    return run_layers(self, X, "predict")
   end,
 }
 
@@ -521,7 +527,7 @@ local function fit_classes(self, y, classes)
 end
 
 local function probabilities(self, X, fname)
-  local z = outputs(self, X, fname)
+  local z = run_layers(self, X, fname)
   if self.n_outputs == 1 then
     local p = z:sigmoid()
     return luma.matrix.hstack{ 1 - p, p }
@@ -601,18 +607,10 @@ M.Autoencoder = estimator.class{
     self.n_features_out = self.params.n_components -- inverse_transform's width
   end,
   transform = function(self, X)
-    args.finite(X, 1, "transform", 2)
-    if X:cols() ~= self.coefs[1]:rows() then
-      fail(2, "transform: X has %d features but the autoencoder was fitted with %d", X:cols(), self.coefs[1]:rows())
-    end
-    return autograd.no_grad(function() return through(self, X, 1, self.code_layer, false).value end)
+    return run_layers(self, X, "transform", 1, self.code_layer)
   end,
   inverse_transform = function(self, Z)
-    args.finite(Z, 1, "inverse_transform", 2)
-    if Z:cols() ~= self.params.n_components then
-      fail(2, "inverse_transform: codes have %d columns but the code layer has %d", Z:cols(), self.params.n_components)
-    end
-    return autograd.no_grad(function() return through(self, Z, self.code_layer + 1, #self.coefs, false).value end)
+    return run_layers(self, Z, "inverse_transform", self.code_layer + 1)
   end,
 }
 
@@ -732,11 +730,7 @@ M.MetricEmbedding = estimator.class{
     self.n_features_out = self.params.n_components
   end,
   transform = function(self, X)
-    args.finite(X, 1, "transform", 2)
-    if X:cols() ~= self.coefs[1]:rows() then
-      fail(2, "transform: X has %d features but the embedding was fitted with %d", X:cols(), self.coefs[1]:rows())
-    end
-    return autograd.no_grad(function() return forward(self, X, false).value end)
+    return run_layers(self, X, "transform")
   end,
 }
 
