@@ -244,6 +244,7 @@ int luma_open_special(lua_State *L);
 int luma_open_pairwise(lua_State *L);
 int luma_open_linear_native(lua_State *L);
 int luma_open_optim_native(lua_State *L);
+int luma_open_nn_native(lua_State *L);
 int luma_open_generative_native(lua_State *L);
 int luma_open_svm_native(lua_State *L);
 int luma_open_gaussian_process_native(lua_State *L);

@@ -63,6 +63,7 @@ static const NativeModule native_modules[] = {
     {"hmm.native", luma_open_hmm_native},
     {"lds.native", luma_open_lds_native},
     {"tsa.native", luma_open_tsa_native},
+    {"nn.native", luma_open_nn_native},
     {NULL, NULL}};
 
 /* Public names of modules that live inside a family package: luma.dist

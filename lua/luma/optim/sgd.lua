@@ -12,6 +12,7 @@
 -- write sqrt(v) + eps: eps_placement = "outside".
 local luma = require("luma")
 local args = require("luma.util.args")
+local native = require("luma.nn.native")
 
 local sgd = {}
 
@@ -52,8 +53,7 @@ local function new_class(name, defaults, update)
       fail(2, "bad argument #2 to 'update' (g is %d x %d but p is %d x %d)", g:rows(), g:cols(),
         p:rows(), p:cols())
     end
-    args.arg(type(st) == "table" and luma.ismatrix(st.tmp) and st.tmp:rows() == p:rows()
-      and st.tmp:cols() == p:cols(), 3, "update", "state table of step", st, 2)
+    args.arg(type(st) == "table", 3, "update", "state table of step", st, 2)
     args.arg(type(lr) == "number", 4, "update", "number", lr, 2)
     return update(self, p, g, st, lr)
   end
@@ -146,7 +146,7 @@ function Optimizer:step(params, grads)
     end
     local st = self.state[keys[i]]
     if not st or st.rows ~= p:rows() or st.cols ~= p:cols() then
-      st = { rows = p:rows(), cols = p:cols(), tmp = luma.zeros(p:rows(), p:cols()) }
+      st = { rows = p:rows(), cols = p:cols() }
       self.state[keys[i]] = st
     end
     if self.weight_decay and self.weight_decay > 0 and self.name ~= "AdamW" then
@@ -183,79 +183,68 @@ luma.doc.set(Optimizer.reset, { name = "luma.optim.Optimizer.reset", signature =
 args.wrap_methods(Optimizer, "an optimizer", is_optimizer,
   function(name) return name == "__index" end)
 
-local function denom(self, v, st, out)
-  -- sqrt(v + eps) (notes 001 §J) or sqrt(v) + eps
-  if self.eps_placement == "outside" then return v:sqrt(out):add(self.eps, out) end
-  return v:add(self.eps, out):sqrt(out)
+-- Every rule runs as one fused pass in C (luma.nn.native.step, src/ml/nn),
+-- element by element the same operations as the formulas below.
+local function state(st, key, p)
+  local m = st[key]
+  if not m then
+    m = luma.zeros(p:rows(), p:cols())
+    st[key] = m
+  end
+  return m
 end
 
-sgd.SGD = new_class("SGD", { lr = 0.01, weight_decay = 0 }, function(_, p, g, st, lr)
-  g:mul(lr, st.tmp)
-  p:subtract(st.tmp, p)
+local function outside(self) return self.eps_placement == "outside" end
+
+-- den(v) below: sqrt(v + eps) (notes 001 §J) or sqrt(v) + eps.
+
+sgd.SGD = new_class("SGD", { lr = 0.01, weight_decay = 0 }, function(_, p, g, _, lr)
+  native.step("sgd", p, g, nil, nil, lr)
 end)
 
 -- Momentum as notes 001 §J: v = gamma v + lr g; theta -= v.
 sgd.Momentum = new_class("Momentum", { lr = 0.01, momentum = 0.9, weight_decay = 0 }, function(self, p, g, st, lr)
-  st.v = st.v or luma.zeros(p:rows(), p:cols())
-  st.v:mul(self.momentum, st.v):add(g:mul(lr, st.tmp), st.v)
-  p:subtract(st.v, p)
+  native.step("momentum", p, g, state(st, "v", p), nil, lr, self.momentum)
 end)
 
 -- Nesterov accelerated gradient in the Sutskever form for gradients taken
 -- at the current parameters: v = gamma v + lr g; theta -= gamma v + lr g.
 sgd.Nesterov = new_class("Nesterov", { lr = 0.01, momentum = 0.9, weight_decay = 0 }, function(self, p, g, st, lr)
-  st.v = st.v or luma.zeros(p:rows(), p:cols())
-  st.v:mul(self.momentum, st.v):add(g:mul(lr, st.tmp), st.v)
-  p:subtract(st.v:mul(self.momentum, st.tmp), p)
-  p:subtract(g:mul(lr, st.tmp), p)
+  native.step("nesterov", p, g, state(st, "v", p), nil, lr, self.momentum)
 end)
 
--- Adagrad (notes 001 §J): k = sqrt(eps + sum g^2); theta -= lr g / k.
+-- Adagrad (notes 001 §J): s += g^2; theta -= lr g / den(s).
 -- The notes print no lr (lr = 1 reproduces them).
 sgd.Adagrad = new_class("Adagrad", { lr = 0.01, eps = 1e-8, eps_placement = "inside", weight_decay = 0 },
   function(self, p, g, st, lr)
-    st.s = st.s or luma.zeros(p:rows(), p:cols())
-    st.s:add(g:mul(g, st.tmp), st.s)
-    local d = denom(self, st.s, st, st.tmp)
-    p:subtract(g:div(d, st.tmp):mul(lr, st.tmp), p)
+    native.step("adagrad", p, g, state(st, "s", p), nil, lr, 0, 0, 1, 1, self.eps, outside(self))
   end)
 
--- RMSprop (notes 001 §J): v = gamma v + (1 - gamma) g^2; theta -= lr g / sqrt(eps + v).
+-- RMSprop (notes 001 §J): v = gamma v + (1 - gamma) g^2; theta -= lr g / den(v).
 sgd.RMSprop = new_class("RMSprop", { lr = 0.001, rho = 0.9, eps = 1e-8, eps_placement = "inside", weight_decay = 0 },
   function(self, p, g, st, lr)
-    st.v = st.v or luma.zeros(p:rows(), p:cols())
-    st.v:mul(self.rho, st.v):add(g:mul(g, st.tmp):mul(1 - self.rho, st.tmp), st.v)
-    local d = denom(self, st.v, st, st.tmp)
-    p:subtract(g:div(d, st.tmp):mul(lr, st.tmp), p)
+    native.step("rmsprop", p, g, state(st, "v", p), nil, lr, self.rho, 0, 1, 1, self.eps, outside(self))
   end)
 
 -- Adam: u = b1 u + (1 - b1) g, v = b2 v + (1 - b2) g^2; with bias
 -- correction (the standard one, which notes 001 leaves unspecified and
 -- notes 003 omits) u^ = u / (1 - b1^t), v^ = v / (1 - b2^t); step
--- lr u^ / sqrt(v^ + eps) (notes 001 §J) or lr u^ / (sqrt(v^) + eps).
-local function adam_update(self, p, g, st, lr)
-  st.u = st.u or luma.zeros(p:rows(), p:cols())
-  st.v = st.v or luma.zeros(p:rows(), p:cols())
-  st.d = st.d or luma.zeros(p:rows(), p:cols())
+-- lr u^ / den(v^).  AdamW's decoupled weight decay theta *= 1 - lr wd
+-- (Loshchilov & Hutter) comes first, in the same pass.
+local function adam_update(self, p, g, st, lr, decay)
   local b1, b2 = self.beta1, self.beta2
-  st.u:mul(b1, st.u):add(g:mul(1 - b1, st.tmp), st.u)
-  st.v:mul(b2, st.v):add(g:mul(g, st.tmp):mul(1 - b2, st.tmp), st.v)
   local c1, c2 = 1, 1
   if self.bias_correction then c1, c2 = 1 - b1 ^ self.t, 1 - b2 ^ self.t end
-  st.v:mul(1 / c2, st.d)
-  denom(self, st.d, st, st.d)
-  st.u:div(st.d, st.tmp):mul(lr / c1, st.tmp)
-  p:subtract(st.tmp, p)
+  native.step("adam", p, g, state(st, "u", p), state(st, "v", p), lr, b1, b2, c1, c2, self.eps,
+    outside(self), decay)
 end
 
 sgd.Adam = new_class("Adam", { lr = 0.001, beta1 = 0.9, beta2 = 0.999, eps = 1e-8, eps_placement = "inside",
   bias_correction = true, weight_decay = 0 }, adam_update)
 
--- AdamW (Loshchilov & Hutter): decoupled weight decay theta -= lr wd theta, then Adam.
 sgd.AdamW = new_class("AdamW", { lr = 0.001, beta1 = 0.9, beta2 = 0.999, eps = 1e-8, eps_placement = "inside",
   bias_correction = true, weight_decay = 0.01 }, function(self, p, g, st, lr)
-    if self.weight_decay > 0 then p:mul(1 - lr * self.weight_decay, p) end
-    adam_update(self, p, g, st, lr)
+    adam_update(self, p, g, st, lr, 1 - lr * self.weight_decay)
   end)
 
 for name, cls in pairs({ SGD = sgd.SGD, Momentum = sgd.Momentum, Nesterov = sgd.Nesterov,

@@ -110,13 +110,6 @@ static inline double softplus(double x) {
   return x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
 }
 
-/* 1 / (1 + e^-x), evaluated on the side where exp cannot overflow. */
-static inline double sigmoid(double x) {
-  if (x >= 0) return 1.0 / (1.0 + exp(-x));
-  double e = exp(x);
-  return e / (1.0 + e);
-}
-
 /* The functions libmvec vectorizes, on contiguous data. */
 static int vectorized(luma_UnaryOp op, const luma_Mat *a, luma_Mat *out) {
   if (!luma_mat_is_contiguous(a) || !luma_mat_is_contiguous(out)) return 0;
@@ -150,7 +143,7 @@ static void unary_serial(luma_UnaryOp op, const luma_Mat *a, luma_Mat *out) {
     case LUMA_OP_SIN: UNARY_LOOP(sin(x)); break;
     case LUMA_OP_COS: UNARY_LOOP(cos(x)); break;
     case LUMA_OP_TANH: UNARY_LOOP(tanh(x)); break;
-    case LUMA_OP_SIGMOID: UNARY_LOOP(sigmoid(x)); break;
+    case LUMA_OP_SIGMOID: UNARY_LOOP(luma_sigmoid(x)); break;
     case LUMA_OP_SOFTPLUS: UNARY_LOOP(softplus(x)); break;
     case LUMA_OP_RELU: UNARY_LOOP(x > 0 ? x : (isnan(x) ? x : 0.0)); break;
     case LUMA_OP_ISNAN: UNARY_LOOP((double)(isnan(x) != 0)); break;

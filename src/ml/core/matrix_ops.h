@@ -11,8 +11,18 @@
 #ifndef LUMA_ML_MATRIX_OPS_H
 #define LUMA_ML_MATRIX_OPS_H
 
+#include <math.h>
+
 #include "core/matrix.h"
 #include "core/parallel.h"
+
+/* 1 / (1 + e^-x), evaluated on the side where exp cannot overflow (the
+ * sigmoid method's, and the fused backward passes' of luma.nn). */
+static inline double luma_sigmoid(double x) {
+  if (x >= 0) return 1.0 / (1.0 + exp(-x));
+  double e = exp(x);
+  return e / (1.0 + e);
+}
 
 typedef enum luma_BinaryOp {
   LUMA_OP_ADD, LUMA_OP_SUB, LUMA_OP_MUL, LUMA_OP_DIV, LUMA_OP_POW, LUMA_OP_IDIV, LUMA_OP_MOD,

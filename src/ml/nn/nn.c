@@ -1,0 +1,115 @@
+/*
+ * nn.c - fused optimizer steps and activation backward passes (nn.h).
+ *
+ * Each loop body repeats, element by element, the chain of whole-matrix
+ * operations lua/luma/optim/sgd.lua and lua/luma/autograd/ops.lua wrote
+ * before these kernels existed (the same operations in the same order),
+ * so the fused result equals the chained one bit for bit; what changes is
+ * one pass over memory instead of six to ten, and no temporaries.
+ */
+#include "nn/nn.h"
+
+#include <math.h>
+
+#include "core/matrix_ops.h"
+
+/* Whether every operand given (NULL ones skipped) is contiguous: then
+ * the operands, all of one shape, are walked as one flat array. */
+static int all_contiguous(const luma_Mat *const *m, int n) {
+  for (int k = 0; k < n; k++)
+    if (m[k] && !luma_mat_is_contiguous(m[k])) return 0;
+  return 1;
+}
+
+
+/* One rule's update of element (*pp, gv, *a, *b) -- a, b its state --
+ * repeated as its own loop per rule so that each is a tight loop the
+ * compiler can vectorize.  The flat loop serves contiguous operands, the
+ * other any strides.  A rule without state never touches a or b, which
+ * then point into p. */
+#define STEP_LOOP(...)                                                      \
+  do {                                                                      \
+    if (flat) {                                                             \
+      double *P = p->data, *A = s1 ? s1->data : P, *B = s2 ? s2->data : P;  \
+      const double *G = g->data;                                            \
+      for (int64_t k = 0; k < n; k++) {                                     \
+        double *pp = &P[k], *a = &A[k], *b = &B[k], gv = G[k];              \
+        __VA_ARGS__;                                                        \
+      }                                                                     \
+    } else {                                                                \
+      luma_Mat *sa = s1 ? s1 : p, *sb = s2 ? s2 : p;                        \
+      for (int64_t i = 0; i < p->rows; i++)                                 \
+        for (int64_t j = 0; j < p->cols; j++) {                             \
+          double *pp = &LUMA_AT(p, i, j), *a = &LUMA_AT(sa, i, j);          \
+          double *b = &LUMA_AT(sb, i, j), gv = LUMA_AT(g, i, j);            \
+          __VA_ARGS__;                                                      \
+        }                                                                   \
+    }                                                                       \
+  } while (0)
+
+void luma_nn_step(const luma_NnStep *s, luma_Mat *p, const luma_Mat *g, luma_Mat *s1,
+                  luma_Mat *s2) {
+  const luma_Mat *ops[] = {p, g, s1, s2};
+  int flat = all_contiguous(ops, 4);
+  int64_t n = p->rows * p->cols;
+  const double lr = s->lr, m = s->momentum, rho = s->rho, b1 = s->beta1, b2 = s->beta2;
+  const double inv_c2 = 1 / s->c2, rate = s->lr / s->c1, eps = s->eps, decay = s->decay;
+  /* den(v): sqrt(v + eps) (the default) or sqrt(v) + eps */
+  const double eps_in = s->eps_outside ? 0 : eps, eps_out = s->eps_outside ? eps : 0;
+  if (decay != 1) STEP_LOOP((void)a, (void)b, (void)gv, *pp = *pp * decay);
+  switch (s->rule) {
+    case LUMA_NN_SGD:
+      STEP_LOOP((void)a, (void)b, *pp = *pp - gv * lr);
+      break;
+    case LUMA_NN_MOMENTUM:
+      STEP_LOOP((void)b, *a = *a * m + gv * lr, *pp = *pp - *a);
+      break;
+    case LUMA_NN_NESTEROV:
+      STEP_LOOP((void)b, *a = *a * m + gv * lr, *pp = *pp - *a * m, *pp = *pp - gv * lr);
+      break;
+    case LUMA_NN_ADAGRAD:
+      STEP_LOOP((void)b, *a = *a + gv * gv, *pp = *pp - gv / (sqrt(*a + eps_in) + eps_out) * lr);
+      break;
+    case LUMA_NN_RMSPROP:
+      STEP_LOOP((void)b, *a = *a * rho + gv * gv * (1 - rho),
+                *pp = *pp - gv / (sqrt(*a + eps_in) + eps_out) * lr);
+      break;
+    case LUMA_NN_ADAM:
+      STEP_LOOP(*a = *a * b1 + gv * (1 - b1), *b = *b * b2 + gv * gv * (1 - b2),
+                *pp = *pp - *a / (sqrt(*b * inv_c2 + eps_in) + eps_out) * rate);
+      break;
+  }
+}
+
+/* out = g f'(x), f' written in terms of x, y = f(x) and a (the loop is
+ * repeated per activation so each one is a tight, branch-free loop). */
+#define BACKWARD_LOOP(DERIVATIVE)                                           \
+  do {                                                                      \
+    if (flat) {                                                             \
+      for (int64_t k = 0; k < n; k++) {                                     \
+        double x = x_->data[k], y = y_->data[k];                            \
+        out->data[k] = g->data[k] * (DERIVATIVE);                           \
+      }                                                                     \
+    } else {                                                                \
+      for (int64_t i = 0; i < out->rows; i++)                               \
+        for (int64_t j = 0; j < out->cols; j++) {                           \
+          double x = LUMA_AT(x_, i, j), y = LUMA_AT(y_, i, j);              \
+          LUMA_AT(out, i, j) = LUMA_AT(g, i, j) * (DERIVATIVE);             \
+        }                                                                   \
+    }                                                                       \
+  } while (0)
+
+void luma_nn_activation_backward(luma_NnActivation f, double a, const luma_Mat *g,
+                                 const luma_Mat *x_, const luma_Mat *y_, luma_Mat *out) {
+  const luma_Mat *ops[] = {out, g, x_, y_};
+  int flat = all_contiguous(ops, 4);
+  int64_t n = out->rows * out->cols;
+  switch (f) {
+    case LUMA_NN_RELU: BACKWARD_LOOP(((void)y, (double)(x > 0))); break;
+    case LUMA_NN_LEAKY_RELU: BACKWARD_LOOP(((void)y, x > 0 ? 1.0 : a)); break;
+    case LUMA_NN_ELU: BACKWARD_LOOP(x > 0 ? 1.0 : y + a); break;
+    case LUMA_NN_TANH: BACKWARD_LOOP(((void)x, 1 - y * y)); break;
+    case LUMA_NN_SIGMOID: BACKWARD_LOOP(((void)x, y * (1 - y))); break;
+    case LUMA_NN_SOFTPLUS: BACKWARD_LOOP(((void)y, luma_sigmoid(x))); break;
+  }
+}

@@ -1,0 +1,61 @@
+/*
+ * nn.h - the fused element-wise kernels of luma.nn and luma.autograd
+ * (no Lua): one optimizer step over a parameter matrix, and the backward
+ * pass of an activation, each in a single pass over memory where the Lua
+ * side would otherwise chain several whole-matrix operations and
+ * temporaries.  Every kernel evaluates the same floating-point operations
+ * in the same order as that chain, so the results are bit-identical.
+ */
+#ifndef LUMA_ML_NN_H
+#define LUMA_ML_NN_H
+
+#include <stdint.h>
+
+#include "core/matrix.h"
+
+/* ---------------------------------------------------- optimizer steps */
+
+typedef enum luma_NnRule {
+  LUMA_NN_SGD,      /* p -= lr g */
+  LUMA_NN_MOMENTUM, /* s1 = m s1 + lr g; p -= s1 */
+  LUMA_NN_NESTEROV, /* s1 = m s1 + lr g; p -= m s1; p -= lr g */
+  LUMA_NN_ADAGRAD,  /* s1 += g^2; p -= lr g / den(s1) */
+  LUMA_NN_RMSPROP,  /* s1 = rho s1 + (1 - rho) g^2; p -= lr g / den(s1) */
+  LUMA_NN_ADAM      /* s1, s2 the moments; p -= (lr / c1) s1 / den(s2 / c2) */
+} luma_NnRule;
+
+typedef struct luma_NnStep {
+  luma_NnRule rule;
+  double lr;
+  double momentum;     /* MOMENTUM, NESTEROV */
+  double rho;          /* RMSPROP */
+  double beta1, beta2; /* ADAM */
+  double c1, c2;       /* ADAM's bias corrections 1 - beta^t (1 without) */
+  double eps;          /* ADAGRAD, RMSPROP, ADAM */
+  int eps_outside;     /* den(v) = sqrt(v) + eps, else sqrt(v + eps) */
+  double decay;        /* p *= decay first (AdamW's 1 - lr wd; else 1) */
+} luma_NnStep;
+
+/* One step of rule s over the parameter p with gradient g and the rule's
+ * state s1, s2 (unused ones may be NULL), all of p's shape; any strides. */
+void luma_nn_step(const luma_NnStep *s, luma_Mat *p, const luma_Mat *g, luma_Mat *s1,
+                  luma_Mat *s2);
+
+/* ------------------------------------------------ activation backward */
+
+typedef enum luma_NnActivation {
+  LUMA_NN_RELU,       /* g (x > 0) */
+  LUMA_NN_LEAKY_RELU, /* g (x > 0 ? 1 : a) */
+  LUMA_NN_ELU,        /* g (x > 0 ? 1 : y + a) */
+  LUMA_NN_TANH,       /* g (1 - y^2) */
+  LUMA_NN_SIGMOID,    /* g y (1 - y) */
+  LUMA_NN_SOFTPLUS    /* g sigmoid(x) */
+} luma_NnActivation;
+
+/* out = the gradient at the input of activation f, from the gradient g at
+ * its output y = f(x) (a its parameter); all of one shape, any strides;
+ * out may be g itself. */
+void luma_nn_activation_backward(luma_NnActivation f, double a, const luma_Mat *g,
+                                 const luma_Mat *x, const luma_Mat *y, luma_Mat *out);
+
+#endif
