@@ -25,6 +25,7 @@ autograd.no_grad = variable.no_grad
 autograd.is_variable = variable.is_variable
 autograd.matmul, autograd.maximum, autograd.minimum = ops.matmul, ops.maximum, ops.minimum
 autograd.hstack, autograd.vstack = ops.hstack, ops.vstack
+autograd.linear, autograd.addmm = ops.linear, ops.addmm
 autograd.grad = check.grad
 autograd.gradcheck = check.gradcheck
 
@@ -32,8 +33,8 @@ doc(autograd, { name = "luma.autograd",
   doc = "Reverse-mode automatic differentiation, define by run: wrap matrices in "
     .. "Variable(M, {requires_grad = true}), compute with Variables (Lua control flow is "
     .. "the model), call backward() on a scalar result and read each leaf's grad. Also "
-    .. "grad(f, inputs), gradcheck(f, inputs), no_grad(fn), matmul, maximum, minimum, "
-    .. "hstack, vstack. docs/NN.md." })
+    .. "grad(f, inputs), gradcheck(f, inputs), no_grad(fn), matmul, linear, addmm, maximum, "
+    .. "minimum, hstack, vstack. docs/NN.md." })
 doc(autograd.Variable, { name = "luma.autograd.Variable",
   signature = "Variable(M [, {requires_grad = false}]) -> Variable",
   doc = "A leaf of the graph wrapping the matrix M (a number becomes 1 x 1), sharing its "
@@ -48,6 +49,13 @@ doc(autograd.is_variable, { name = "luma.autograd.is_variable", signature = "is_
 doc(ops.matmul, { name = "luma.autograd.matmul", signature = "matmul(a, b) -> Variable",
   doc = "The matrix product a b (a or b may be a matrix or a number); the gradients are "
     .. "G b^T and a^T G. Also a * b and a:matmul(b)." })
+doc(ops.linear, { name = "luma.autograd.linear", signature = "linear(x, W [, b]) -> Variable",
+  doc = "x W^T + b with W out x in and b 1 x out (PyTorch's F.linear; nn.Linear uses it), as "
+    .. "one node: dgemm adds the product onto the bias rows. Gradients G W, G^T x and the "
+    .. "column sums of G, each computed only when its input requires a gradient." })
+doc(ops.addmm, { name = "luma.autograd.addmm", signature = "addmm(b, x, W) -> Variable",
+  doc = "b + x W with b a 1 x out row and W in x out (torch.addmm with a broadcast row), "
+    .. "as one node like linear." })
 doc(ops.maximum, { name = "luma.autograd.maximum", signature = "maximum(a, b) -> Variable",
   doc = "Element-wise maximum with broadcasting; at ties each operand gets half the gradient." })
 doc(ops.minimum, { name = "luma.autograd.minimum", signature = "minimum(a, b) -> Variable",

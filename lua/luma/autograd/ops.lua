@@ -15,7 +15,8 @@ local luma = require("luma")
 local args = require("luma.util.args")
 local variable = require("luma.autograd.variable")
 -- g f'(x) for the activations, one fused pass in C (src/ml/nn)
-local activation_backward = require("luma.nn.native").activation_backward
+local native = require("luma.nn.native")
+local activation_backward = native.activation_backward
 
 local fail = args.fail
 local ismatrix = luma.ismatrix
@@ -67,6 +68,9 @@ local function as_matrix(v)
   if type(v) == "number" then return luma.full(1, 1, v) end
   return v
 end
+
+-- Whether the gradient of input x is wanted: a Variable requiring one.
+local function wants_grad(x) return is_variable(x) and x.requires_grad end
 
 -- Binary element-wise operations ------------------------------------------
 
@@ -141,8 +145,46 @@ function ops.matmul(a, b)
       shape_text(av), shape_text(bv), av:cols(), bv:rows())
   end
   return record("matmul", av * bv, { a, b }, function(g)
-    return { g * bv:t(), av:t() * g }
+    return { wants_grad(a) and g * bv:t() or nil, wants_grad(b) and av:t() * g or nil }
   end)
+end
+
+-- x W + b (or x W^T + b when transposed: W out x in, PyTorch's layout) as
+-- one node: the bias rows are written first and dgemm adds the product
+-- onto them (src/ml/nn); the gradients are G W^T (G W), x^T G (G^T x) and
+-- the column sums of G, each computed only when its input wants it.
+local function affine(fname, x, W, b, transposed, arg_x, arg_W, arg_b)
+  local xv, Wv = operand(x, arg_x, fname, 3), operand(W, arg_W, fname, 3)
+  local bv = b ~= nil and operand(b, arg_b, fname, 3) or nil
+  if type(xv) == "number" or type(Wv) == "number" or type(bv) == "number" then
+    fail(3, "%s: x, W and b must be matrices or Variables, not numbers", fname)
+  end
+  local k = transposed and Wv:cols() or Wv:rows()
+  local n = transposed and Wv:rows() or Wv:cols()
+  if xv:cols() ~= k then
+    fail(3, "%s: x is %s but W is %s (x needs %d columns)", fname, shape_text(xv),
+      shape_text(Wv), k)
+  end
+  if bv and (bv:rows() ~= 1 or bv:cols() ~= n) then
+    fail(3, "%s: b is %s but must be 1 x %d", fname, shape_text(bv), n)
+  end
+  return record(fname, native.affine(xv, Wv, bv, transposed), { x, W, b }, function(g)
+    local gx = wants_grad(x) and g * (transposed and Wv or Wv:t()) or nil
+    local gW = wants_grad(W) and (transposed and g:t() * xv or xv:t() * g) or nil
+    return { gx, gW, bv and wants_grad(b) and g:sum(1) or nil }
+  end)
+end
+
+--- linear(x, W [, b]): x W^T + b with W out x in (PyTorch's F.linear).
+function ops.linear(x, W, b)
+  local out = affine("linear", x, W, b, true, 1, 2, 3)
+  return out
+end
+
+--- addmm(b, x, W): b + x W with b a 1 x out row (torch.addmm).
+function ops.addmm(b, x, W)
+  local out = affine("addmm", x, W, b, false, 2, 3, 1)
+  return out
 end
 
 -- Unary element-wise operations -------------------------------------------

@@ -66,9 +66,7 @@ layers.Linear = class("Linear", {
   forward = function(self, x)
     x = as_variable(x, "Linear")
     check_width(x, self.in_features, "Linear", "features")
-    local y = x * self.weight:t()
-    if self.bias then y = y + self.bias end
-    return y
+    return autograd.linear(x, self.weight, self.bias)
   end,
   extra_repr = function(self)
     return string.format("in_features=%d, out_features=%d, bias=%s", self.in_features,

@@ -145,7 +145,7 @@ local function through(self, h, first, last, training)
   local act = ACTIVATIONS[self.params.activation]
   h = autograd.is_variable(h) and h or Variable(h)
   for i = first, last do
-    h = h * vars[i] + vars[L + i]
+    h = autograd.addmm(vars[L + i], h, vars[i])
     if i == self.code_layer then
       h = ACTIVATIONS[self.params.code_activation](h)
     elseif i < L then

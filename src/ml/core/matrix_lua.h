@@ -58,6 +58,13 @@ luma_Mat *luma_matrix_result(lua_State *L, int out_arg, int64_t rows, int64_t co
 void luma_matrix_check_no_overlap(lua_State *L, int out_arg, const luma_Mat *out,
                                   const luma_Mat *in);
 
+/* A BLAS-readable version of the matrix at idx: itself, or a contiguous
+ * copy that replaces it on the stack (so it stays referenced). */
+luma_Mat luma_matrix_blas_operand(lua_State *L, int idx);
+
+/* An argument error unless both dimensions of m fit BLAS's int. */
+void luma_matrix_check_blas_size(lua_State *L, const luma_Mat *m, int arg);
+
 /* Opens the element-wise and product bindings: methods on the matrix type,
  * functions into the luma.matrix table at module_idx. */
 void luma_open_matrix_ops(lua_State *L, int module_idx);

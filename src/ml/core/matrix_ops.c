@@ -273,11 +273,12 @@ int luma_mat_blas_ready(const luma_Mat *m) {
   return blas_layout(m, &t, &ld);
 }
 
-void luma_mat_matmul(const luma_Mat *a, const luma_Mat *b, luma_Mat *out) {
+void luma_mat_gemm(double alpha, const luma_Mat *a, const luma_Mat *b, double beta, luma_Mat *out) {
   int64_t m = a->rows, k = a->cols, n = b->cols;
   if (m == 0 || n == 0) return;
   if (k == 0) {
-    luma_mat_fill(out, 0.0);
+    if (beta == 0) luma_mat_fill(out, 0.0);
+    else luma_mat_scale(out, beta, out);
     return;
   }
   enum CBLAS_TRANSPOSE ta, tb, to;
@@ -286,13 +287,17 @@ void luma_mat_matmul(const luma_Mat *a, const luma_Mat *b, luma_Mat *out) {
   blas_layout(b, &tb, &ldb);
   blas_layout(out, &to, &ldo);
   if (to == CblasNoTrans) {
-    cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0, a->data, (int)lda,
-                b->data, (int)ldb, 0.0, out->data, (int)ldo);
+    cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, alpha, a->data, (int)lda,
+                b->data, (int)ldb, beta, out->data, (int)ldo);
   } else {
     /* out is stored transposed: compute out^T = b^T a^T instead. */
     enum CBLAS_TRANSPOSE fa = ta == CblasNoTrans ? CblasTrans : CblasNoTrans;
     enum CBLAS_TRANSPOSE fb = tb == CblasNoTrans ? CblasTrans : CblasNoTrans;
-    cblas_dgemm(CblasRowMajor, fb, fa, (int)n, (int)m, (int)k, 1.0, b->data, (int)ldb,
-                a->data, (int)lda, 0.0, out->data, (int)ldo);
+    cblas_dgemm(CblasRowMajor, fb, fa, (int)n, (int)m, (int)k, alpha, b->data, (int)ldb,
+                a->data, (int)lda, beta, out->data, (int)ldo);
   }
+}
+
+void luma_mat_matmul(const luma_Mat *a, const luma_Mat *b, luma_Mat *out) {
+  luma_mat_gemm(1.0, a, b, 0.0, out);
 }

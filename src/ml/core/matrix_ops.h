@@ -82,4 +82,8 @@ int luma_mat_blas_ready(const luma_Mat *m);
  * that are not BLAS-ready must be copied by the caller first. */
 void luma_mat_matmul(const luma_Mat *a, const luma_Mat *b, luma_Mat *out);
 
+/* out = alpha a b + beta out, as luma_mat_matmul otherwise (beta = 0
+ * ignores what out held, NaN included). */
+void luma_mat_gemm(double alpha, const luma_Mat *a, const luma_Mat *b, double beta, luma_Mat *out);
+
 #endif

@@ -148,9 +148,7 @@ static int m_where(lua_State *L) {
 
 /* ------------------------------------------------------------ product */
 
-/* A BLAS-readable version of the matrix at idx: itself, or a contiguous
- * copy pushed on the stack. */
-static luma_Mat blas_operand(lua_State *L, int idx) {
+luma_Mat luma_matrix_blas_operand(lua_State *L, int idx) {
   luma_Mat *m = luma_matrix_check(L, idx);
   if (luma_mat_blas_ready(m)) return *m;
   luma_Mat *c = luma_matrix_new(L, m->rows, m->cols);
@@ -159,7 +157,7 @@ static luma_Mat blas_operand(lua_State *L, int idx) {
   return *c;
 }
 
-static void check_blas_size(lua_State *L, const luma_Mat *m, int arg) {
+void luma_matrix_check_blas_size(lua_State *L, const luma_Mat *m, int arg) {
   if (m->rows > INT_MAX || m->cols > INT_MAX)
     luma_arg_error(L, arg, "%I x %I is too large for BLAS (dimensions up to %d)",
                    (lua_Integer)m->rows, (lua_Integer)m->cols, INT_MAX);
@@ -172,15 +170,15 @@ static int m_matmul(lua_State *L) {
     return luma_arg_error(L, 2, "cannot multiply %I x %I by %I x %I (inner dimensions differ)",
                           (lua_Integer)pa->rows, (lua_Integer)pa->cols, (lua_Integer)pb->rows,
                           (lua_Integer)pb->cols);
-  check_blas_size(L, pa, 1);
-  check_blas_size(L, pb, 2);
+  luma_matrix_check_blas_size(L, pa, 1);
+  luma_matrix_check_blas_size(L, pb, 2);
   int64_t rows = pa->rows, cols = pb->cols;
   /* one dgemm cannot be interrupted: refused up front when over budget
    * (m n k multiply-adds; m n to zero the result when k is 0) */
   luma_charge_uninterruptible(L, (double)rows * (double)cols * (double)(pa->cols > 0 ? pa->cols : 1),
                               "this matrix product");
   lua_settop(L, 3);
-  luma_Mat a = blas_operand(L, 1), b = blas_operand(L, 2);
+  luma_Mat a = luma_matrix_blas_operand(L, 1), b = luma_matrix_blas_operand(L, 2);
   luma_Mat *out = luma_matrix_result(L, 3, rows, cols);
   if (!lua_isnil(L, 3)) {
     if (!luma_mat_blas_ready(out))

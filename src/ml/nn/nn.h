@@ -41,6 +41,15 @@ typedef struct luma_NnStep {
 void luma_nn_step(const luma_NnStep *s, luma_Mat *p, const luma_Mat *g, luma_Mat *s1,
                   luma_Mat *s2);
 
+/* ------------------------------------------------------ affine layers */
+
+/* out = x W + b (b a 1 x n row repeated down the rows, or NULL for none):
+ * the bias is written first and dgemm adds the product onto it, one pass
+ * over out instead of a product and a broadcast sum.  x is m x k, W k x n
+ * (any BLAS-ready views: a transposed weight needs no copy), out m x n,
+ * BLAS-ready and sharing no memory with x or W. */
+void luma_nn_affine(const luma_Mat *x, const luma_Mat *W, const luma_Mat *b, luma_Mat *out);
+
 /* ------------------------------------------------ activation backward */
 
 typedef enum luma_NnActivation {

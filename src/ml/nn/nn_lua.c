@@ -5,6 +5,7 @@
  * that share no memory with another operand (other than being it).
  */
 #include "budget.h"
+#include "core/matrix_ops.h"
 #include "core/matrix_lua.h"
 #include "nn/nn.h"
 
@@ -62,6 +63,38 @@ static int n_step(lua_State *L) {
   return 0;
 }
 
+/* affine(x, W [, b [, w_transposed = false]]) -> x W + b, or x W^T + b
+ * (W out x in, PyTorch's layout). */
+static int n_affine(lua_State *L) {
+  luma_Mat *px = luma_matrix_check(L, 1), *pw = luma_matrix_check(L, 2);
+  int has_b = !lua_isnoneornil(L, 3), transposed = lua_toboolean(L, 4);
+  luma_matrix_check_blas_size(L, px, 1);
+  luma_matrix_check_blas_size(L, pw, 2);
+  int64_t k = transposed ? pw->cols : pw->rows, n = transposed ? pw->rows : pw->cols;
+  if (px->cols != k)
+    return luma_arg_error(L, 2, "x is %I x %I but W%s is %I x %I (inner dimensions differ)",
+                          (lua_Integer)px->rows, (lua_Integer)px->cols, transposed ? "^T" : "",
+                          (lua_Integer)k, (lua_Integer)n);
+  luma_Mat *pb = NULL;
+  if (has_b) {
+    pb = luma_matrix_check(L, 3);
+    if (pb->rows != 1 || pb->cols != n)
+      return luma_arg_error(L, 3, "b is %I x %I but must be 1 x %I", (lua_Integer)pb->rows,
+                            (lua_Integer)pb->cols, (lua_Integer)n);
+  }
+  luma_charge_uninterruptible(L, (double)px->rows * (double)n * (double)(k > 0 ? k : 1),
+                              "this matrix product");
+  lua_settop(L, 4);
+  luma_Mat x = luma_matrix_blas_operand(L, 1), w = luma_matrix_blas_operand(L, 2);
+  if (transposed) {
+    luma_Mat t = {w.data, w.cols, w.rows, w.cs, w.rs};
+    w = t;
+  }
+  luma_Mat *out = luma_matrix_new(L, px->rows, n);
+  luma_nn_affine(&x, &w, pb, out);
+  return 1;
+}
+
 /* activation_backward(name, g, x, y [, a = 0]) -> g f'(x), a new matrix. */
 static int n_activation_backward(lua_State *L) {
   static const char *const names[] = {"relu", "leaky_relu", "elu", "tanh", "sigmoid",
@@ -88,6 +121,9 @@ int luma_open_nn_native(lua_State *L) {
        "rule's state (Adam's two moments; s1 alone for the others, nil for sgd); h1 the "
        "momentum, rho or beta1, h2 beta2; c1, c2 Adam's bias corrections; decay multiplies p "
        "first (AdamW)."},
+      {"affine", n_affine, "affine(x, W [, b [, w_transposed = false]]) -> matrix",
+       "x W + b in one dgemm onto the bias rows (x W^T + b when w_transposed: W out x in, "
+       "PyTorch's layout); b is 1 x out or nil."},
       {"activation_backward", n_activation_backward,
        "activation_backward(name, g, x, y [, a = 0]) -> matrix",
        "The gradient g f'(x) at the input of the activation name (\"relu\", \"leaky_relu\", "
