@@ -74,6 +74,13 @@ $(BUILD)/gen/mpi.flags: FORCE
 	@echo '$(MPI_CFLAGS) $(MPI_LIBS)' | cmp -s - $@ || echo '$(MPI_CFLAGS) $(MPI_LIBS)' > $@
 FORCE:
 
+# The fused element-wise kernels of luma.nn (optimizer steps, backward
+# passes) are vectorized; they never read errno, so sqrt needs no error
+# branch (which would keep every loop scalar).  Vectorizing reorders no
+# arithmetic: results are bit-identical.
+NN_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/ml/nn/*.c))
+$(NN_OBJS): CFLAGS_BASE += -ftree-vectorize -fno-math-errno
+
 # likewise the plot family alone sees FreeType and zlib
 PLOT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/ml/plot/*.c))
 $(PLOT_OBJS): CFLAGS_BASE += $(PNG_CFLAGS)

@@ -23,7 +23,10 @@ Variable.__index = methods
 variable.Variable = Variable
 variable.methods = methods
 
-local is_variable = args.is_named(Variable.__name)
+-- By metatable first (the common case, and the hottest test of the
+-- graph), then by name (a reloaded module makes a second Variable class).
+local named_variable = args.is_named(Variable.__name)
+local function is_variable(v) return getmetatable(v) == Variable or named_variable(v) end
 variable.is_variable = is_variable
 
 -- Grad mode: off inside no_grad, where operations record nothing.

@@ -57,6 +57,7 @@ local function new_class(name, defaults, update)
     args.arg(type(lr) == "number", 4, "update", "number", lr, 2)
     return update(self, p, g, st, lr)
   end
+  cls.unchecked_update = update -- (what step calls: it has checked everything)
   return cls
 end
 
@@ -153,7 +154,7 @@ function Optimizer:step(params, grads)
       -- L2 penalty lambda |theta|^2 / 2 added to the loss: g + lambda theta
       g = g + p * self.weight_decay
     end
-    self.update(self, p, g, st, lr)
+    self.unchecked_update(self, p, g, st, lr)
   end
   return params
 end

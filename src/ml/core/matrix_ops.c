@@ -171,7 +171,7 @@ typedef struct ElementwiseJob {
   luma_Mat a, b, out;
 } ElementwiseJob;
 
-static luma_Mat band(const luma_Mat *m, int by_rows, int64_t begin, int64_t end) {
+luma_Mat luma_mat_band(const luma_Mat *m, int by_rows, int64_t begin, int64_t end) {
   luma_Mat v = *m;
   if (by_rows) {
     v.data += begin * m->rs;
@@ -186,27 +186,36 @@ static luma_Mat band(const luma_Mat *m, int by_rows, int64_t begin, int64_t end)
 static void elementwise_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
   (void)k;
   const ElementwiseJob *job = ctx;
-  luma_Mat a = band(&job->a, job->by_rows, begin, end);
-  luma_Mat out = band(&job->out, job->by_rows, begin, end);
+  luma_Mat a = luma_mat_band(&job->a, job->by_rows, begin, end);
+  luma_Mat out = luma_mat_band(&job->out, job->by_rows, begin, end);
   if (job->binary) {
-    luma_Mat b = band(&job->b, job->by_rows, begin, end);
+    luma_Mat b = luma_mat_band(&job->b, job->by_rows, begin, end);
     binary_serial((luma_BinaryOp)job->op, &a, &b, &out);
   } else {
     unary_serial((luma_UnaryOp)job->op, &a, &out);
   }
 }
 
-static luma_LoopStatus elementwise(luma_Threads *t, ElementwiseJob *job) {
-  int64_t rows = job->out.rows, cols = job->out.cols;
-  if (rows == 0 || cols == 0) return luma_work_status(t); /* not a loop over 2^31 empty rows */
-  job->by_rows = rows > 1 || cols == 1;
-  int64_t extent = job->by_rows ? rows : cols, width = job->by_rows ? cols : 1;
+int luma_mat_band_loop(int64_t rows, int64_t cols, luma_Loop *loop) {
+  int by_rows = rows > 1 || cols == 1;
+  int64_t extent = by_rows ? rows : cols, width = by_rows ? cols : 1;
   int64_t grain = extent;
   if (rows * cols >= PARALLEL_MIN_ELEMENTS) {
     grain = width > 0 ? ELEMENTS_PER_CHUNK / width : extent;
     if (grain < 1) grain = 1;
   }
-  luma_Loop loop = {extent, grain, (uint64_t)(width > 0 ? width : 1), 0, elementwise_chunk, job};
+  loop->n = extent;
+  loop->grain = grain;
+  loop->cost = (uint64_t)(width > 0 ? width : 1);
+  loop->calls_blas = 0;
+  return by_rows;
+}
+
+static luma_LoopStatus elementwise(luma_Threads *t, ElementwiseJob *job) {
+  int64_t rows = job->out.rows, cols = job->out.cols;
+  if (rows == 0 || cols == 0) return luma_work_status(t); /* not a loop over 2^31 empty rows */
+  luma_Loop loop = {0, 0, 0, 0, elementwise_chunk, job};
+  job->by_rows = luma_mat_band_loop(rows, cols, &loop);
   return luma_parallel_for(t, &loop);
 }
 

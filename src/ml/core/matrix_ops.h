@@ -77,6 +77,17 @@ int luma_mat_equal(const luma_Mat *a, const luma_Mat *b);
  * covers the other. */
 int luma_mat_blas_ready(const luma_Mat *m);
 
+/* Rows [begin, end) of m (by_rows), or columns [begin, end): the band of
+ * an element-wise loop cut into chunks (a contiguous m stays contiguous
+ * when cut by rows). */
+luma_Mat luma_mat_band(const luma_Mat *m, int by_rows, int64_t begin, int64_t end);
+
+/* Fills n, grain and cost of loop for an element-wise pass over a rows x
+ * cols matrix cut into bands (one band on the caller below 65,536
+ * elements, else bands of about 32,768 elements); returns by_rows for
+ * luma_mat_band.  An empty shape must not be looped over. */
+int luma_mat_band_loop(int64_t rows, int64_t cols, luma_Loop *loop);
+
 /* out = a * b (matrix product) through dgemm; a is m x k, b is k x n, out
  * is m x n and must be BLAS-ready and must not overlap a or b.  Operands
  * that are not BLAS-ready must be copied by the caller first. */

@@ -48,8 +48,8 @@ static int all_contiguous(const luma_Mat *const *m, int n) {
     }                                                                       \
   } while (0)
 
-void luma_nn_step(const luma_NnStep *s, luma_Mat *p, const luma_Mat *g, luma_Mat *s1,
-                  luma_Mat *s2) {
+static void step_band(const luma_NnStep *s, luma_Mat *p, const luma_Mat *g, luma_Mat *s1,
+                      luma_Mat *s2) {
   const luma_Mat *ops[] = {p, g, s1, s2};
   int flat = all_contiguous(ops, 4);
   int64_t n = p->rows * p->cols;
@@ -80,6 +80,31 @@ void luma_nn_step(const luma_NnStep *s, luma_Mat *p, const luma_Mat *g, luma_Mat
                 *pp = *pp - *a / (sqrt(*b * inv_c2 + eps_in) + eps_out) * rate);
       break;
   }
+}
+
+typedef struct StepJob {
+  const luma_NnStep *s;
+  luma_Mat p, g, s1, s2;
+  int has_s1, has_s2, by_rows;
+} StepJob;
+
+static void step_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
+  (void)k;
+  const StepJob *job = ctx;
+  luma_Mat p = luma_mat_band(&job->p, job->by_rows, begin, end);
+  luma_Mat g = luma_mat_band(&job->g, job->by_rows, begin, end);
+  luma_Mat s1 = job->has_s1 ? luma_mat_band(&job->s1, job->by_rows, begin, end) : p;
+  luma_Mat s2 = job->has_s2 ? luma_mat_band(&job->s2, job->by_rows, begin, end) : p;
+  step_band(job->s, &p, &g, job->has_s1 ? &s1 : NULL, job->has_s2 ? &s2 : NULL);
+}
+
+luma_LoopStatus luma_nn_step(luma_Threads *t, const luma_NnStep *s, luma_Mat *p,
+                             const luma_Mat *g, luma_Mat *s1, luma_Mat *s2) {
+  if (p->rows == 0 || p->cols == 0) return luma_work_status(t);
+  StepJob job = {s, *p, *g, s1 ? *s1 : *p, s2 ? *s2 : *p, s1 != NULL, s2 != NULL, 0};
+  luma_Loop loop = {0, 0, 0, 0, step_chunk, &job};
+  job.by_rows = luma_mat_band_loop(p->rows, p->cols, &loop);
+  return luma_parallel_for(t, &loop);
 }
 
 void luma_nn_affine(const luma_Mat *x, const luma_Mat *W, const luma_Mat *b, luma_Mat *out) {

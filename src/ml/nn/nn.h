@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/matrix.h"
+#include "core/parallel.h"
 
 /* ---------------------------------------------------- optimizer steps */
 
@@ -37,9 +38,12 @@ typedef struct luma_NnStep {
 } luma_NnStep;
 
 /* One step of rule s over the parameter p with gradient g and the rule's
- * state s1, s2 (unused ones may be NULL), all of p's shape; any strides. */
-void luma_nn_step(const luma_NnStep *s, luma_Mat *p, const luma_Mat *g, luma_Mat *s1,
-                  luma_Mat *s2);
+ * state s1, s2 (unused ones may be NULL), all of p's shape; any strides.
+ * Large parameters are cut into bands of rows run on the pool t (each
+ * element's update is independent: bit-identical for any thread count);
+ * returns the loop's status (a stopped step leaves some bands undone). */
+luma_LoopStatus luma_nn_step(luma_Threads *t, const luma_NnStep *s, luma_Mat *p,
+                             const luma_Mat *g, luma_Mat *s1, luma_Mat *s2);
 
 /* ------------------------------------------------------ affine layers */
 

@@ -58,8 +58,8 @@ static int n_step(lua_State *L) {
     for (int o = 0; o < 4; o++)
       if (all[o] != written[w]) no_overlap(L, w == 0 ? 2 : w + 3, written[w], all[o]);
   }
-  luma_charge(L, (uint64_t)(p->rows * p->cols));
-  luma_nn_step(&s, p, g, s1, s2);
+  luma_Threads *t = luma_threads_of(L);
+  luma_threads_finish(L, t, luma_nn_step(t, &s, p, g, s1, s2));
   return 0;
 }
 
