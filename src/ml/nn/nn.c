@@ -4,8 +4,9 @@
  * Each loop body repeats, element by element, the chain of whole-matrix
  * operations lua/luma/optim/sgd.lua and lua/luma/autograd/ops.lua wrote
  * before these kernels existed (the same operations in the same order),
- * so the fused result equals the chained one bit for bit; what changes is
- * one pass over memory instead of six to ten, and no temporaries.
+ * so the fused result equals the chained one bit for bit (the rectifiers'
+ * backward passes aside: nn.h); what changes is one pass over memory
+ * instead of six to ten, and no temporaries.
  */
 #include "nn/nn.h"
 
@@ -128,20 +129,21 @@ static inline double pick(int c, double t, double f) {
   return out;
 }
 
-/* out = g f'(x), f' written in terms of x, y = f(x) and a (the loop is
- * repeated per activation so each one is a tight, branch-free loop). */
-#define BACKWARD_LOOP(DERIVATIVE)                                           \
+/* out = EXPR, the gradient at the input from gv at the output, x and
+ * y = f(x) (the loop is repeated per activation so each one is a tight,
+ * branch-free loop). */
+#define BACKWARD_LOOP(EXPR)                                                 \
   do {                                                                      \
     if (flat) {                                                             \
       for (int64_t k = 0; k < n; k++) {                                     \
-        double x = x_->data[k], y = y_->data[k];                            \
-        out->data[k] = g->data[k] * (DERIVATIVE);                           \
+        double gv = g->data[k], x = x_->data[k], y = y_->data[k];           \
+        out->data[k] = (EXPR);                                              \
       }                                                                     \
     } else {                                                                \
       for (int64_t i = 0; i < out->rows; i++)                               \
         for (int64_t j = 0; j < out->cols; j++) {                           \
-          double x = LUMA_AT(x_, i, j), y = LUMA_AT(y_, i, j);              \
-          LUMA_AT(out, i, j) = LUMA_AT(g, i, j) * (DERIVATIVE);             \
+          double gv = LUMA_AT(g, i, j), x = LUMA_AT(x_, i, j), y = LUMA_AT(y_, i, j); \
+          LUMA_AT(out, i, j) = (EXPR);                                      \
         }                                                                   \
     }                                                                       \
   } while (0)
@@ -152,11 +154,13 @@ void luma_nn_activation_backward(luma_NnActivation f, double a, const luma_Mat *
   int flat = all_contiguous(ops, 4);
   int64_t n = out->rows * out->cols;
   switch (f) {
-    case LUMA_NN_RELU: BACKWARD_LOOP(((void)y, pick(x > 0, 1.0, 0.0))); break;
-    case LUMA_NN_LEAKY_RELU: BACKWARD_LOOP(((void)y, pick(x > 0, 1.0, a))); break;
-    case LUMA_NN_ELU: BACKWARD_LOOP(pick(x > 0, 1.0, y + a)); break;
-    case LUMA_NN_TANH: BACKWARD_LOOP(((void)x, 1 - y * y)); break;
-    case LUMA_NN_SIGMOID: BACKWARD_LOOP(((void)x, y * (1 - y))); break;
-    case LUMA_NN_SOFTPLUS: BACKWARD_LOOP(((void)y, luma_sigmoid(x))); break;
+    /* a rectifier passes g or none of it, as PyTorch's threshold_backward
+     * (an inactive unit gets 0 even from a NaN or infinite g) */
+    case LUMA_NN_RELU: BACKWARD_LOOP(((void)y, pick(x > 0, gv, 0.0))); break;
+    case LUMA_NN_LEAKY_RELU: BACKWARD_LOOP(((void)y, pick(x > 0, gv, gv * a))); break;
+    case LUMA_NN_ELU: BACKWARD_LOOP(gv * pick(x > 0, 1.0, y + a)); break;
+    case LUMA_NN_TANH: BACKWARD_LOOP(((void)x, gv * (1 - y * y))); break;
+    case LUMA_NN_SIGMOID: BACKWARD_LOOP(((void)x, gv * (y * (1 - y)))); break;
+    case LUMA_NN_SOFTPLUS: BACKWARD_LOOP(((void)y, gv * luma_sigmoid(x))); break;
   }
 }

@@ -4,7 +4,10 @@
  * pass of an activation, each in a single pass over memory where the Lua
  * side would otherwise chain several whole-matrix operations and
  * temporaries.  Every kernel evaluates the same floating-point operations
- * in the same order as that chain, so the results are bit-identical.
+ * in the same order as that chain, so the results are bit-identical --
+ * but for the rectifiers' backward passes, which select g or 0 (g a)
+ * rather than multiply by 1 or 0 (a), so that an inactive unit passes no
+ * NaN on, as in PyTorch.
  */
 #ifndef LUMA_ML_NN_H
 #define LUMA_ML_NN_H
@@ -57,8 +60,8 @@ void luma_nn_affine(const luma_Mat *x, const luma_Mat *W, const luma_Mat *b, lum
 /* ------------------------------------------------ activation backward */
 
 typedef enum luma_NnActivation {
-  LUMA_NN_RELU,       /* g (x > 0) */
-  LUMA_NN_LEAKY_RELU, /* g (x > 0 ? 1 : a) */
+  LUMA_NN_RELU,       /* x > 0 ? g : 0 */
+  LUMA_NN_LEAKY_RELU, /* x > 0 ? g : g a */
   LUMA_NN_ELU,        /* g (x > 0 ? 1 : y + a) */
   LUMA_NN_TANH,       /* g (1 - y^2) */
   LUMA_NN_SIGMOID,    /* g y (1 - y) */
