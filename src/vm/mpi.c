@@ -94,6 +94,18 @@ static int mpi_digest(lua_State *L) {
   return 1;
 }
 
+/* allgather(M) with one rank: {a copy of M}. */
+static int allgather_alone(lua_State *L) {
+  luma_check_matrix(L, 1);
+  lua_settop(L, 1);
+  lua_createtable(L, 1, 0);
+  lua_getfield(L, 1, "copy");
+  lua_pushvalue(L, 1);
+  lua_call(L, 1, 1);
+  lua_rawseti(L, -2, 1);
+  return 1;
+}
+
 #ifdef LUMA_HAVE_MPI
 
 #include <mpi.h>
@@ -831,6 +843,93 @@ static int mpi_share(lua_State *L) {
   return 1;
 }
 
+/* ------------------------------------------------------------ allgather */
+
+/* Waits for a non-blocking collective while watching the peers: rank 0
+ * watches every worker's heartbeats, a worker rank 0's (heartbeats run
+ * between rank 0 and each worker only), and a peer that shuts MPI down
+ * or falls silent is an error.  Short naps (5 to 50 us): the collective
+ * itself only progresses while someone tests it. */
+static void await_collective(lua_State *L, MPI_Request *req, const char *fname) {
+  int us = WORKER_START;
+  double start = now();
+  for (int r = 0; r < world.size; r++) world.heard[r] = start;
+  for (;;) {
+    int done = 0;
+    if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+      luaL_error(L, "%s: MPI failed during the exchange", fname);
+    if (done) return;
+    Msg m;
+    int got = poll_msg(MPI_ANY_SOURCE, TAG_BEAT, &m);
+    if (got == 0) got = poll_msg(MPI_ANY_SOURCE, TAG_BYE, &m);
+    if (got < 0) luaL_error(L, "%s: MPI failed during the exchange", fname);
+    if (got > 0) {
+      if (m.tag == TAG_BYE) {
+        lose(m.from, "shut MPI down (its script ended) during an exchange");
+        luaL_error(L, "%s: %s", fname, world.lost);
+      }
+      us = WORKER_START;
+      continue;
+    }
+    double t = now();
+    for (int r = world.rank == 0 ? 1 : 0; r < (world.rank == 0 ? world.size : 1); r++)
+      if (t - world.heard[r] > world.timeout) {
+        lose_silent(r, t - world.heard[r], 0);
+        luaL_error(L, "%s: %s", fname, world.lost);
+      }
+    nap_for(&us, 5, 50);
+  }
+}
+
+/* allgather(M) -> {M_0, ..., M_{N-1}}: every rank's matrix (shapes may
+ * differ), by rank, on every rank: MPI_Iallgatherv of the shapes, then of
+ * the elements, both watched by await_collective. */
+static int mpi_allgather(lua_State *L) {
+  luma_MatrixRef m = luma_check_matrix(L, 1);
+  /* a script run alone never starts MPI for this */
+  if (world.state != 1 && !launched()) return allgather_alone(L);
+  lua_settop(L, 1);
+  enter(L, "luma.mpi.allgather", 0); /* 2 */
+  int n = world.size;
+  /* 3: this rank's elements, row-major and contiguous */
+  double *mine = lua_newuserdatauv(L, sizeof(double) * (size_t)(m.rows * m.cols + 1), 0);
+  for (int64_t i = 0; i < m.rows; i++)
+    for (int64_t j = 0; j < m.cols; j++)
+      mine[i * m.cols + j] = m.data[i * m.row_stride + j * m.col_stride];
+  /* 4: every rank's shape */
+  long long *shapes = lua_newuserdatauv(L, sizeof(long long) * 2 * (size_t)n, 0);
+  long long shape[2] = {(long long)m.rows, (long long)m.cols};
+  MPI_Request req;
+  if (MPI_Iallgather(shape, 2, MPI_LONG_LONG, shapes, 2, MPI_LONG_LONG, world.comm, &req) !=
+      MPI_SUCCESS)
+    return luaL_error(L, "luma.mpi.allgather: MPI failed during the exchange");
+  await_collective(L, &req, "luma.mpi.allgather");
+  /* 5, 6: counts and displacements in doubles, 7: every rank's elements */
+  int *counts = lua_newuserdatauv(L, sizeof(int) * (size_t)n, 0);
+  int *displs = lua_newuserdatauv(L, sizeof(int) * (size_t)n, 0);
+  long long total = 0;
+  for (int r = 0; r < n; r++) {
+    long long c = shapes[2 * r] * shapes[2 * r + 1];
+    if (c > INT32_MAX - total)
+      return luaL_error(L, "luma.mpi.allgather: more than 2^31 elements in all");
+    counts[r] = (int)c;
+    displs[r] = (int)total;
+    total += c;
+  }
+  double *all = lua_newuserdatauv(L, sizeof(double) * (size_t)(total + 1), 0);
+  if (MPI_Iallgatherv(mine, (int)(m.rows * m.cols), MPI_DOUBLE, all, counts, displs, MPI_DOUBLE,
+                      world.comm, &req) != MPI_SUCCESS)
+    return luaL_error(L, "luma.mpi.allgather: MPI failed during the exchange");
+  await_collective(L, &req, "luma.mpi.allgather");
+  lua_createtable(L, n, 0);
+  for (int r = 0; r < n; r++) {
+    if (luma_push_matrix(L, shapes[2 * r], shapes[2 * r + 1], all + displs[r]) != LUA_OK)
+      return luaL_error(L, "luma.mpi.allgather: out of memory");
+    lua_rawseti(L, -2, r + 1);
+  }
+  return 1;
+}
+
 /* rank() / size(): MPI is started only when a launcher started us. */
 static int mpi_rank(lua_State *L) {
   if (world.state != 1 && launched()) world_start(L);
@@ -853,6 +952,8 @@ static int not_built(lua_State *L) {
 }
 #define mpi_run not_built
 #define mpi_share not_built
+
+static int mpi_allgather(lua_State *L) { return allgather_alone(L); }
 
 static int mpi_rank(lua_State *L) {
   lua_pushinteger(L, 0);
@@ -880,6 +981,11 @@ int luma_open_mpi(lua_State *L) {
       {"share", mpi_share, "share([bytes = nil])",
        "Sends rank 0's bytes to every rank after run: rank 0 passes them, the others nothing. "
        "Returns rank 0's bytes on every rank."},
+      {"allgather", mpi_allgather, "allgather(M) -> {M_1, ..., M_N}",
+       "Every rank's matrix, in rank order (index r + 1 holds rank r's), on every rank: the "
+       "exchange of data-parallel training (luma.nn.DataParallel). Every rank must call it at "
+       "the same point of the script; shapes may differ. Raises an error when a peer shuts "
+       "down or falls silent (LUMA_MPI_TIMEOUT). Alone, returns {M}."},
       {"rank", mpi_rank, "rank()",
        "This process's rank in the MPI job (MPI starts when a launcher started the process). "
        "Returns an integer, 0 outside an MPI job."},

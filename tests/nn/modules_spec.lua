@@ -220,6 +220,11 @@ describe("luma.nn losses", function()
     for i, k in ipairs(y) do expected = expected - lsm:get(i, k) end
     close(nn.CrossEntropyLoss()(Z, y).value, luma.full(1, 1, expected / 5))
     close(nn.NLLLoss()(lsm, y).value, luma.full(1, 1, expected / 5))
+    -- the indices as a column (as y usually is) or a row matrix
+    local column = luma.matrix(y) -- 5 x 1
+    close(nn.CrossEntropyLoss()(Z, column).value, luma.full(1, 1, expected / 5))
+    close(nn.CrossEntropyLoss()(Z, column:t()).value, luma.full(1, 1, expected / 5))
+    close(nn.NLLLoss()(lsm, column).value, luma.full(1, 1, expected / 5))
     -- smoothing eps: (1 - eps) nll + eps * mean over classes of -lsm
     local eps = 0.1
     local smoothed = (1 - eps) * expected / 5 + eps * (-lsm:sum() / 3) / 5

@@ -11,6 +11,7 @@ local layers = require("luma.nn.layers")
 local losses = require("luma.nn.losses")
 local initializers = require("luma.nn.initializers")
 local mlp = require("luma.nn.mlp")
+local parallel = require("luma.nn.parallel")
 
 local nn = {}
 local doc = luma.doc.set
@@ -19,6 +20,7 @@ nn.class = module.class
 nn.MLPClassifier, nn.MLPRegressor, nn.Autoencoder = mlp.MLPClassifier, mlp.MLPRegressor, mlp.Autoencoder
 nn.MetricEmbedding = mlp.MetricEmbedding
 nn.is_module = module.is_module
+nn.DataParallel = parallel.DataParallel
 for name, ctor in pairs(layers) do nn[name] = ctor end
 for name, ctor in pairs(losses) do
   if name ~= "distance" then nn[name] = ctor end

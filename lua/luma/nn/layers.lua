@@ -300,12 +300,14 @@ layers.Embedding = class("Embedding", {
   extra_repr = function(self) return string.format("%d, %d", self.num_embeddings, self.embedding_dim) end,
 })
 
---- Sequential{m1, m2, ...}: the modules applied in turn; children are
--- named "1", "2", ... (Lua's first index).
+--- Sequential{m1, m2, ...} or Sequential(m1, m2, ...) (PyTorch's form):
+-- the modules applied in turn; children are named "1", "2", ... (Lua's
+-- first index).
 layers.Sequential = class("Sequential", {
-  init = function(self, list)
-    if type(list) ~= "table" or module.is_module(list) then
-      fail(3, "Sequential: expected a list of modules, got %s", args.type_of(list))
+  init = function(self, list, ...)
+    if module.is_module(list) then list = { list, ... } end
+    if type(list) ~= "table" then
+      fail(3, "Sequential: expected modules or a list of modules, got %s", args.type_of(list))
     end
     for i, m in ipairs(list) do
       if not module.is_module(m) then

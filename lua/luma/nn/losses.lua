@@ -124,7 +124,8 @@ local function targets_of(target, n, c, name)
     end
     return target
   end
-  local list = luma.ismatrix(target) and target:flatten():totable() or target
+  -- (a column of indices, as y usually is, as well as a row)
+  local list = luma.ismatrix(target) and target:flatten():t():totable()[1] or target
   if type(list) ~= "table" then
     fail(5, "%s: target must be class indices (a table or vector) or an n x %d matrix of "
       .. "probabilities, got %s", name, c, args.type_of(target))
