@@ -20,6 +20,7 @@ local estimator = require("luma.estimator")
 local autograd = require("luma.autograd")
 local layers = require("luma.nn.layers")
 local losses = require("luma.nn.losses")
+local parallel = require("luma.nn.parallel")
 
 local fail = args.fail
 local Variable = autograd.Variable
@@ -164,34 +165,58 @@ local function forward(self, X, training)
   return through(self, X, 1, #self.coefs, training)
 end
 
--- The objective on one batch, the data loss plus alpha / (2 n) sum |W|^2,
--- and the loss scikit-learn reports for it.  They differ only for a
--- regressor of t > 1 outputs: scikit-learn reports half the mean over all
--- n t squared errors but its gradient (deltas divided by n alone) is that
--- of half their sum over n, which is what it minimizes; both are kept.
-local function objective(self, X, T, training)
+-- The data loss of one batch: half the mean squared error, or the mean
+-- log loss of the logistic or softmax output.
+local function data_loss(self, X, T, training)
   local z = forward(self, X, training)
   local n = X:rows()
-  local loss, reported_scale = nil, 1
   if regresses(self) then
     local d = z - T
-    loss = d:mul(d):sum() * (0.5 / n)
-    reported_scale = 1 / T:cols()
+    return d:mul(d):sum() * (0.5 / n)
   elseif self.n_outputs == 1 then
     -- binary log loss on the logistic output, computed from the logits
-    loss = (z:softplus() - z:mul(T)):sum() / n
-  else
-    loss = -(z:log_softmax(2):mul(T)):sum() / n
+    return (z:softplus() - z:mul(T)):sum() / n
   end
-  local data = loss.value:get(1, 1)
+  return -(z:log_softmax(2):mul(T)):sum() / n
+end
+
+-- Adds the penalty's gradient (alpha / n) W to each weight's grad and
+-- returns the penalty alpha / (2 n) sum |W|^2 of a batch of n rows, in
+-- closed form: through the graph it cost six passes over every weight.
+local function add_penalty(self, n)
   local alpha = self.params.alpha
-  if alpha > 0 then
-    local vars = variables(self)
-    for i = 1, #self.coefs do
-      loss = loss + vars[i]:mul(vars[i]):sum() * (alpha / (2 * n))
-    end
+  if alpha == 0 then return 0 end
+  local vars, total = variables(self), 0
+  for i = 1, #self.coefs do
+    local W = vars[i].value
+    total = total + W:dot(W)
+    local step, g = W * (alpha / n), vars[i].grad
+    vars[i].grad = g and g:add(step, g) or step
   end
-  return loss, loss.value:get(1, 1) - data + data * reported_scale
+  return total * (alpha / (2 * n))
+end
+
+-- The objective's gradient at the current weights on one batch, into the
+-- parameters' grads (which must be clear); returns the objective and the
+-- loss scikit-learn reports for it.  They differ only for a regressor of
+-- t > 1 outputs: scikit-learn reports half the mean over all n t squared
+-- errors but its gradient (deltas divided by n alone) is that of half
+-- their sum over n, which is what it minimizes.  With data_parallel the
+-- data loss's gradient comes from luma.nn.DataParallel across the MPI
+-- ranks; the penalty's is added on every rank alike.
+local function gradient(self, X, T)
+  local parallel_ = runtime_of(self).parallel
+  local data
+  if parallel_ then
+    data = parallel_:backward(function(Xs, Ts) return data_loss(self, Xs, Ts, true) end, X, T)
+  else
+    local loss = data_loss(self, X, T, true)
+    data = loss.value:get(1, 1)
+    if data == data then loss:backward() end
+  end
+  local pen = add_penalty(self, X:rows())
+  local reported_scale = regresses(self) and 1 / T:cols() or 1
+  return data + pen, data * reported_scale + pen
 end
 
 -- The targets the network fits: y itself (regression), the class
@@ -266,12 +291,11 @@ local function epoch(self, X, T, g)
     local Xb, Tb = X:take(idx), T:take(idx)
     local opt = runtime_of(self).optimizer
     opt:zero_grad()
-    local loss, value = objective(self, Xb, Tb, true)
+    local _, value = gradient(self, Xb, Tb)
     if value ~= value then
       fail(5, "%s: the loss became NaN at epoch %d, batch starting at row %d; lower "
         .. "learning_rate_init or scale X", self.__class.short_name, self.n_iter + 1, start)
     end
-    loss:backward()
     opt:step()
     total = total + value * (stop - start + 1)
   end
@@ -286,6 +310,16 @@ local function fit_stochastic(self, X, T, y, g, incremental)
   local p = self.params
   local r = runtime_of(self)
   if not r.optimizer then r.optimizer = make_optimizer(self, X:rows()) end
+  if p.data_parallel and not r.parallel then
+    -- batch norm's statistics and dropout's draws would differ between
+    -- shards computed on different ranks, and the ranks would drift apart
+    if p.batch_norm or p.dropout > 0 then
+      fail(5, "%s: data_parallel cannot be combined with batch_norm or dropout (each rank "
+        .. "would draw or normalize its shards differently)", self.__class.short_name)
+    end
+    r.parallel = parallel.DataParallel{ params = variables(self),
+      shards = p.data_parallel ~= true and p.data_parallel or nil }
+  end
   local Xv, yv
   if p.early_stopping and not incremental then
     local ytrain
@@ -355,12 +389,11 @@ local function fit_lbfgs(self, X, T)
   local function f(x)
     unpack_into(x)
     for _, v in ipairs(vars) do v.grad = nil end
-    local loss
-    loss, reported = objective(self, X, T, true)
-    loss:backward()
+    local value
+    value, reported = gradient(self, X, T)
     local grads = {}
     for i, v in ipairs(vars) do grads[i] = v.grad or luma.zeros(v.value:rows(), v.value:cols()) end
-    return loss.value:get(1, 1), flat(grads)
+    return value, flat(grads)
   end
   local x0 = flat((function() local l = {} for i, v in ipairs(vars) do l[i] = v.value end return l end)())
   local r = luma.optim.minimize(f, x0, { method = "lbfgs", max_iter = p.max_iter, gtol = p.tol,
@@ -430,8 +463,7 @@ end
 function M.loss_gradient(est, X, y)
   local vars = variables(est)
   for _, v in ipairs(vars) do v.grad = nil end
-  local loss, reported = objective(est, X, targets(est, y), true)
-  loss:backward()
+  local _, reported = gradient(est, X, targets(est, y))
   local L = #est.coefs
   local coef_grads, intercept_grads = {}, {}
   for i = 1, L do
@@ -472,6 +504,10 @@ local PARAMS = {
   { name = "batch_norm", type = "boolean", default = false, doc = "BatchNorm1d before each hidden activation" },
   { name = "label_smoothing", type = "number", default = 0, min = 0, max = 0.5,
     doc = "classifier only: smoothed targets (two classes: 0 -> eps, 1 -> 1 - eps; more: (1 - eps) onehot + eps / k)" },
+  { name = "data_parallel", type = "boolean|integer", default = false, min = 1,
+    doc = "adam and sgd: split every batch across the ranks of an MPI job (luma.nn.DataParallel); "
+      .. "true cuts it into one shard per rank, a number into that many shards, which gives the "
+      .. "same weights for any number of ranks" },
 }
 
 local FITTED = "Fitted: coefs, intercepts (lists of matrices, coefs[i] fan_in x fan_out), n_iter, "

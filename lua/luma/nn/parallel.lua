@@ -60,16 +60,17 @@ local function shard_rows(n, shards, k)
   return first, first + base + (k <= extra and 1 or 0) - 1
 end
 
--- The gradients of params, one row: each parameter's gradient (zeros
--- when it has none) row-major, then the loss.
-local function flatten(params, loss)
-  local pieces = {}
-  for i, v in ipairs(params) do
+-- Writes the gradients of params (zeros where one has none) into row, a
+-- 1 x width view: each one row-major at its offset, then the loss.
+local function flatten_into(row, params, loss)
+  local offset = 0
+  for _, v in ipairs(params) do
     local r, c = v.value:rows(), v.value:cols()
-    pieces[i] = (v.grad or luma.zeros(r, c)):reshape(1, r * c)
+    local part = row:sub(1, 1, offset + 1, offset + r * c)
+    if v.grad then part:reshape(r, c):assign(v.grad) else part:fill(0) end
+    offset = offset + r * c
   end
-  pieces[#pieces + 1] = luma.full(1, 1, loss)
-  return luma.matrix.hstack(pieces)
+  row:set(1, offset + 1, loss)
 end
 
 --- dp:backward(fn, M1 [, M2, ...]) -> loss: the batch's gradient into
@@ -92,12 +93,22 @@ function DataParallel:backward(fn, ...)
     end
   end
   if n == 0 then fail(2, "DataParallel.backward: the batch is empty") end
-  local params, shards = self.params, self.shards
+  local params, shards, ranks = self.params, self.shards, self.ranks
+  local width = 1
+  for _, v in ipairs(params) do width = width + v.value:rows() * v.value:cols() end
   local saved = {}
   for i, v in ipairs(params) do saved[i], v.grad = v.grad, nil end
-  -- this rank's shards, each one row of gradients
-  local mine = {}
-  for k = self.rank + 1, shards, self.ranks do
+  -- this rank's shards, each one row of gradients (a rank without
+  -- shards, when shards < ranks, sends none)
+  local count = self.rank < shards and (shards - self.rank - 1) // ranks + 1 or 0
+  -- the rows of this rank's shards, kept between batches
+  if not (self.rows and self.rows:rows() == count and self.rows:cols() == width) then
+    self.rows = luma.zeros(count, width)
+  end
+  local mine = self.rows
+  local m = 0
+  for k = self.rank + 1, shards, ranks do
+    m = m + 1
     local first, last = shard_rows(n, shards, k)
     local loss = 0
     if last >= first then
@@ -114,27 +125,31 @@ function DataParallel:backward(fn, ...)
       if weighted.requires_grad then weighted:backward() end
       loss = weighted.value:get(1, 1)
     end
-    mine[#mine + 1] = flatten(params, loss)
+    flatten_into(mine:row(m), params, loss)
     for _, v in ipairs(params) do v.grad = nil end
   end
-  local width = 1 -- (a rank without shards, when shards < ranks, sends none)
-  for _, v in ipairs(params) do width = width + v.value:rows() * v.value:cols() end
-  local gathered = mpi.allgather(#mine > 0 and luma.matrix.vstack(mine) or luma.zeros(0, width))
-  -- every shard's row, added in shard order
-  local total
-  for k = 1, shards do
-    local rank = (k - 1) % self.ranks
-    local row = gathered[rank + 1]:row((k - 1) // self.ranks + 1)
-    total = total and total + row or row:copy()
+  -- every rank's rows in rank order: rank r's j-th is shard r + 1 + (j - 1) N,
+  -- so shard k is row (k - 1) // N + 1 of rank (k - 1) % N
+  local all, counts = mine, { count }
+  if ranks > 1 then
+    all, counts = mpi.allgather(mine, self.gathered)
+    self.gathered = all
   end
+  local first_row = { 0 }
+  for r = 2, ranks do first_row[r] = first_row[r - 1] + counts[r - 1] end
+  -- every shard's row, added in shard order
+  local function shard(k) return all:row(first_row[(k - 1) % ranks + 1] + (k - 1) // ranks + 1) end
+  local total = shards == 1 and shard(1):copy() or shard(1) + shard(2)
+  for k = 3, shards do total:add(shard(k), total) end
+  -- each gradient a view of its part of total
   local offset = 0
   for i, v in ipairs(params) do
     local r, c = v.value:rows(), v.value:cols()
     local g = total:sub(1, 1, offset + 1, offset + r * c):reshape(r, c)
-    v.grad = saved[i] and saved[i] + g or g:copy()
+    v.grad = saved[i] and saved[i] + g or g
     offset = offset + r * c
   end
-  return total:get(1, offset + 1)
+  return total:get(1, width)
 end
 
 luma.doc.set(parallel.DataParallel, { name = "luma.nn.DataParallel",
