@@ -43,11 +43,14 @@ describe("the dense QP forms of notes 004 S13", function()
     assert.truthy(tostring(err):find("K must be a square Gram matrix, got 3 x 2", 1, true))
   end)
 
-  it("refuses a missing or non-positive C (found by the API fuzzer)", function()
+  it("refuses a missing or non-positive C in the dual and the primal (found by the API fuzzer)", function()
     for _, C in ipairs({ false, 0, -1, 0 / 0 }) do
       local ok, err = pcall(svm.qp_dual, luma.eye(3), luma.matrix{ { 1 }, { -1 }, { 1 } }, C or nil)
       assert.is_false(ok)
       assert.truthy(tostring(err):find("bad argument #3 to 'qp_dual' (C must be a number > 0", 1, true), err)
+      ok, err = pcall(svm.qp_primal, luma.eye(3), luma.matrix{ { 1 }, { -1 }, { 1 } }, C or nil)
+      assert.is_false(ok)
+      assert.truthy(tostring(err):find("bad argument #3 to 'qp_primal' (C must be a number > 0", 1, true), err)
     end
   end)
 

@@ -38,6 +38,9 @@ local function is_optimizer(v)
     and rawget(mt, "__name"):find("^luma%.optim%.") ~= nil and rawget(mt, "update") ~= nil
 end
 
+-- Each class's update rule without update's checks, by class.
+local rules = {}
+
 local function new_class(name, defaults, update)
   local cls = setmetatable({}, { __index = Optimizer })
   cls.__index = cls
@@ -57,7 +60,7 @@ local function new_class(name, defaults, update)
     args.arg(type(lr) == "number", 4, "update", "number", lr, 2)
     return update(self, p, g, st, lr)
   end
-  cls.unchecked_update = update -- (what step calls: it has checked everything)
+  rules[cls] = update -- (what step calls: it has checked everything)
   return cls
 end
 
@@ -154,7 +157,7 @@ function Optimizer:step(params, grads)
       -- L2 penalty lambda |theta|^2 / 2 added to the loss: g + lambda theta
       g = g + p * self.weight_decay
     end
-    self.unchecked_update(self, p, g, st, lr)
+    rules[getmetatable(self)](self, p, g, st, lr)
   end
   return params
 end

@@ -269,12 +269,19 @@ local function qp_inputs(fname, X, y)
   end
 end
 
+local function check_C(fname, C)
+  if type(C) ~= "number" or not (C > 0) then
+    error(string.format("bad argument #3 to '%s' (C must be a number > 0, got %s)", fname, tostring(C)), 3)
+  end
+end
+
 --- qp_primal(X, y, C) -> {w, b, xi, result}: the soft-margin primal of
 -- notes 004 (12.55-12.56) as a dense QP over v = [w; b; xi]: P =
 -- blockdiag(I_D, 0_{N+1}), q = [0_{D+1}; C 1_N], [[-YX, -y, -I], [0, 0,
 -- -I]] v <= [-1_N; 0_N].
 function variants.qp_primal(X, y, C)
   qp_inputs("qp_primal", X, y)
+  check_C("qp_primal", C)
   local n, d = X:shape()
   local m = d + 1 + n
   local P = luma.zeros(m, m)
@@ -303,9 +310,7 @@ function variants.qp_dual(K, y, C)
     error(string.format("bad argument #1 to 'qp_dual' (K must be a square Gram matrix, got %d x %d)",
       K:rows(), K:cols()), 2)
   end
-  if type(C) ~= "number" or not (C > 0) then
-    error(string.format("bad argument #3 to 'qp_dual' (C must be a number > 0, got %s)", tostring(C)), 2)
-  end
+  check_C("qp_dual", C)
   local n = K:rows()
   local Q = K:mul(y * y:t())
   local r = luma.optim.qp(Q, luma.full(n, 1, -1),
