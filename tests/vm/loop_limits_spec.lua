@@ -142,6 +142,9 @@ local REPROS = {
   -- iterations themselves must meet the clock
   { name = "SVC with its default max_iter on 1000 x 5", setup = SVM, modes = ALL,
     code = "luma.svm.SVC{tol = 1e-300, C = 1e10}:fit(X2, y2)" },
+  { name = "MLPClassifier with max_iter = 2^31 - 1", setup = SVM, modes = ALL,
+    code = "luma.nn.MLPClassifier{hidden_layer_sizes = {64}, max_iter = (1 << 31) - 1, tol = 0, "
+      .. "n_iter_no_change = 1 << 30}:fit(X2, y2)" },
   { name = "a 2000 px marker on a 10 x 10 canvas", setup = PLOT,
     modes = { instructions = true, memory = true },
     code = "N.canvas(10, 10):markers({1}, {1}, map, map, {disc = 1000, edge_width = 999, "
