@@ -184,6 +184,40 @@ describe("luma.autograd errors", function()
       function() return a:masked_select(luma.ones(1, 1)) end)
   end)
 
+  it("refuses a backward through matrices changed in place since the forward", function()
+    local W = V(luma.ones(2, 2), { requires_grad = true })
+    local x = luma.matrix{ { 1, 2 } }
+    local y = (x * W):tanh():sum()
+    W.value:fill(3) -- the product's gradient needs W as it was
+    errors_with("backward: input 2 of 'matmul' %(2 x 2%) was changed in place after 'matmul' used it",
+      function() y:backward() end)
+    -- a plain matrix operand counts too, and so does a result written through an out argument
+    local z = V(luma.ones(1, 2), { requires_grad = true })
+    local w = z:exp()
+    w.value:exp(w.value) -- exp's gradient is its result
+    errors_with("backward: the result of 'exp' %(1 x 2%) was changed in place after it was computed",
+      function() w:backward(luma.ones(1, 2)) end)
+    -- the refused backward ran nothing: the graph is still there
+    errors_with("backward: the result of 'exp'", function() w:backward(luma.ones(1, 2)) end)
+    -- unchanged matrices (versions equal) pass
+    local u = V(luma.ones(1, 2), { requires_grad = true })
+    u:mul(x):sum():backward()
+    assert.are.same({ { 1, 2 } }, u.grad:totable())
+  end)
+
+  it("counts in-place writes in a matrix's version, views sharing their base's", function()
+    local A = luma.zeros(2, 3)
+    local before = A:version()
+    A:set(1, 1, 1)
+    A:sub(1, 1, 1, 2):fill(2)   -- through a view
+    A:t():assign(0)             -- through a transposed view
+    A[2][3] = 5                 -- through a row handle
+    A:exp(A)                    -- an out argument
+    assert.are.equal(before + 5, A:version())
+    local _ = A + 1, A:copy()   -- reading writes nothing
+    assert.are.equal(before + 5, A:version())
+  end)
+
   it("refuses a second backward through a freed graph", function()
     local x = V(luma.matrix{ 1, 2 }, { requires_grad = true })
     local y = x:exp():sum()

@@ -153,4 +153,16 @@ describe("MLP estimators", function()
     assert.has_error(function() nn.MLPRegressor{ solver = "lbfgs", max_iter = 1 }:fit(Xtr, Xtr:col(1)):partial_fit(Xtr, Xtr:col(1)) end,
       "MLPRegressor: partial_fit needs solver \"adam\" or \"sgd\"")
   end)
+
+  it("stops on a NaN loss naming the epoch and the batch", function()
+    -- squared errors of 1e150 overflow at once; with a huge rate the
+    -- weights follow to inf, and inf - inf is NaN by the third batch
+    local g = luma.random.Generator(1)
+    local X = g:normal(50, 3)
+    assert.has_error(function()
+      nn.MLPRegressor{ hidden_layer_sizes = { 5 }, solver = "sgd", learning_rate_init = 1e6, max_iter = 50,
+        batch_size = 10, seed = 1 }:fit(X, X:col(1) * 1e150)
+    end, "MLPRegressor: the loss became NaN at epoch 1, batch starting at row 21; lower "
+      .. "learning_rate_init or scale X")
+  end)
 end)

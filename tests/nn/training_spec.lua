@@ -100,6 +100,23 @@ describe("optimizers over a module's parameters", function()
     assert.is_true(rss_kb() - rss < 4096, (rss_kb() - rss) .. " KB more resident")
   end)
 
+  it("refuses an optimizer step between forward and backward, and results as parameters", function()
+    local g = luma.random.Generator(2)
+    local model = nn.Linear(3, 2, { generator = g })
+    local opt = optim.SGD{ lr = 0.1, params = model:parameters() }
+    local x = g:normal(4, 3)
+    model(x):sum():backward()
+    local loss = model(x):sum()
+    opt:step() -- changes the weight the pending loss was computed from
+    local ok, err = pcall(function() loss:backward() end)
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("input 2 of 'linear' (2 x 3) was changed in place", 1, true), err)
+    local made = model.weight * 2
+    assert.has_error(function() optim.Adam{ params = { model.weight, made } } end,
+      "bad argument to 'Adam' (params[2] was made by the operation 'mul': an optimizer steps "
+        .. "leaves, such as model:parameters())")
+  end)
+
   it("errors: no parameters, a list that is not of Variables", function()
     assert.has_error(function() optim.SGD{ lr = 0.1 }:step() end,
       "step: no parameters: pass them, or make the optimizer with {params = model:parameters()}")

@@ -59,6 +59,26 @@ end
 -- an input requires a gradient (and grad mode is on), also the node:
 -- backward(g) returns the gradients of the inputs (nil where an input
 -- needs none, or is a constant), each of its input's shape.
+-- The matrix of an operand (a Variable's value, a matrix) or nil.
+local function matrix_of(x)
+  if is_variable(x) then return x.value end
+  if ismatrix(x) then return x end
+  return nil
+end
+
+-- The in-place write counts (luma.Matrix version) of a node's inputs and
+-- value when it is recorded: backward refuses to run a node whose
+-- matrices have been written since, as PyTorch's version counters do,
+-- instead of returning a gradient computed from the changed values.
+local function versions_of(inputs, value)
+  local list = { [0] = value:version() }
+  for k, x in ipairs(inputs) do
+    local M = matrix_of(x)
+    list[k] = M and M:version()
+  end
+  return list
+end
+
 function variable.record(op, value, inputs, backward)
   local out = new(value, false)
   if not grad_enabled then return out end
@@ -66,10 +86,30 @@ function variable.record(op, value, inputs, backward)
     if is_variable(x) and x.requires_grad then
       out.requires_grad = true
       out._op, out._inputs, out._backward = op, inputs, backward
+      out._versions = versions_of(inputs, value)
       return out
     end
   end
   return out
+end
+
+-- An error at the caller's line when a matrix node used has been written
+-- in place since node was recorded.
+local function check_unchanged(node, fname, level)
+  local versions = node._versions
+  if node.value:version() ~= versions[0] then
+    fail(level + 1, "%s: the result of '%s' (%d x %d) was changed in place after it was "
+      .. "computed; change a copy, or call backward first", fname, node._op,
+      node.value:rows(), node.value:cols())
+  end
+  for k, x in ipairs(node._inputs) do
+    local M = matrix_of(x)
+    if M and M:version() ~= versions[k] then
+      fail(level + 1, "%s: input %d of '%s' (%d x %d) was changed in place after '%s' used it "
+        .. "(an optimizer step, assign, fill, set or an out argument before backward?); change "
+        .. "a copy, or call backward first", fname, k, node._op, M:rows(), M:cols(), node._op)
+    end
+  end
 end
 
 -- The value of an operand: a Variable's matrix, a matrix or a number.
@@ -117,7 +157,13 @@ end
 -- backward function unless retain.
 local function run_backward(root, seed, retain, fname, level)
   local grads = { [root] = seed }
-  for _, node in ipairs(reverse_topological(root)) do
+  local order = reverse_topological(root)
+  -- every check before any node runs (and frees itself): a refused
+  -- backward leaves the graph as it was
+  for _, node in ipairs(order) do
+    if node._backward then check_unchanged(node, fname, level + 1) end
+  end
+  for _, node in ipairs(order) do
     local g = grads[node]
     if node._released then
       fail(level + 1, "%s: the graph was freed by an earlier backward through '%s' (pass "
@@ -131,7 +177,7 @@ local function run_backward(root, seed, retain, fname, level)
       end
     end
     if node._backward and not retain then
-      node._backward, node._inputs, node._released = nil, nil, true
+      node._backward, node._inputs, node._versions, node._released = nil, nil, nil, true
     end
   end
   return grads

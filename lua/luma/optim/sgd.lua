@@ -77,6 +77,12 @@ local function variable_list(fname, v, level)
       fail(level + 1, "bad argument to '%s' (params[%d] is a %s, not a luma.autograd.Variable)",
         fname, i, args.type_of(v[i]))
     end
+    -- (as PyTorch: a result's value is recomputed by every forward, so a
+    -- step on it would be lost)
+    if v[i]._op ~= nil then
+      fail(level + 1, "bad argument to '%s' (params[%d] was made by the operation '%s': an "
+        .. "optimizer steps leaves, such as model:parameters())", fname, i, v[i]._op)
+    end
   end
   return true
 end

@@ -23,7 +23,8 @@ enum { MAT_OWNED, MAT_VIEW, MAT_EXTERNAL };
 typedef struct MatrixUD {
   luma_Mat m;
   int kind;
-  int row_handle; /* made by A[i]: indexing it with j reaches element (i, j) */
+  int row_handle;   /* made by A[i]: indexing it with j reaches element (i, j) */
+  uint64_t version; /* of a storage owner: Luma's in-place writes so far */
 } MatrixUD;
 
 /* Keeps a wrapped host buffer's release callback; finalized when the last
@@ -58,6 +59,7 @@ luma_Mat *luma_matrix_new(lua_State *L, int64_t rows, int64_t cols) {
   ud->m = luma_mat_dense((double *)((char *)ud + STORAGE_OFFSET), rows, cols);
   ud->kind = MAT_OWNED;
   ud->row_handle = 0;
+  ud->version = 0;
   luma_type_setmetatable(L, &matrix_type);
   return &ud->m;
 }
@@ -69,6 +71,7 @@ luma_Mat *luma_matrix_push_view(lua_State *L, int base_idx, luma_Mat view) {
   ud->m = view;
   ud->kind = MAT_VIEW;
   ud->row_handle = 0;
+  ud->version = 0;
   luma_type_setmetatable(L, &matrix_type);
   /* Keep the storage owner itself alive, not a chain of views. */
   if (base->kind == MAT_VIEW)
@@ -81,6 +84,28 @@ luma_Mat *luma_matrix_push_view(lua_State *L, int base_idx, luma_Mat view) {
 
 luma_Mat *luma_matrix_check(lua_State *L, int arg) {
   return &((MatrixUD *)luma_type_check(L, arg, &matrix_type))->m;
+}
+
+/* The userdata owning the storage of the matrix at idx: itself, or a
+ * view's base (kept alive by the view's user value). */
+static MatrixUD *owner_of(lua_State *L, int idx) {
+  MatrixUD *ud = lua_touserdata(L, idx);
+  if (ud->kind != MAT_VIEW) return ud;
+  lua_getiuservalue(L, idx, 1);
+  MatrixUD *base = lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  return base;
+}
+
+void luma_matrix_touch(lua_State *L, int idx) {
+  owner_of(L, lua_absindex(L, idx))->version++;
+}
+
+/* A:version() -> integer: see luma_open_matrix's help. */
+static int m_version(lua_State *L) {
+  luma_matrix_check(L, 1);
+  lua_pushinteger(L, (lua_Integer)owner_of(L, 1)->version);
+  return 1;
 }
 
 void luma_matrix_check_finite(lua_State *L, int arg, const luma_Mat *m, const char *what,
@@ -258,6 +283,7 @@ static int m_set(lua_State *L) {
   luma_Mat *m = luma_matrix_check(L, 1);
   int64_t i = check_index(L, 2, "row", m->rows), j = check_index(L, 3, "column", m->cols);
   LUMA_AT(m, i, j) = luaL_checknumber(L, 4);
+  luma_matrix_touch(L, 1);
   lua_settop(L, 1);
   return 1;
 }
@@ -303,6 +329,7 @@ static int m_fill(lua_State *L) {
   double v = luaL_checknumber(L, 2);
   luma_charge(L, (uint64_t)(m->rows * m->cols));
   luma_mat_fill(m, v);
+  luma_matrix_touch(L, 1);
   lua_settop(L, 1);
   return 1;
 }
@@ -380,6 +407,7 @@ luma_Mat *luma_matrix_result(lua_State *L, int out_arg, int64_t rows, int64_t co
     luma_arg_error(L, out_arg, "out is %I x %I but the result is %I x %I",
                    (lua_Integer)out->rows, (lua_Integer)out->cols, (lua_Integer)rows,
                    (lua_Integer)cols);
+  luma_matrix_touch(L, out_arg);
   lua_pushvalue(L, out_arg);
   return out;
 }
@@ -414,6 +442,7 @@ static int m_newindex(lua_State *L) {
   if (lua_type(L, 2) != LUA_TNUMBER)
     return luaL_error(L, "cannot set field '%s' of a luma.Matrix (matrices have no fields)",
                       luaL_tolstring(L, 2, NULL));
+  luma_matrix_touch(L, 1);
   if (((MatrixUD *)lua_touserdata(L, 1))->row_handle) {
     LUMA_AT(m, 0, check_index(L, 2, "column", m->cols)) = luaL_checknumber(L, 3);
     return 0;
@@ -637,6 +666,7 @@ static int push_wrap_protected(lua_State *L) {
   ud->m.cs = a->cs;
   ud->kind = MAT_EXTERNAL;
   ud->row_handle = 0;
+  ud->version = 0;
   luma_type_setmetatable(L, &matrix_type);
   if (a->release) {
     HostBuffer *hb = lua_newuserdatauv(L, sizeof *hb, 0);
@@ -709,6 +739,10 @@ static const luma_Func matrix_methods[] = {
      "Returns the elements as a table of row tables."},
     {"copy", m_copy, "A:copy() -> matrix", "Returns a new contiguous matrix with A's elements."},
     {"fill", m_fill, "A:fill(v) -> A", "Sets every element to v, in place; returns A."},
+    {"version", m_version, "A:version() -> integer",
+     "How many times Luma has written into A's storage in place (set, fill, assign, A[i][j] = "
+     "v, an out argument, an optimizer step; views share their base's count). luma.autograd "
+     "compares it to refuse a backward through values changed after they were used."},
     {"is_contiguous", m_is_contiguous, "A:is_contiguous() -> boolean",
      "True when A's elements are row-major and contiguous in memory."},
     {"t", m_t, "A:t() -> matrix view",

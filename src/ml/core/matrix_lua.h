@@ -29,6 +29,13 @@ luma_Mat *luma_matrix_check(lua_State *L, int arg);
 void luma_matrix_check_finite(lua_State *L, int arg, const luma_Mat *m, const char *what,
                               int data);
 
+/* Counts one in-place write into the storage of the matrix at idx (its
+ * own, or its view's base's): what A:version() reports, so that
+ * luma.autograd can refuse a backward through changed values.  Every
+ * binding that writes into a matrix it did not just create calls it
+ * (luma_matrix_result does for an out argument). */
+void luma_matrix_touch(lua_State *L, int idx);
+
 /* Pushes a view that shares the storage of the matrix at base_idx. */
 luma_Mat *luma_matrix_push_view(lua_State *L, int base_idx, luma_Mat view);
 

@@ -343,6 +343,7 @@ static int m_assign(lua_State *L) {
                             (lua_Integer)cols);
     luma_mat_where(mask, &b, m, m);
   }
+  luma_matrix_touch(L, 1);
   lua_settop(L, 1);
   return 1;
 }

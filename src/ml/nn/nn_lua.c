@@ -60,6 +60,9 @@ static int n_step(lua_State *L) {
   }
   luma_Threads *t = luma_threads_of(L);
   luma_threads_finish(L, t, luma_nn_step(t, &s, p, g, s1, s2));
+  luma_matrix_touch(L, 2);
+  if (s1) luma_matrix_touch(L, 4);
+  if (s2) luma_matrix_touch(L, 5);
   return 0;
 }
 

@@ -364,6 +364,7 @@ static int g_shuffle(lua_State *L) {
   /* rows of nothing: no draws (not 2^31 of them); else charged (issue 24) */
   if (m && m->cols == 0) n = 0;
   luma_charge(L, (uint64_t)(n > 0 ? n : 0) * (uint64_t)(m ? 2 * m->cols + 4 : 8));
+  if (m) luma_matrix_touch(L, 2);
   for (int64_t i = n - 1; i > 0; i--) {
     int64_t r = (int64_t)luma_rng_below(rng, (uint64_t)i + 1);
     if (r == i) continue;
