@@ -28,6 +28,10 @@ local Variable, methods = variable.Variable, variable.methods
 
 local ops = {}
 
+-- rows, cols of a matrix by the method itself (one C call, not a lookup
+-- through the matrix type's __index and then a call)
+local shape = luma.zeros(0, 0).shape
+
 -- An operand: a Variable, a matrix or a number; returns its value.
 local function operand(x, n, fname, level)
   if is_variable(x) then return x.value end
@@ -46,7 +50,8 @@ end
 -- The shapes two operands broadcast to, or an error naming both.
 local function check_broadcast(a, b, fname, level)
   if type(a) == "number" or type(b) == "number" then return end
-  local ra, ca, rb, cb = a:rows(), a:cols(), b:rows(), b:cols()
+  local ra, ca = shape(a)
+  local rb, cb = shape(b)
   local rows_ok = ra == rb or ra == 1 or rb == 1
   local cols_ok = ca == cb or ca == 1 or cb == 1
   if not (rows_ok and cols_ok) then
@@ -58,9 +63,10 @@ end
 -- rows where x had one row, over the columns where it had one column.
 local function unbroadcast(g, x)
   if type(x) == "number" then return nil end
-  local r, c = x:rows(), x:cols()
-  if g:rows() ~= r then g = g:sum(1) end
-  if g:cols() ~= c then g = g:sum(2) end
+  local r, c = shape(x)
+  local gr, gc = shape(g)
+  if gr ~= r then g = g:sum(1) end
+  if gc ~= c then g = g:sum(2) end
   return g
 end
 
@@ -85,27 +91,33 @@ local function binary(fname, a, b, level, forward, backward)
   end)
 end
 
+-- (the forward and backward functions of each operation made once, not
+-- at every call: the small-op overhead is mostly such allocations)
+local function add_forward(x, y) return as_matrix(x) + y end
+local function add_backward(g) return g, g end
 function ops.add(a, b)
-  local out = binary("add", a, b, 2, function(x, y) return as_matrix(x) + y end,
-    function(g) return g, g end)
+  local out = binary("add", a, b, 2, add_forward, add_backward)
   return out
 end
 
+local function sub_forward(x, y) return as_matrix(x) - y end
+local function sub_backward(g) return g, -g end
 function ops.sub(a, b)
-  local out = binary("sub", a, b, 2, function(x, y) return as_matrix(x) - y end,
-    function(g) return g, -g end)
+  local out = binary("sub", a, b, 2, sub_forward, sub_backward)
   return out
 end
 
+local function mul_forward(x, y) return as_matrix(x):mul(y) end
+local function mul_backward(g, x, y) return g:mul(y), g:mul(x) end
 function ops.mul(a, b)
-  local out = binary("mul", a, b, 2, function(x, y) return as_matrix(x):mul(y) end,
-    function(g, x, y) return g:mul(y), g:mul(x) end)
+  local out = binary("mul", a, b, 2, mul_forward, mul_backward)
   return out
 end
 
+local function div_forward(x, y) return as_matrix(x):div(y) end
+local function div_backward(g, _, y, out) return g:div(y), -(g:mul(out):div(y)) end
 function ops.div(a, b)
-  local out = binary("div", a, b, 2, function(x, y) return as_matrix(x):div(y) end,
-    function(g, _, y, out) return g:div(y), -(g:mul(out):div(y)) end)
+  local out = binary("div", a, b, 2, div_forward, div_backward)
   return out
 end
 
@@ -294,7 +306,11 @@ local function check_dim(dim, n, fname, level)
 end
 
 -- g (1 x 1, 1 x c or r x 1) spread over x's shape.
-local function expand(g, x) return luma.zeros(x:rows(), x:cols()) + g end
+local function expand(g, x)
+  local gr, gc = shape(g)
+  if gr == 1 and gc == 1 then return luma.full(x:rows(), x:cols(), g:get(1, 1)) end
+  return luma.zeros(shape(x)) + g
+end
 
 --- v:sum([dim]): all elements (1 x 1), or down the columns (dim 1) or
 -- along the rows (dim 2).

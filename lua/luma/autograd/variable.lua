@@ -70,41 +70,42 @@ end
 -- value when it is recorded: backward refuses to run a node whose
 -- matrices have been written since, as PyTorch's version counters do,
 -- instead of returning a gradient computed from the changed values.
+-- (Element k + 1 is input k's count, element 1 the value's.)
+local version = luma.zeros(0, 0).version -- (the method itself: one C call a matrix)
 local function versions_of(inputs, value)
-  local list = { [0] = value:version() }
+  local list = { version(value) }
   for k, x in ipairs(inputs) do
     local M = matrix_of(x)
-    list[k] = M and M:version()
+    list[k + 1] = M and version(M)
   end
   return list
 end
 
 function variable.record(op, value, inputs, backward)
-  local out = new(value, false)
-  if not grad_enabled then return out end
-  for _, x in ipairs(inputs) do
-    if is_variable(x) and x.requires_grad then
-      out.requires_grad = true
-      out._op, out._inputs, out._backward = op, inputs, backward
-      out._versions = versions_of(inputs, value)
-      return out
+  if grad_enabled then
+    for _, x in ipairs(inputs) do
+      if is_variable(x) and x.requires_grad then
+        -- (every field in the constructor: one allocation of the right size)
+        return setmetatable({ value = value, requires_grad = true, _op = op, _inputs = inputs,
+          _backward = backward, _versions = versions_of(inputs, value) }, Variable)
+      end
     end
   end
-  return out
+  return new(value, false)
 end
 
 -- An error at the caller's line when a matrix node used has been written
 -- in place since node was recorded.
 local function check_unchanged(node, fname, level)
   local versions = node._versions
-  if node.value:version() ~= versions[0] then
+  if version(node.value) ~= versions[1] then
     fail(level + 1, "%s: the result of '%s' (%d x %d) was changed in place after it was "
       .. "computed; change a copy, or call backward first", fname, node._op,
       node.value:rows(), node.value:cols())
   end
   for k, x in ipairs(node._inputs) do
     local M = matrix_of(x)
-    if M and M:version() ~= versions[k] then
+    if M and version(M) ~= versions[k + 1] then
       fail(level + 1, "%s: input %d of '%s' (%d x %d) was changed in place after '%s' used it "
         .. "(an optimizer step, assign, fill, set or an out argument before backward?); change "
         .. "a copy, or call backward first", fname, k, node._op, M:rows(), M:cols(), node._op)
@@ -123,27 +124,27 @@ variable.shape_text = shape_text
 -- search (a deep graph, an RNN over many steps, must not overflow the C
 -- stack).
 local function reverse_topological(root)
-  local order, state, stack = {}, {}, { { root, 1 } }
-  state[root] = "open"
-  while #stack > 0 do
-    local top = stack[#stack]
-    local node, k = top[1], top[2]
+  -- the stack as two arrays, node and next input index: no table a node
+  local order, seen, nodes, next_input, top = {}, { [root] = true }, { root }, { 1 }, 1
+  while top > 0 do
+    local node, k = nodes[top], next_input[top]
     local inputs = node._inputs
     local child = inputs and inputs[k]
     if child ~= nil then
-      top[2] = k + 1
-      if is_variable(child) and child.requires_grad and not state[child] then
-        state[child] = "open"
-        stack[#stack + 1] = { child, 1 }
+      next_input[top] = k + 1
+      if not seen[child] and is_variable(child) and child.requires_grad then
+        seen[child] = true
+        top = top + 1
+        nodes[top], next_input[top] = child, 1
       end
     else
-      stack[#stack] = nil
-      state[node] = "done"
+      nodes[top] = nil
+      top = top - 1
       order[#order + 1] = node
     end
   end
-  local reversed = {}
-  for i = #order, 1, -1 do reversed[#reversed + 1] = order[i] end
+  local reversed, n = {}, #order
+  for i = n, 1, -1 do reversed[n - i + 1] = order[i] end
   return reversed
 end
 
@@ -184,20 +185,23 @@ local function run_backward(root, seed, retain, fname, level)
 end
 variable.run_backward = run_backward
 
+local BACKWARD_OPTIONS = { retain_graph = true }
+
 --- v:backward([seed [, {retain_graph = false}]]): accumulates the
 -- gradient of v into the grad field of every leaf below it.
 function methods.backward(self, seed, opts)
   if type(seed) == "table" and not is_variable(seed) and getmetatable(seed) == nil and opts == nil then
     seed, opts = nil, seed
   end
-  opts = args.options("backward", 2, opts, nil, { retain_graph = true }, 2)
+  if opts ~= nil then opts = args.options("backward", 2, opts, nil, BACKWARD_OPTIONS, 2) end
   if not self.requires_grad then
     fail(2, "backward: this Variable does not require a gradient (no input of the "
       .. "operations that made it has requires_grad = true)")
   end
   local value = self.value
   if seed == nil then
-    if value:rows() ~= 1 or value:cols() ~= 1 then
+    local r, c = value:shape()
+    if r ~= 1 or c ~= 1 then
       fail(2, "backward: the Variable is %s, not a scalar: pass the gradient of the output "
         .. "(a %s matrix) as seed", shape_text(value), shape_text(value))
     end
@@ -209,7 +213,7 @@ function methods.backward(self, seed, opts)
       fail(2, "backward: seed is %s but the Variable is %s", shape_text(seed), shape_text(value))
     end
   end
-  local grads = run_backward(self, seed, opts.retain_graph == true, "backward", 2)
+  local grads = run_backward(self, seed, opts ~= nil and opts.retain_graph == true, "backward", 2)
   for x, g in pairs(grads) do -- leaves keep theirs (they were made by no operation)
     if x._op == nil then x.grad = x.grad and x.grad + g or g:copy() end
   end
