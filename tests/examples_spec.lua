@@ -73,4 +73,96 @@ describe("examples", function()
     end
     os.remove(dir)
   end)
+  -- The neural-network examples (docs/NN.md, "Worked examples").  The
+  -- figures go to a fresh folder; a PNG file starts with its 8-byte
+  -- signature (PNG specification, 2nd ed., 5.2).
+  local function fresh_dir()
+    local dir = os.tmpname()
+    os.remove(dir)
+    assert(os.execute("mkdir " .. support.quote(dir)))
+    return dir
+  end
+  local function assert_png(out, path)
+    assert.truthy(out:find("wrote " .. path, 1, true))
+    local f = assert(io.open(path, "rb"))
+    local head = f:read(8)
+    local size = f:seek("end")
+    f:close()
+    assert.equal("\137PNG\r\n\26\n", head)
+    assert.is_true(size > 10000) -- a drawn figure (50 and 130 kB), not a blank canvas
+    os.remove(path)
+  end
+
+  it("classifies the digits with an MLP and draws its loss curve (nn_digits.lua)", function()
+    local dir = fresh_dir()
+    local out, err, code = support.luma_run({ "scripts/examples/nn_digits.lua", dir })
+    assert.equal("", err)
+    assert.equal(0, code)
+    assert.truthy(out:find("1347 training and 450 test images", 1, true))
+    local n_iter, first, last = out:match("n_iter (%d+), loss ([%d.]+) after the first epoch, ([%d.]+)")
+    -- the default max_iter (200) runs out while the loss still falls by more than tol
+    assert.equal(200, tonumber(n_iter))
+    assert.is_true(tonumber(last) < tonumber(first) / 50) -- 2.25 -> 0.017 measured
+    local acc = tonumber(out:match("test accuracy ([%d.]+)"))
+    assert.is_true(acc >= 0.97, "accuracy " .. acc) -- 0.987 measured, as tests/nn/mlp_spec.lua
+    assert_png(out, dir .. "/nn_digits.png")
+    os.remove(dir)
+  end)
+
+  it("codes the digits in 2-D better than PCA with an autoencoder (nn_autoencoder_plot.lua)", function()
+    local dir = fresh_dir()
+    local out, err, code = support.luma_run({ "scripts/examples/nn_autoencoder_plot.lua", dir })
+    assert.equal("", err)
+    assert.equal(0, code)
+    local ae, pca = out:match("test reconstruction MSE: autoencoder ([%d.]+), PCA ([%d.]+)")
+    ae, pca = tonumber(ae), tonumber(pca)
+    -- PCA is deterministic; two components leave about 0.052 per pixel
+    assert.near(0.0520, pca, 0.0005)
+    -- the nonlinear code reconstructs held-out digits with at most 3/4 of
+    -- PCA's error (0.56 measured; 0.56 to 0.61 over seeds 1 to 4)
+    assert.is_true(ae < 0.75 * pca, ae .. " vs PCA's " .. pca)
+    local knn_ae, knn_pca = out:match("from the 2%-D code: autoencoder ([%d.]+), PCA ([%d.]+)")
+    -- 0.911 against 0.649 measured (0.85 to 0.91 over seeds 1 to 4)
+    assert.is_true(tonumber(knn_ae) > tonumber(knn_pca) + 0.1)
+    assert_png(out, dir .. "/nn_autoencoder.png")
+    os.remove(dir)
+  end)
+
+  it("retrieves noisy digits by 1-NN in a triplet embedding (nn_triplet_retrieval.lua)", function()
+    local out, err, code = support.luma_run({ "scripts/examples/nn_triplet_retrieval.lua" })
+    assert.equal("", err)
+    assert.equal(0, code)
+    local clean = tonumber(out:match("clean pixels %(64 columns%):%s+([%d.]+)"))
+    local noisy = tonumber(out:match("noisy rows %(128 columns%):%s+([%d.]+)"))
+    local embedded = tonumber(out:match("triplet embedding %(16%-D%):%s+([%d.]+)"))
+    assert.is_true(clean > 0.97)  -- 0.989 measured
+    assert.is_true(noisy < 0.4)   -- 0.220 measured: the noise decides the neighbours
+    assert.is_true(embedded > 0.9) -- 0.956 measured (0.951 to 0.956 over seeds 1 to 3)
+    assert.is_true(embedded > noisy + 0.5)
+    local epochs = tonumber(out:match("embedding: (%d+) epochs"))
+    assert.is_true(epochs > 30 and epochs <= 200)
+  end)
+
+  it("trains a module written in Lua by a hand-written loop and checks its gradient (nn_custom_module.lua)", function()
+    local out, err, code = support.luma_run({ "scripts/examples/nn_custom_module.lua" })
+    assert.equal("", err)
+    assert.equal(0, code)
+    local losses = {}
+    for epoch, loss in out:gmatch("epoch%s+(%d+)%s+loss ([%d.]+)") do
+      losses[tonumber(epoch)] = tonumber(loss)
+    end
+    assert.is_true(losses[10] > 0.5)   -- 0.663 measured: near log 2 at first ...
+    assert.is_true(losses[100] < 0.05) -- ... 0.006 at the end
+    local acc = tonumber(out:match("test accuracy ([%d.]+)"))
+    assert.is_true(acc > 0.9, "accuracy " .. acc) -- 0.955 measured (0.99 for other seeds)
+    -- the user-written module prints with its extra_repr; its alpha left 0
+    local alphas = {}
+    for a in out:gmatch("Residual%(alpha=([%-%d.]+)") do alphas[#alphas + 1] = tonumber(a) end
+    assert.equal(2, #alphas)
+    assert.is_true(math.abs(alphas[1]) > 0.1 and math.abs(alphas[2]) > 0.1)
+    local n, max_err, verdict = out:match("gradcheck of the block %((%d+) parameters%): max error (%S+), (%a+)")
+    assert.equal(5, tonumber(n)) -- inner and outer weight and bias, alpha
+    assert.is_true(tonumber(max_err) < 1e-6) -- 1.2e-08 measured
+    assert.equal("ok", verdict)
+  end)
 end)
