@@ -709,6 +709,8 @@ local function fit_embedding(self, X, codes, k)
           self.__class.short_name, #self.loss_curve + 1)
       end
       loss:backward()
+      -- the L2 penalty alpha / (2 m) sum |W|^2 of the batch's m anchors
+      value = value + add_penalty(self, stop - start + 1)
       r.optimizer:step()
       total = total + value * (stop - start + 1)
     end
