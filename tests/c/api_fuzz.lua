@@ -181,7 +181,8 @@ local function call(t, self, args, n)
   elseif is_public(t) and misplaced(msg) then
     note_inside(t, msg, "")
   elseif not (msg:find("bad argument", 1, true) or msg:find("luma", 1, true)
-              or msg:find("on bad self", 1, true)) then
+              or msg:find("on bad self", 1, true) or limit_error(msg)) then
+    -- (a limit's message is the state's: the call was stopped, not refused)
     -- Errors must name the function and the problem (the brief): one that
     -- names neither is a failure, reported once per function.
     unstructured = unstructured + 1

@@ -49,7 +49,7 @@ doc(autograd.is_variable, { name = "luma.autograd.is_variable", signature = "is_
 doc(ops.matmul, { name = "luma.autograd.matmul", signature = "matmul(a, b) -> Variable",
   doc = "The matrix product a b (a or b may be a matrix or a number); the gradients are "
     .. "G b^T and a^T G. Also a * b and a:matmul(b)." })
-doc(ops.linear, { name = "luma.autograd.linear", signature = "linear(x, W [, b]) -> Variable",
+doc(ops.linear, { name = "luma.autograd.linear", signature = "linear(x, W [, b = nil]) -> Variable",
   doc = "x W^T + b with W out x in and b 1 x out (PyTorch's F.linear; nn.Linear uses it), as "
     .. "one node: dgemm adds the product onto the bias rows. Gradients G W, G^T x and the "
     .. "column sums of G, each computed only when its input requires a gradient." })
