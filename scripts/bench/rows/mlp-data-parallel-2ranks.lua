@@ -11,12 +11,12 @@ return {
   unit = "ms",
   runs = 3,
   luma = {
-    argv = { "mpirun", "-np", "2", env.luma, env.dir .. "/kernels/mlp_data_parallel.lua", "parallel" },
+    argv = { "mpirun", "-np", "2", env.luma, env.dir .. "/kernels/mlp_epoch.lua", "parallel" },
     env = { OMPI_ALLOW_RUN_AS_ROOT = "1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = "1" },
   },
   peer = {
     name = "luma, one process",
-    argv = { env.luma, env.dir .. "/kernels/mlp_data_parallel.lua", "alone" },
+    argv = { env.luma, env.dir .. "/kernels/mlp_epoch.lua" },
   },
   target = { max_ratio = 1 / 1.6 },
 }
