@@ -1,12 +1,12 @@
 /*
  * nn.c - fused optimizer steps and activation backward passes (nn.h).
  *
- * Each loop body repeats, element by element, the chain of whole-matrix
- * operations lua/luma/optim/sgd.lua and lua/luma/autograd/ops.lua wrote
- * before these kernels existed (the same operations in the same order),
- * so the fused result equals the chained one bit for bit (the rectifiers'
- * backward passes aside: nn.h); what changes is one pass over memory
- * instead of six to ten, and no temporaries.
+ * Each loop body evaluates, element by element, the operations of the
+ * update rule (docs/OPTIM.md) or the derivative in the order a chain of
+ * whole-matrix operations would, so the fused result equals the chained
+ * one bit for bit (tests/nn/kernels_spec.lua; the rectifiers' backward
+ * passes aside: nn.h); what changes is one pass over memory instead of
+ * six to ten, and no temporaries.
  */
 #include "nn/nn.h"
 
@@ -22,7 +22,6 @@ static int all_contiguous(const luma_Mat *const *m, int n) {
     if (m[k] && !luma_mat_is_contiguous(m[k])) return 0;
   return 1;
 }
-
 
 /* One rule's update of element (*pp, gv, *a, *b) -- a, b its state --
  * repeated as its own loop per rule so that each is a tight loop the
