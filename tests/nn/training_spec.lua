@@ -97,7 +97,10 @@ describe("optimizers over a module's parameters", function()
     steps(1000)
     -- 1,000 leaked 64 x 32 matrices alone would be 16 MB
     assert.is_true(collectgarbage("count") - heap < 64, (collectgarbage("count") - heap) .. " KB more heap")
-    assert.is_true(rss_kb() - rss < 4096, (rss_kb() - rss) .. " KB more resident")
+    -- (AddressSanitizer's quarantine holds freed blocks: resident memory grows there)
+    if os.getenv("LUMA_SANITIZED") ~= "1" then
+      assert.is_true(rss_kb() - rss < 4096, (rss_kb() - rss) .. " KB more resident")
+    end
   end)
 
   it("refuses an optimizer step between forward and backward, and results as parameters", function()
