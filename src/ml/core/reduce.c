@@ -76,6 +76,13 @@ static double lane_norm(luma_Lane l, double p) {
   double scale = lane_norm(l, INFINITY);
   if (scale == 0 || !isfinite(scale)) return scale;
   double s = 0;
+  if (p == 2) { /* t * t, not pow(t, 2): the same value, ten times sooner */
+    for (int64_t k = 0; k < l.n; k++) {
+      double t = fabs(AT(l, k)) / scale;
+      s += t * t;
+    }
+    return scale * sqrt(s);
+  }
   for (int64_t k = 0; k < l.n; k++) s += pow(fabs(AT(l, k)) / scale, p);
   return scale * pow(s, 1.0 / p);
 }
@@ -225,8 +232,11 @@ double luma_reduce_all(luma_Threads *t, luma_Reduce op, const luma_Mat *a, doubl
       if (scale == 0 || !isfinite(scale)) return scale;
       double s = 0;
       for (int64_t i = 0; i < a->rows; i++)
-        for (int64_t j = 0; j < a->cols; j++) s += pow(fabs(LUMA_AT(a, i, j)) / scale, param);
-      return scale * pow(s, 1.0 / param);
+        for (int64_t j = 0; j < a->cols; j++) {
+          double r = fabs(LUMA_AT(a, i, j)) / scale;
+          s += param == 2 ? r * r : pow(r, param);
+        }
+      return scale * (param == 2 ? sqrt(s) : pow(s, 1.0 / param));
     }
     case LUMA_RED_LOGSUMEXP: {
       if (n == 0) return -INFINITY;
