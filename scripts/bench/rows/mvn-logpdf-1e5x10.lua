@@ -22,5 +22,5 @@ return {
   --   out:mul, out:subtract     read and write out twice 3.2e6
   -- 6.0e7 bytes; every array fits in the last-level cache.
   limit = { kind = "bandwidth", bytes = 6.0e7 },
-  target = { max_ratio = 1.0 },
+  target = { max_ratio = 0.8 }, -- issue 35 (issue 4 asked for 1)
 }
