@@ -9,6 +9,7 @@
 #include <lualib.h>
 
 #include "core.h"
+#include "core/numtext.h"
 #include "budget.h"
 
 /* ------------------------------------------------------------ allocator */
@@ -192,7 +193,7 @@ int luma_state_stopped(lua_State *L) {
 
 int luma_state_refuse_cost(lua_State *L, const char *what, double cost, uint64_t left) {
   char detail[sizeof ((luma_StateInfo *)0)->stop_detail];
-  snprintf(detail, sizeof detail, "%s would cost about %.3g units of work, more than the %llu left",
+  luma_snprintf_c(detail, sizeof detail, "%s would cost about %.3g units of work, more than the %llu left",
            what, cost, (unsigned long long)left);
   return luma_state_limit_error_detail(L, detail);
 }
