@@ -69,6 +69,7 @@ int main(void) {
   static const double data[4 * 3] = {1, 10, 100, 2, 20, 200, 3, 30, 300, 4, 40, 400};
 
   luma_Options opts = {0};
+  opts.size = sizeof opts;             /* the options this host was built with */
   opts.sandbox = 1;
   opts.memory_limit = 16u << 20;       /* 16 MiB */
   opts.instruction_limit = 10000000;   /* per run */

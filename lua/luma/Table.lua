@@ -14,6 +14,7 @@
 -- learned from data, so the codes do not depend on row order).
 local luma = require("luma")
 local args = require("luma.util.args")
+local numfmt = require("luma.util.native").format -- "." whatever the locale
 
 local Table = {}          -- the class: callable, its static functions and methods
 local Categorical = {}    -- the categorical column class
@@ -266,10 +267,10 @@ end
 -- shortest form that reads back as the same number ("3", "0.1").
 local function format_number(x)
   for digits = 1, 17 do
-    local s = string.format("%." .. digits .. "g", x)
+    local s = numfmt("%." .. digits .. "g", x)
     if tonumber(s) == x then return s end
   end
-  return string.format("%.17g", x)
+  return numfmt("%.17g", x)
 end
 
 -- Normalizes one column value given to the constructor: a numeric n x 1
@@ -774,7 +775,7 @@ local function cell_text(rec, i)
     if x ~= x then return "nan" end
     if x == math.huge then return "inf" elseif x == -math.huge then return "-inf" end
     if x == math.floor(x) and math.abs(x) < 1e15 then return string.format("%d", x) end
-    return string.format("%.6g", x)
+    return numfmt("%.6g", x)
   end
   return rec.values:get(i) or "<NA>"
 end

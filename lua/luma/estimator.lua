@@ -36,6 +36,7 @@
 local luma = require("luma")
 local args = require("luma.util.args")
 local labels = require("luma.util.labels")
+local native = require("luma.util.native") -- numbers with "." whatever the locale
 
 local estimator = {}
 
@@ -73,7 +74,7 @@ local function describe(v)
   end
   if type(v) == "table" then return require("luma.repl").pretty(v) end
   if v ~= v then return "nan" end
-  return type(v) == "string" and string.format("%q", v) or tostring(v)
+  return type(v) == "string" and string.format("%q", v) or native.tostring(v)
 end
 
 -- Equality that takes NaN as equal to NaN (a NaN default is not "changed").

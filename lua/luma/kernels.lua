@@ -8,6 +8,7 @@
 -- kernels.center(K) double-centres a Gram matrix for kernel PCA.
 local luma = require("luma")
 local args = require("luma.util.args")
+local native = require("luma.util.native") -- numbers with "." whatever the locale
 
 local pairwise = luma.pairwise
 local where = luma.matrix.where
@@ -43,8 +44,8 @@ local CHECKS = {
 -- Shortest text that reads back as the same number.
 local function number_text(v)
   if math.type(v) == "integer" then return tostring(v) end
-  local s = string.format("%.15g", v)
-  if tonumber(s) ~= v then s = string.format("%.17g", v) end
+  local s = native.format("%.15g", v)
+  if tonumber(s) ~= v then s = native.format("%.17g", v) end
   return s
 end
 

@@ -12,6 +12,7 @@
 -- is greater-is-better: losses are negated ("neg_...").
 local luma = require("luma")
 local args = require("luma.util.args")
+local native = require("luma.util.native") -- numbers with "." whatever the locale
 local label_util = require("luma.util.labels")
 
 local metrics = {}
@@ -178,7 +179,7 @@ end
 -- not 0.0), others as Lua prints them.
 local function label_text(v)
   if v == math.floor(v) and math.abs(v) < 2 ^ 53 then return string.format("%d", v) end
-  return tostring(v)
+  return native.tostring(v)
 end
 
 -- The (weighted) counts of each pair (y = labels[i], p = labels[j]);

@@ -3,6 +3,7 @@
 -- sorted, short lists on one line, matrices, estimators and result tables
 -- by their own __tostring, numbers to 6 significant digits.
 local luma = require("luma")
+local numfmt = require("luma.util.native").format -- "." whatever the locale
 
 local function is_identifier(k)
   return type(k) == "string" and k:match("^[%a_][%w_]*$") ~= nil
@@ -13,7 +14,7 @@ local function scalar(v)
     if v ~= v then return "nan" end
     if v == math.huge then return "inf" end
     if v == -math.huge then return "-inf" end
-    return string.format("%.6g", v)
+    return numfmt("%.6g", v)
   end
   if type(v) == "string" then return string.format("%q", v) end
   return tostring(v)

@@ -3,6 +3,7 @@
 -- (src/vm/repl.c) reads lines and calls these.
 local luma = require("luma")
 local args = require("luma.util.args")
+local native = require("luma.util.native") -- numbers with "." whatever the locale
 
 local repl = {}
 
@@ -33,7 +34,7 @@ local function pretty_value(v, depth, seen)
   elseif t ~= "table" then
     local printer = custom_printer(v)
     if printer then return printer(v) end
-    return tostring(v)
+    return native.tostring(v)
   end
   local printer = custom_printer(v)
   if printer then return printer(v) end

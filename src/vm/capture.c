@@ -10,6 +10,7 @@
 #include <lualib.h>
 
 #include "core.h"
+#include "core/numtext.h"
 
 static void deliver(lua_State *L, const char *text, size_t len) {
   luma_StateInfo *info = luma_state_info(L);
@@ -45,7 +46,7 @@ static void deliver_arguments(lua_State *L, int first) {
       char num[64];
       int len = lua_isinteger(L, i)
                     ? snprintf(num, sizeof num, LUA_INTEGER_FMT, (LUAI_UACINT)lua_tointeger(L, i))
-                    : snprintf(num, sizeof num, LUA_NUMBER_FMT, (LUAI_UACNUMBER)lua_tonumber(L, i));
+                    : luma_snprintf_c(num, sizeof num, LUA_NUMBER_FMT, (LUAI_UACNUMBER)lua_tonumber(L, i));
       luaL_addlstring(&b, num, (size_t)len);
     } else {
       size_t len;

@@ -242,6 +242,7 @@ int luma_open_mpi(lua_State *L);
 int luma_open_io(lua_State *L);
 int luma_open_special(lua_State *L);
 int luma_open_pairwise(lua_State *L);
+int luma_open_util_native(lua_State *L);
 int luma_open_linear_native(lua_State *L);
 int luma_open_optim_native(lua_State *L);
 int luma_open_nn_native(lua_State *L);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "core/numtext.h"
 
 /* Sets the bounds of an interval "[lo, hi)" on the param table at -1:
  * min/gt for the lower end, max/lt for the upper; "inf" ends are open. */
@@ -18,8 +19,8 @@ static void set_range(lua_State *L, const char *spec_name, const luma_ParamSpec 
       (open != '[' && open != '(') || (close != ']' && close != ')'))
     luaL_error(L, "%s: parameter '%s' has a malformed range \"%s\" (use \"[0, inf)\")",
                spec_name, p->name, p->range);
-  double a = strcmp(lo, "-inf") == 0 ? -HUGE_VAL : strtod(lo, NULL);
-  double b = strcmp(hi, "inf") == 0 ? HUGE_VAL : strtod(hi, NULL);
+  double a = strcmp(lo, "-inf") == 0 ? -HUGE_VAL : luma_strtod_c(lo, NULL);
+  double b = strcmp(hi, "inf") == 0 ? HUGE_VAL : luma_strtod_c(hi, NULL);
   if (isfinite(a)) {
     lua_pushnumber(L, a);
     lua_setfield(L, -2, open == '[' ? "min" : "gt");

@@ -46,6 +46,7 @@ static const NativeModule native_modules[] = {
     {"io", luma_open_io},
     {"special", luma_open_special},
     {"pairwise", luma_open_pairwise},
+    {"util.native", luma_open_util_native},
     {"linear.native", luma_open_linear_native},
     {"optim.native", luma_open_optim_native},
     {"generative.native", luma_open_generative_native},

@@ -48,6 +48,14 @@ typedef void (*luma_WarnFunction)(void *ud, const char *msg);
 typedef void (*luma_PrintFunction)(void *ud, const char *text, size_t len);
 
 typedef struct luma_Options {
+  /* sizeof(luma_Options) as the host was compiled: set it, so that later
+   * versions, which add members at the end under the same soname, know
+   * which members the host filled in.  0 stands for this version's
+   * struct (every member below), so a host that zeroes the struct and
+   * never sets size keeps working.  luma_newstate returns NULL for a size
+   * it does not know (larger than its own struct: a host built against a
+   * newer luma.h; or smaller than this version's). */
+  size_t size;
   /* Nonzero: no io library; os limited to clock, time, date and difftime;
    * no dofile/loadfile; load() accepts text chunks only; require finds only
    * Luma's own modules (no C loaders, no loadlib, no file search); debug
@@ -86,11 +94,16 @@ typedef struct luma_Options {
   void *print_ud;
 } luma_Options;
 
+/* The version of the library actually loaded ("0.1.0"), which may differ
+ * from the LUMA_VERSION a host was compiled with when it links libluma.so. */
+LUMA_API const char *luma_version(void);
+
 /* Creates a state with the Lua standard libraries (restricted if
  * opts->sandbox) and Luma opened as the global `luma` and as
  * package.loaded.luma.  opts may be NULL for defaults (no sandbox, no
  * limits).  Returns NULL if memory runs out (or the memory limit is too
- * small to hold an empty state).  Close it with luma_close. */
+ * small to hold an empty state, or opts->size is not one it knows).  Close
+ * it with luma_close. */
 LUMA_API lua_State *luma_newstate(const luma_Options *opts);
 LUMA_API void luma_close(lua_State *L);
 

@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "core/numtext.h"
 #include "core/matrix_lua.h"
 
 /* ------------------------------------------------------------- digest */
@@ -430,7 +431,7 @@ static void world_start(lua_State *L) {
   const char *env = getenv("LUMA_MPI_TIMEOUT");
   if (env != NULL && *env != '\0') {
     char *end = NULL;
-    double t = strtod(env, &end);
+    double t = luma_strtod_c(env, &end);
     if (*end == '\0' && t > 0) world.timeout = t;
     else lua_warning(L, "LUMA_MPI_TIMEOUT must be a number of seconds > 0; using 60", 0);
   }

@@ -7,6 +7,7 @@
 #include <lauxlib.h>
 
 #include "core.h"
+#include "core/numtext.h"
 
 /* Message handler: appends a traceback to string messages; other error
  * values go through __tostring, or are described by type. */
@@ -31,7 +32,13 @@ int luma_pcall(lua_State *L, int nargs, int nresults) {
   lua_pushcfunction(L, traceback_handler);
   lua_insert(L, base);
   luma_state_restart_budget(L);
+  /* The run sees the C locale's numbers whatever LC_NUMERIC the host set:
+   * Lua's own tostring, string.format and "..", and every message, write
+   * 0.5 and never 0,5 (the thread's locale is the host's again on return;
+   * lua_pcall never unwinds past here). */
+  locale_t host_locale = luma_locale_enter();
   int status = lua_pcall(L, nargs, nresults, base);
+  luma_locale_leave(host_locale);
   lua_remove(L, base);
   /* A run that stopped yet returned (its last statement a tail call to a
    * C function that caught the stop: `return pcall(f)`) or failed with

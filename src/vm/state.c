@@ -2,6 +2,7 @@
  * state.c - creating and closing Luma states: the limiting allocator, the
  * instruction-count hook, the warning sink and the sandbox.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <lualib.h>
 
 #include "core.h"
+#include "core/numtext.h"
 #include "budget.h"
 
 /* ------------------------------------------------------------ allocator */
@@ -192,7 +194,7 @@ int luma_state_stopped(lua_State *L) {
 
 int luma_state_refuse_cost(lua_State *L, const char *what, double cost, uint64_t left) {
   char detail[sizeof ((luma_StateInfo *)0)->stop_detail];
-  snprintf(detail, sizeof detail, "%s would cost about %.3g units of work, more than the %llu left",
+  luma_snprintf_c(detail, sizeof detail, "%s would cost about %.3g units of work, more than the %llu left",
            what, cost, (unsigned long long)left);
   return luma_state_limit_error_detail(L, detail);
 }
@@ -454,9 +456,23 @@ static int panic(lua_State *L) {
   return 0;
 }
 
-lua_State *luma_newstate(const luma_Options *opts) {
-  static const luma_Options defaults = {0, 0, 0, NULL, NULL, 0, 0, NULL, NULL};
-  if (opts == NULL) opts = &defaults;
+const char *luma_version(void) {
+  return LUMA_VERSION;
+}
+
+/* The options of version 0.1, the struct a size of 0 stands for: its last
+ * member is print_ud.  A later version that adds members reads them only
+ * when the host's size covers them. */
+#define OPTIONS_0_1_SIZE (offsetof(luma_Options, print_ud) + sizeof(void *))
+
+lua_State *luma_newstate(const luma_Options *host_opts) {
+  luma_Options given = {0};
+  if (host_opts != NULL) {
+    size_t size = host_opts->size == 0 ? OPTIONS_0_1_SIZE : host_opts->size;
+    if (size < OPTIONS_0_1_SIZE || size > sizeof given) return NULL;
+    memcpy(&given, host_opts, size);
+  }
+  const luma_Options *opts = &given;
   luma_StateInfo *info = calloc(1, sizeof *info);
   if (info == NULL) return NULL;
   info->limit = opts->memory_limit;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,28 @@ static void test_basic_state(void) {
   lua_settop(L, 0);
   luma_close(L);
   luma_close(NULL); /* harmless */
+}
+
+/* luma_version is the library's own version; luma_Options.size: 0 and
+ * sizeof both give the options asked for, sizes the library does not know
+ * give NULL rather than options half read. */
+static void test_version_and_options_size(void) {
+  CHECK(strcmp(luma_version(), LUMA_VERSION) == 0);
+  luma_Options opts = {0};
+  opts.sandbox = 1;
+  lua_State *L = luma_newstate(&opts); /* size 0: this version's struct */
+  CHECK(L != NULL);
+  CHECK(strcmp(eval_string(L, "return type(io)"), "nil") == 0);
+  luma_close(L);
+  opts.size = sizeof opts;
+  L = luma_newstate(&opts);
+  CHECK(L != NULL);
+  CHECK(strcmp(eval_string(L, "return type(io)"), "nil") == 0);
+  luma_close(L);
+  opts.size = sizeof opts + 8; /* a host built against a newer luma.h */
+  CHECK(luma_newstate(&opts) == NULL);
+  opts.size = offsetof(luma_Options, sandbox); /* shorter than any version */
+  CHECK(luma_newstate(&opts) == NULL);
 }
 
 static void test_memory_limit(void) {
@@ -1067,6 +1090,7 @@ static void test_traceback_as_lua_writes_it(void) {
 
 int main(void) {
   test_basic_state();
+  test_version_and_options_size();
   test_memory_limit();
   test_instruction_limit();
   test_instruction_limit_in_native_loops();

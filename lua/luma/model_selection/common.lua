@@ -11,6 +11,7 @@ local common = {}
 -- check_opts(fname, opts, valid, level) and options(fname, argn, opts,
 -- positional, valid, level).
 local args = require("luma.util.args")
+local native = require("luma.util.native") -- numbers with "." whatever the locale
 local labels = require("luma.util.labels")
 common.fail, common.check_opts, common.options = args.fail, args.check_opts, args.options
 local fail = common.fail
@@ -126,7 +127,7 @@ end
 function common.format_value(v)
   if type(v) == "number" then
     if math.type(v) == "integer" then return tostring(v) end
-    return string.format("%.4g", v)
+    return native.format("%.4g", v)
   end
   if type(v) == "table" and not getmetatable(v) then
     local keys = {}

@@ -16,6 +16,7 @@ local contour = require("luma.plot.contour")
 local figure = require("luma.plot.figure")
 local scale = require("luma.plot.scale")
 local svg = require("luma.plot.svg")
+local numfmt = require("luma.util.native").format -- "." whatever the locale
 local native = require("luma.plot.native")
 
 local raster = {}
@@ -180,7 +181,7 @@ function draw.image(cv, ax, a, fx, fy)
       if c then
         local x0, x1, y0, y1 = svg.cell_box(a, i, j)
         -- "%d" of a non-integral value falls back to the short form
-        local ok, s = pcall(string.format, a.annotate, v)
+        local ok, s = pcall(numfmt, a.annotate, v)
         text(cv, font, fx((x0 + x1) / 2), fy((y0 + y1) / 2), ok and s or scale.short(v),
           { anchor = "middle", valign = "middle", color = svg.contrast(c) })
       end

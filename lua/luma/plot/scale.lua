@@ -8,6 +8,7 @@
 -- the powers of ten in range (every k-th one when there are many), with 2
 -- and 5 times them added when the range spans less than two decades.
 local scale = {}
+local numfmt = require("luma.util.native").format -- "." whatever the locale
 
 local log10 = math.log10 or function(x) return math.log(x, 10) end
 
@@ -35,15 +36,15 @@ scale.nicenum = nicenum
 -- Text of v when the ticks are `step` apart: the step's decimals, an
 -- exponent form for very large or very small magnitudes, never "-0".
 local function label(v, step)
-  if not (step > 0 and step < math.huge) or v ~= v then return string.format("%.3g", v) end
+  if not (step > 0 and step < math.huge) or v ~= v then return numfmt("%.3g", v) end
   if math.abs(v) < step * 1e-9 then v = 0 end
   local big = math.max(math.abs(v), step)
   if big >= 1e6 or (step < 1e-4 and big < 1e-3) then
-    local s = string.format("%.3g", v):gsub("e%+?(%-?)0*(%d)", "e%1%2")
+    local s = numfmt("%.3g", v):gsub("e%+?(%-?)0*(%d)", "e%1%2")
     return s
   end
   local decimals = math.max(0, -math.floor(log10(step) + 1e-9))
-  local s = string.format("%." .. decimals .. "f", v)
+  local s = numfmt("%." .. decimals .. "f", v)
   if s:match("^%-0%.?0*$") then s = s:sub(2) end
   return s
 end
@@ -53,7 +54,7 @@ scale.label = label
 -- padding ("1e6", "2.5e-7"): labels of classes and of given ticks.
 local function short(v)
   if v == 0 then return "0" end
-  local s = string.format("%.6g", v)
+  local s = numfmt("%.6g", v)
   return (s:gsub("e%+?(%-?)0*(%d)", "e%1%2"))
 end
 scale.short = short

@@ -23,7 +23,8 @@ local contour = require("luma.plot.contour")
 local figure = require("luma.plot.figure")
 local scale = require("luma.plot.scale")
 
-local fmt, concat = string.format, table.concat
+-- numbers with "." whatever the locale (a comma would corrupt the SVG)
+local fmt, concat = require("luma.util.native").format, table.concat
 local fail = common.fail
 
 local svg = {}

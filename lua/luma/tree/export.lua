@@ -3,6 +3,7 @@
 -- feature and node numbers are 1-based, as everywhere in Luma.
 local luma = require("luma")
 local args = require("luma.util.args")
+local numfmt = require("luma.util.native").format -- "." whatever the locale
 
 local export = {}
 
@@ -36,7 +37,7 @@ end
 -- A label or value as Python prints it: 3 rather than 3.0 for labels.
 local function label_text(v)
   if v == math.floor(v) and math.abs(v) < 2 ^ 53 then return string.format("%d", v) end
-  return string.format("%.17g", v)
+  return numfmt("%.17g", v)
 end
 
 -- Python's str(round(x, p)): the shortest text of the rounded number,
@@ -46,13 +47,13 @@ local function py_round(x, p)
   local r = x >= 0 and math.floor(x * scale + 0.5) / scale or -math.floor(-x * scale + 0.5) / scale
   if r == 0 then r = 0 end -- no "-0.0"
   for k = 1, 17 do
-    local s = string.format("%." .. k .. "g", r)
+    local s = numfmt("%." .. k .. "g", r)
     if tonumber(s) == r then
       if not s:find("[%.e]") then s = s .. ".0" end
       return s
     end
   end
-  return string.format("%.17g", r)
+  return numfmt("%.17g", r)
 end
 
 local function feature_names(opts, d, default)
@@ -95,13 +96,13 @@ function export.export_text(est, opts)
       local text = "class: " .. label_text(classes:get(v:argmax(2):get(1, 1), 1))
       if opts.show_weights then
         local w = {}
-        for k = 1, v:cols() do w[k] = string.format(fmt, v:get(1, k)) end
+        for k = 1, v:cols() do w[k] = numfmt(fmt, v:get(1, k)) end
         text = "weights: [" .. table.concat(w, ", ") .. "] " .. text
       end
       return text
     end
     local w = {}
-    for k = 1, v:cols() do w[k] = string.format(fmt, v:get(1, k)) end
+    for k = 1, v:cols() do w[k] = numfmt(fmt, v:get(1, k)) end
     return "value: [" .. table.concat(w, ", ") .. "]"
   end
   local function walk(i, depth)
@@ -114,9 +115,9 @@ function export.export_text(est, opts)
       lines[#lines + 1] = indent .. "truncated branch of depth " .. below
     else
       local name = names[f]
-      lines[#lines + 1] = indent .. name .. " <= " .. string.format(fmt, t)
+      lines[#lines + 1] = indent .. name .. " <= " .. numfmt(fmt, t)
       walk(left, depth + 1)
-      lines[#lines + 1] = indent .. name .. " >  " .. string.format(fmt, t)
+      lines[#lines + 1] = indent .. name .. " >  " .. numfmt(fmt, t)
       walk(right, depth + 1)
     end
   end

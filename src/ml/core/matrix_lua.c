@@ -17,6 +17,7 @@
 
 #include "budget.h"
 #include "core/matrix_lua.h"
+#include "core/numtext.h"
 
 enum { MAT_OWNED, MAT_VIEW, MAT_EXTERNAL };
 
@@ -524,9 +525,9 @@ enum { FMT_INT, FMT_FIXED, FMT_SCI };
 static int format_value(char *buf, size_t size, double v, int mode, int precision) {
   if (isnan(v)) return snprintf(buf, size, "nan");
   if (isinf(v)) return snprintf(buf, size, v > 0 ? "inf" : "-inf");
-  if (mode == FMT_INT) return snprintf(buf, size, "%.0f", v == 0 ? 0.0 : v);
-  if (mode == FMT_SCI) return snprintf(buf, size, "%.*e", precision, v);
-  return snprintf(buf, size, "%.*f", precision, v);
+  if (mode == FMT_INT) return luma_snprintf_c(buf, size, "%.0f", v == 0 ? 0.0 : v);
+  if (mode == FMT_SCI) return luma_snprintf_c(buf, size, "%.*e", precision, v);
+  return luma_snprintf_c(buf, size, "%.*f", precision, v);
 }
 
 /* Which rows (or columns) are printed: all, or edgeitems at each end. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "io/csv.h"
+#include "core/numtext.h"
 
 void luma_csv_init(luma_CsvReader *r, const char *data, size_t len, char delimiter, char comment) {
   r->p = data;
@@ -256,7 +257,7 @@ static int slow_number(const char *text, size_t len, double *out) {
    * caller guarantees a terminator after the data); hexadecimal floats
    * ("0x1p3") are not what a CSV writer means. */
   char *end;
-  double v = strtod(text, &end);
+  double v = luma_strtod_c(text, &end);
   if (end != text + len || memchr(text, 'x', len) || memchr(text, 'X', len)) return 0;
   *out = v;
   return 1;

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "io/csv.h"
+#include "core/numtext.h"
 #include "core/matrix_lua.h"
 #include "budget.h"
 #include "io/filemap.h"
@@ -794,7 +795,7 @@ static int io_write_csv(lua_State *L) {
       }
       int n = isnan(v)   ? snprintf(num, sizeof num, "nan")
               : isinf(v) ? snprintf(num, sizeof num, v > 0 ? "inf" : "-inf")
-                         : snprintf(num, sizeof num, "%.*g", precision, v);
+                         : luma_snprintf_c(num, sizeof num, "%.*g", precision, v);
       luaL_addlstring(&b, num, (size_t)n);
     }
     luaL_addchar(&b, '\n');
@@ -1008,7 +1009,7 @@ static int io_read_libsvm(lua_State *L) {
         char *end;
         /* strtod skips leading white space, newlines included: a number
          * found past eol belongs to the next line, not this one. */
-        double label = strtod(q, &end);
+        double label = luma_strtod_c(q, &end);
         if (end == q || end > eol)
           return luaL_error(L, "luma.io.read_libsvm: %s: line %I has no label", path,
                             (lua_Integer)line);
@@ -1024,7 +1025,7 @@ static int io_read_libsvm(lua_State *L) {
             return luaL_error(L, "luma.io.read_libsvm: %s: line %I: expected index:value with "
                               "increasing indices from 1", path, (lua_Integer)line);
           const char *v = end + 1;
-          double value = strtod(v, &end);
+          double value = luma_strtod_c(v, &end);
           if (end == v || end > eol) return luaL_error(L, "luma.io.read_libsvm: %s: line %I: bad value after "
                                           "index %I", path, (lua_Integer)line, (lua_Integer)index);
           last = index;
@@ -1055,11 +1056,11 @@ static int io_write_libsvm(lua_State *L) {
   luaL_buffinit(L, &b);
   char num[64];
   for (int64_t i = 0; i < X->rows; i++) {
-    luaL_addlstring(&b, num, (size_t)snprintf(num, sizeof num, "%.17g", LUMA_AT(y, i, 0)));
+    luaL_addlstring(&b, num, (size_t)luma_snprintf_c(num, sizeof num, "%.17g", LUMA_AT(y, i, 0)));
     for (int64_t j = 0; j < X->cols; j++) {
       double v = LUMA_AT(X, i, j);
       if (v != 0)
-        luaL_addlstring(&b, num, (size_t)snprintf(num, sizeof num, " %lld:%.17g",
+        luaL_addlstring(&b, num, (size_t)luma_snprintf_c(num, sizeof num, " %lld:%.17g",
                                                   (long long)(j + 1), v));
     }
     luaL_addchar(&b, '\n');

@@ -1,0 +1,25 @@
+-- Issue 34 item 1: the licence and citation files say what the code does.
+local luma = require("luma")
+
+local function slurp(path)
+  local f = assert(io.open(path, "rb"))
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+describe("release metadata", function()
+  it("LICENSE is MIT with the project's copyright line", function()
+    local text = slurp("LICENSE")
+    local head = "MIT License\n\nCopyright (c) 2026 the Luma authors\n"
+    assert.equal(head, text:sub(1, #head))
+    assert.truthy(text:find("THE SOFTWARE IS PROVIDED \"AS IS\"", 1, true))
+  end)
+
+  it("CITATION.cff carries the library's version and licence", function()
+    local text = slurp("CITATION.cff")
+    assert.equal("cff-version: 1.2.0", text:match("^[^\n]+"))
+    assert.equal(luma.VERSION, text:match('\nversion: "([^"]+)"'))
+    assert.equal("MIT", text:match("\nlicense: (%S+)"))
+  end)
+end)
