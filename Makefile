@@ -1,5 +1,6 @@
 # Luma build. `make` builds everything into build/; see README.md.
 # Targets: all run test check fuzz bench bench-quick bench-baseline docs plots install clean.  `make -j2` is safe.
+# SPDX-License-Identifier: MIT
 
 CC      ?= cc
 BUILD   ?= build

@@ -5,6 +5,7 @@
 --   3. report the held-out score of the refitted best model (notes 003:
 --      after choosing, retrain on all the training data — refit does it);
 --   4. save the model, load it back and check its predictions.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local ms, pp, pipeline = luma.model_selection, luma.preprocessing, luma.pipeline
 

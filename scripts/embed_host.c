@@ -9,6 +9,7 @@
  * tests/c/embed_host.expected.
  *
  * Build against an installed Luma:  cc embed_host.c $(pkg-config --cflags --libs luma)
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <string.h>

@@ -6,6 +6,7 @@
 -- luma.fam.part.  Data files (data/datasets/NAME.csv) become modules
 -- luma.data.NAME that return the file's text.
 --   lua5.4 scripts/gen-embedded.lua OUT.c lua/luma/a.lua ... data/datasets/x.csv ...
+-- SPDX-License-Identifier: MIT
 local out_path = assert(arg[1], "usage: gen-embedded.lua OUT.c FILES...")
 
 local parts = {

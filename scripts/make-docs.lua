@@ -10,6 +10,7 @@
 -- text (luma.linear.Ridge), or the short name of a unique public function
 -- or class (cross_validate, KFold), links to its entry.  Plain static HTML
 -- and CSS, no external assets: the pages work offline and from file://.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local repl = require("luma.repl")
 

@@ -4,6 +4,7 @@
 -- Gibbs sample) as SVG files in OUTDIR, with an index.html that shows
 -- them all in a browser.
 --   build/luma scripts/make-plots.lua [OUTDIR = build/plots]
+-- SPDX-License-Identifier: MIT
 local outdir = arg and arg[1] or "build/plots"
 local EXAMPLES = { "plot_polynomial_fits", "plot_gmm_em", "plot_ising" }
 

@@ -4,6 +4,7 @@
 -- into a scratch directory with its own rows/, baseline.lua, quick.lua
 -- and kernels/matmul.lua, and BUILD points at a scratch build directory
 -- whose benchtool prints a fixed stream result.
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 
 local function write(path, text)

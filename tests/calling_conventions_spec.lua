@@ -3,6 +3,7 @@
 -- phrasing, located at the user's line (this file), never inside
 -- lua/luma/*.lua.  The API fuzzer (tests/c/api_fuzz.lua) checks the same
 -- over every public function and method; these pin the central checks.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 

@@ -4,6 +4,7 @@
 -- The categories travel with the model, so each row gets the prediction
 -- it had in the first file.  The data are exact: price = 100 + 20 area +
 -- {Lyon 0, Nice 50, Paris 200}[city] + 3 z.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local pp, pl = luma.preprocessing, luma.pipeline
 

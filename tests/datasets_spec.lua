@@ -2,6 +2,7 @@
 -- (reference values printed by load_diabetes(), load_wine(), load_digits(),
 -- load_breast_cancer() from Debian's python3-sklearn), and the generators
 -- produce the documented shapes, labels and formulas.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local ds = luma.datasets
 

@@ -4,6 +4,7 @@
 -- transformer, outlier) with fit(X), score(X), score_samples, fit_predict
 -- and fit_transform.  Expected values are closed forms on tiny data,
 -- worked by hand in the comments.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local M = luma.matrix

@@ -1,5 +1,6 @@
 -- The example scripts run under the luma binary and print what their docs
 -- say they print.
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 
 describe("examples", function()

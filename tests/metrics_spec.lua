@@ -1,6 +1,7 @@
 -- luma.metrics against scikit-learn 1.2.1 on the data below (values printed
 -- by sklearn.metrics: mean_squared_error, ..., silhouette_score,
 -- davies_bouldin_score, roc_curve(drop_intermediate=False)).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local m = luma.metrics

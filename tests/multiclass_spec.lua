@@ -5,6 +5,7 @@
 -- LinearDiscriminantAnalysis(solver="lsqr") (scores from
 -- decision_function; Luma's LDA matches that solver, see
 -- discriminant_spec.lua).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local MC = luma.multiclass

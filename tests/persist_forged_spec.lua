@@ -4,6 +4,7 @@
 -- inside a method ("lua/luma/Table.lua:767: bad argument #1 to 'get'").
 -- Each forgery is a saved object read back as plain tables
 -- (luma.serial.decode), edited, and written again with luma.serial.encode.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local serial = luma.serial
 local persist = luma.persist

@@ -2,6 +2,7 @@
 -- fitted on its class's own small example, saved, loaded, and giving
 -- identical outputs.  A class without an example fails here, so new
 -- estimators cannot skip persistence.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 

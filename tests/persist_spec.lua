@@ -2,6 +2,7 @@
 -- predictions after reloading estimators and pipelines, and hostile files
 -- (corrupted, truncated, wrong magic, future version, absurd sizes) that
 -- must fail with a clear error and without allocating what they claim.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local serial = require("luma.serial")

@@ -1,5 +1,6 @@
 -- luma.pipeline: composites built from small Lua estimators, checked
 -- against doing the same steps by hand.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local pipeline = luma.pipeline

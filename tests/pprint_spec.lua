@@ -1,5 +1,6 @@
 -- luma.pprint / pformat: the exact text for tables, lists, nesting,
 -- matrices, special numbers, cycles and the width and depth options.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local pformat = luma.pprint.pformat

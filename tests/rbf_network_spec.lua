@@ -3,6 +3,7 @@
 -- closed forms (exact interpolation Phi w = y, least squares w =
 -- (Phi^T Phi)^-1 Phi^T y on k-means centres, ridge) recomputed here, and
 -- k-means on well-separated blobs.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

@@ -4,6 +4,7 @@
 -- block of "Using the build tree" in the repository.  The `make` blocks
 -- are what runs this suite, so they are only checked to name real
 -- targets.
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 local quote = support.quote
 

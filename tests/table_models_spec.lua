@@ -3,6 +3,7 @@
 -- encoded by the encoders, names through pipelines to the coefficients.
 -- The data are exact: y = 100 + 20 x + {Lyon 0, Nice 50, Paris 200}[city]
 -- + 3 z, so least squares recovers those numbers (to rounding).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

@@ -4,6 +4,7 @@
 -- them, keeps them in est.classes, predicts them back in the container it
 -- was given, saves and loads them; searches, cross-validation, metrics,
 -- plots and LabelEncoder take them too; regressors refuse strings.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local M = luma.matrix

@@ -12,6 +12,7 @@
 -- matrix of 1-based codes with NaN for a missing value, and
 -- `categories`, the list of category strings (sorted byte-wise when
 -- learned from data, so the codes do not depend on row order).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local numfmt = require("luma.util.native").format -- "." whatever the locale

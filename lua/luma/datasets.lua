@@ -5,6 +5,7 @@
 -- licences in data/datasets/SOURCES.md), so load() needs no file system
 -- and works in sandboxed states.  Each file starts with a line
 -- "n_samples,n_features[,target names...]"; rows end with the target.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local args = require("luma.util.args")

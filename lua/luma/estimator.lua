@@ -33,6 +33,7 @@
 -- docs/ESTIMATORS.md).
 -- Parameters live in est.params (read them there; change them with
 -- set_params, which validates); fitted attributes are plain fields.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local labels = require("luma.util.labels")

@@ -6,6 +6,7 @@
 -- (notes 001, L738-754): k1 + k2, k1 * k2 (element-wise product of the Gram
 -- matrices), c * k with c > 0, and k:normalized(), K(x,y)/sqrt(K(x,x)K(y,y)).
 -- kernels.center(K) double-centres a Gram matrix for kernel PCA.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local native = require("luma.util.native") -- numbers with "." whatever the locale

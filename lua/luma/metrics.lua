@@ -10,6 +10,7 @@
 -- est.classes).  Definitions follow scikit-learn's, and so do
 -- zero-division conventions (0, with a warning).  Every scorer
 -- is greater-is-better: losses are negated ("neg_...").
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local native = require("luma.util.native") -- numbers with "." whatever the locale

@@ -10,6 +10,7 @@
 -- or the first class of the pair) and 1, and its score is the base's
 -- decision_function (two columns: the second minus the first), else the
 -- probability of label 1 from predict_proba, else its 0/1 prediction.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local G = require("luma.generative.common")

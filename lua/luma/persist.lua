@@ -7,6 +7,7 @@
 -- Loading revives a tag only through a registered loader (an estimator
 -- class, or persist.register): the file chooses among known types and
 -- never supplies code.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local serial = require("luma.serial")

@@ -3,6 +3,7 @@
 -- estimators they contain.  Inner parameters are addressed as
 -- "step__param" (and deeper: "step__inner__param"), so searches tune
 -- pipelines like any estimator.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")

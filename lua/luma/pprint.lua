@@ -2,6 +2,7 @@
 -- REPL shows for a result, for print-style use): tables with their keys
 -- sorted, short lists on one line, matrices, estimators and result tables
 -- by their own __tostring, numbers to 6 significant digits.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local numfmt = require("luma.util.native").format -- "." whatever the locale
 

@@ -20,6 +20,7 @@
 --
 -- The centres are luma.cluster.KMeans's (one k-means++ seeding, Lloyd's
 -- iterations, at most max_iter of them).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")

@@ -1,6 +1,7 @@
 -- luma.repl: the Lua half of the REPL: pretty-printing values, help texts
 -- from the doc registry, and tab-completion candidates.  The C half
 -- (src/vm/repl.c) reads lines and calls these.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local native = require("luma.util.native") -- numbers with "." whatever the locale

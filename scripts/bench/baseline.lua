@@ -5,6 +5,7 @@
 -- This first version was written by hand from published numbers, not from
 -- one run: the lead regenerates it with `make bench-baseline` on a quiet
 -- machine.  Sources are given per block.
+-- SPDX-License-Identifier: MIT
 return {
   machine = "Intel(R) Xeon(R) Processor, 2 logical CPUs (this project's machine, as the README says)",
   date = "2026-11-23",

@@ -19,6 +19,7 @@
  * STREAM does, 16 per element for copy and 24 for triad (reads plus writes,
  * not the write-allocate reads), which is how the rows count theirs.
  * Prints one line: "copy <GB/s> triad <GB/s> threads <n> mib <per array>".
+ * SPDX-License-Identifier: MIT
  */
 #include <fcntl.h>
 #include <pthread.h>

@@ -5,6 +5,7 @@
 -- `make bench` so that the whole list takes under 3 minutes (README.md,
 -- "Quick subset").  runs: per side (default: the row's own).  Read as data,
 -- in an empty environment; every name must be a file in rows/.
+-- SPDX-License-Identifier: MIT
 return {
   { name = "matmul-2000", runs = 3 },
   { name = "add-1e7", runs = 3 },

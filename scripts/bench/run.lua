@@ -25,6 +25,7 @@
 --
 -- Nothing here times anything itself: benchtool, ptydrive or the script
 -- under test do, so this runs under plain lua5.4 as well as under luma.
+-- SPDX-License-Identifier: MIT
 
 local USAGE = "usage: run.lua [--quick] [--write-baseline] [--baseline FILE] [NAME_PATTERN]"
 

@@ -5,6 +5,7 @@
 -- shows each stage's rounds (stumps) and rates, then the cascade on fresh
 -- test data, and how few stages the average negative costs.
 --   luma scripts/examples/cascade.lua
+-- SPDX-License-Identifier: MIT
 local g = luma.random.Generator(7)
 
 local function sample(n_pos, n_neg)

@@ -1,6 +1,7 @@
 -- A user-written estimator under Luma's estimator contract, tuned by grid
 -- search inside a pipeline.  Run with: build/luma scripts/examples/custom_estimator.lua
 -- (docs/ESTIMATORS.md walks through it; tests/examples_spec.lua runs it).
+-- SPDX-License-Identifier: MIT
 local estimator = require("luma.estimator")
 local ms, pipeline = luma.model_selection, luma.pipeline
 

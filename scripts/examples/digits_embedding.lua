@@ -6,6 +6,7 @@
 -- into clusters that PCA's two directions of largest variance overlap.
 --   build/luma scripts/examples/digits_embedding.lua [OUTDIR [N_ITER]]
 -- (OUTDIR defaults to build/plots, N_ITER, t-SNE's iterations, to 1000.)
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local outdir = arg and arg[1] or "build/plots"

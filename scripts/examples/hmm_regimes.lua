@@ -10,6 +10,7 @@
 -- into OUTDIR/hmm_regimes.svg.
 --
 --   luma scripts/examples/hmm_regimes.lua [OUTDIR]
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local GaussianHMM = luma.hmm.GaussianHMM
 

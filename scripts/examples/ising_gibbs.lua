@@ -4,6 +4,7 @@
 -- P(x_i = +1 | neighbours) = 1 / (1 + exp(-2 sum_j x_j / T)).
 -- Prints the mean |magnetization| at a low and a high temperature.
 -- Run with: build/luma scripts/examples/ising_gibbs.lua
+-- SPDX-License-Identifier: MIT
 local mc = luma.montecarlo
 local L = 12
 

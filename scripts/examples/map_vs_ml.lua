@@ -12,6 +12,7 @@
 -- sum |f(x_i+1) - f(x_i)| of the fitted curve on the 200-point test grid,
 -- a measure of how much it wiggles: the MAP fits are smoother (smaller
 -- coefficients, smaller variation) and generalise better.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local SEED = math.tointeger(tonumber(arg and arg[1])) or 25

@@ -5,6 +5,7 @@
 --   sbatch scripts/examples/sbatch_search.sh         (under Slurm)
 --   build/luma scripts/examples/mpi_search.lua       (alone: one rank)
 -- With a file name, rank 0 saves the refitted best model there.
+-- SPDX-License-Identifier: MIT
 local X, y = luma.datasets.load("breast_cancer")
 local Cs = {}
 for i = 0, 11 do Cs[#Cs + 1] = 10 ^ (-3 + 6 * i / 11) end

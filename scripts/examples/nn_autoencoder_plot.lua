@@ -15,6 +15,7 @@
 -- from their 2-D codes, and the path of a PNG with both codes of all 1,797
 -- digits as scatter plots coloured by digit, written into OUTDIR:
 --   build/luma scripts/examples/nn_autoencoder_plot.lua [OUTDIR = build/plots]
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local plot = luma.plot
 

@@ -18,6 +18,7 @@
 -- block's alpha), and the largest error of luma.autograd.gradcheck on the
 -- first block's gradient with respect to its input and its parameters.
 --   build/luma scripts/examples/nn_custom_module.lua
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local nn, autograd = luma.nn, luma.autograd
 

@@ -10,6 +10,7 @@
 -- the path of a PNG with the loss curve (log scale) and the test set's
 -- confusion matrix, written into OUTDIR:
 --   build/luma scripts/examples/nn_digits.lua [OUTDIR = build/plots]
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local plot = luma.plot
 

@@ -15,6 +15,7 @@
 -- on the clean pixels (the ceiling), on the noisy rows, and in the
 -- embedding, with the epochs and final triplet loss:
 --   build/luma scripts/examples/nn_triplet_retrieval.lua
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local pixels, y = luma.datasets.load("digits")

@@ -13,6 +13,7 @@
 -- (converged), and the negative log-likelihood per iteration (Fig.
 -- 11.6b), are drawn.  Writes gmm_mixture.svg and gmm_em.svg into OUTDIR:
 --   build/luma scripts/examples/plot_gmm_em.lua [OUTDIR]
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local plot = luma.plot
 

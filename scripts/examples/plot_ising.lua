@@ -5,6 +5,7 @@
 -- last sample at a low (T = 1) and a high (T = 5) temperature and the
 -- magnetization trace of each chain.  Writes ising_gibbs.svg into OUTDIR:
 --   build/luma scripts/examples/plot_ising.lua [OUTDIR]
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local plot = luma.plot
 local mc = luma.montecarlo

@@ -5,6 +5,7 @@
 -- those of polynomial_overfitting.lua (same seed, same test grid).
 -- Writes polynomial_fits.svg and polynomial_rmse.svg into OUTDIR:
 --   build/luma scripts/examples/plot_polynomial_fits.lua [OUTDIR]
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local plot = luma.plot
 

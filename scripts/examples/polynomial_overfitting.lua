@@ -11,6 +11,7 @@
 -- grows sharply for high degrees.  The seed is fixed (run with another as
 -- `luma scripts/examples/polynomial_overfitting.lua SEED`); with this one,
 -- as in the notes, the lowest test error is at M = 4.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local SEED = math.tointeger(tonumber(arg and arg[1])) or 25

@@ -12,6 +12,7 @@
 #SBATCH --cpus-per-task=1
 #SBATCH --time=00:10:00
 #SBATCH --output=luma-search-%j.out
+# SPDX-License-Identifier: MIT
 set -eu
 cd "${SLURM_SUBMIT_DIR:-.}"
 # Workers fit with one thread each; one rank per allocated core.

@@ -9,6 +9,7 @@
  * The choice is made when the library loads and cannot change after, so
  * the luma binary starts itself again with OPENBLAS_CORETYPE set (main.c)
  * and luma.config() reports both names for hosts (docs/EMBEDDING.md).
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

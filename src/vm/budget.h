@@ -5,6 +5,7 @@
  * One unit is about one element touched by a simple operation; the
  * instruction budget counts VM instructions and units together
  * (docs/EMBEDDING.md, "Cost model").
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_VM_BUDGET_H
 #define LUMA_VM_BUDGET_H

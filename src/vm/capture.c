@@ -3,6 +3,7 @@
  * print, io.write and io.stdout:write hand their text to the host's
  * callback instead of writing to the process's stdout.  Other files
  * (io.stderr, opened files) are untouched.
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 

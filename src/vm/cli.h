@@ -1,5 +1,6 @@
 /*
  * cli.h - what the `luma` command's two halves (main.c, repl.c) share.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_CLI_H
 #define LUMA_CLI_H

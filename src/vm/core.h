@@ -4,6 +4,7 @@
  * Every binding file (src/ml/NAME_lua.c) registers its userdata types, its
  * functions and their documentation through these helpers, so that type
  * checks, argument errors and help() read the same everywhere.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_CORE_H
 #define LUMA_CORE_H

@@ -6,6 +6,7 @@
  * qualified name (weak values).  Each record is a table
  * {name = "luma.matrix.zeros", signature = "zeros(rows, cols)", doc = "..."}
  * to which Lua code may add fields (estimators add `params`).
+ * SPDX-License-Identifier: MIT
  */
 #include "core.h"
 

@@ -2,6 +2,7 @@
  * estimator.c - native estimator classes: luma_define_estimator turns a C
  * spec into the table luma.estimator.class expects, so native and Lua
  * estimators share one implementation of the contract.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /*
  * lib.c - the `luma` module table: version, configuration, clock, the doc
  * registry, native submodules, and the Lua-side modules loaded on first use.
+ * SPDX-License-Identifier: MIT
  */
 #include <limits.h>
 #include <string.h>

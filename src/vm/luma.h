@@ -13,6 +13,7 @@
  *
  * Threads: a state must be used by one thread at a time.  There is no C
  * global state, so independent states may run in different threads.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_H
 #define LUMA_H

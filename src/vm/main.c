@@ -4,6 +4,7 @@
  * whoever knows one knows the other; differences: an unknown option exits
  * with status 2, warnings are on by default, `help` is a global, and
  * print shows a table's contents (as luma.pprint) instead of its address.
+ * SPDX-License-Identifier: MIT
  */
 #include <signal.h>
 #include <stdio.h>

@@ -38,6 +38,7 @@
  * exit handler.  Built only when Open MPI is installed (LUMA_HAVE_MPI,
  * set by the Makefile from pkg-config); otherwise `available` is false
  * and luma.parallel explains how to enable it.
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <stdint.h>

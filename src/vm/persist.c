@@ -11,6 +11,7 @@
  * Decoding treats the bytes as hostile: every declared length is checked
  * against the bytes that remain before anything is allocated, nesting is
  * bounded, and the checksum is verified before any value is built.
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -26,6 +26,7 @@
  * elsewhere such workers run their current task to its end and exit when
  * their pipe's reader is gone.  Workers pin OpenBLAS to one thread so
  * n_jobs processes do not oversubscribe the cores.
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE /* ppoll */
 #include <errno.h>

@@ -1,5 +1,6 @@
 /*
  * registry.c - userdata type registry and Lua-style argument checking.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdarg.h>

@@ -8,6 +8,7 @@
  * way: a line that is an expression prints its value (through
  * luma.repl.show), an incomplete chunk asks for more lines, errors print
  * with a traceback and the loop goes on.
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <locale.h>

@@ -1,6 +1,7 @@
 /*
  * run.c - running chunks for a host: protected calls whose error messages
  * carry a traceback, and status codes turned into words.
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

@@ -15,6 +15,7 @@
  * tables are put back as recorded, so a script that rewrites
  * string.upper or a matrix method changes nothing for the next run.
  * docs/RELIABILITY.md states the model.
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

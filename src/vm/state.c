@@ -1,6 +1,7 @@
 /*
  * state.c - creating and closing Luma states: the limiting allocator, the
  * instruction-count hook, the warning sink and the sandbox.
+ * SPDX-License-Identifier: MIT
  */
 #include <stddef.h>
 #include <stdio.h>

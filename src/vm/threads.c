@@ -10,6 +10,7 @@
  * and when it is done (luma_threads_finish), so a binding that calls
  * back into Lua, which runs other bindings, loses no charge: between two
  * commits t->budget is exactly what the state has left.
+ * SPDX-License-Identifier: MIT
  */
 #include <stdlib.h>
 

@@ -8,6 +8,7 @@
  * fuzzer's time.  The cache maps each function found there to its name,
  * in the order the search would find it, and is made again when the
  * number of loaded modules changes.
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

@@ -11,6 +11,7 @@
  * the host's thread (lua_sethook, which Lua documents as safe to call
  * asynchronously), on the main thread and on the coroutine running then
  * (the target, which the sandbox's coroutine.resume and wrap set).
+ * SPDX-License-Identifier: MIT
  */
 #include <pthread.h>
 #include <stdlib.h>

@@ -25,6 +25,7 @@
  *       LUMA_PROBE_ONLY=text probes only the names containing text;
  *       LUMA_PROBE_FROM=name starts at that name)
  * Prints the script's report and "N passed, N failed".
+ * SPDX-License-Identifier: MIT
  */
 #include <dirent.h>
 #include <fcntl.h>

@@ -7,6 +7,7 @@
 --
 -- Discovery is automatic (tests/c/api_registry.lua, shared with the limits
 -- probe), so modules that land later are covered without edits here.
+-- SPDX-License-Identifier: MIT
 local verbose = os.getenv and os.getenv("LUMA_API_FUZZ_VERBOSE") == "1"
 
 -- Functions that are not called, each with its reason.  (The driver also

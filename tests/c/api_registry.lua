@@ -19,6 +19,7 @@
 --                                 guard = pcall }   -- how modules are loaded
 --   for target in reg:each() do ... reg:note(result) ... end
 --   -- target: { name, fn, self (or nil), selves (list or nil) }
+-- SPDX-License-Identifier: MIT
 local M = {}
 
 -- Metamethods only the collector calls: calling them by hand on a live

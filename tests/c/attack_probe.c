@@ -24,6 +24,7 @@
  *
  * Prints "ok: <name> (<s> s, <message>)" or "FAIL: <name>: <why>" per case
  * and ends with "N passed, N failed".
+ * SPDX-License-Identifier: MIT
  */
 #include <ctype.h>
 #include <dirent.h>

@@ -19,6 +19,7 @@
 --            driver seals the state with luma_seal before run 1)
 --   not_prefix  the error must not start with this (a library location)
 --   rss_mb   the child's peak RSS (VmHWM) must stay under this
+-- SPDX-License-Identifier: MIT
 
 local INSTRUCTION = "instruction limit exceeded"
 local TIME = "time limit exceeded"

@@ -11,6 +11,7 @@
 -- (the constant c of the guarantee in docs/RELIABILITY.md).
 --
 -- Functions and methods that land later are picked up without edits.
+-- SPDX-License-Identifier: MIT
 local LIMIT = probe_sanitized and 6.0 or 2.0 -- seconds per call (AddressSanitizer: ~3x slower)
 
 -- ------------------------------------------------------------ arguments

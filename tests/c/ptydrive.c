@@ -16,6 +16,7 @@
  * Lines starting with # and blank lines are ignored.  Exit status 0 when
  * every step succeeded; 1 (with the transcript on stderr) when an expect
  * timed out or the program died early; 2 for usage errors.
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <poll.h>

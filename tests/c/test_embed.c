@@ -2,6 +2,7 @@
  * test_embed.c - tests of the C embedding API (luma.h): states, limits,
  * sandbox, running code, matrices across the boundary, misuse, threads.
  * Prints one line per failed check and ends with "N passed, N failed".
+ * SPDX-License-Identifier: MIT
  */
 #include <dirent.h>
 #include <errno.h>

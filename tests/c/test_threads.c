@@ -9,6 +9,7 @@
  * instrumented); the races looked for are Luma's.
  *
  * Prints "N passed, N failed".
+ * SPDX-License-Identifier: MIT
  */
 #include <pthread.h>
 #include <stdio.h>

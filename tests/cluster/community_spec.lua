@@ -17,6 +17,7 @@
 --   the Fiedler bisection with numpy (eigh of L = D - A, the n1 largest or
 --     smallest entries of the second eigenvector, the smaller cut): n1 = 16
 --     cuts 10 edges, group {1..8, 11..14, 17, 18, 20, 22}.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings

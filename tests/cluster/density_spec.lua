@@ -4,6 +4,7 @@
 -- R.moons(150, 7) and MeanShift / estimate_bandwidth on R.blobs(120, 3)
 -- (data both languages compute exactly; the script is in that file's
 -- header).  scikit-learn's labels plus 1, noise -1 -> 0.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local R = require("cluster.hierarchical_reference")

@@ -8,6 +8,7 @@
 -- eigenvalue 0 is the number of connected components (von Luxburg 2007,
 -- Prop. 2); f^T L f = 1/2 sum w_ij (f_i - f_j)^2 and, for the notes'
 -- indicator f, f^T L f = |V| RatioCut (notes 000 Ch. 10).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

@@ -153,6 +153,7 @@
 --   """)
 --   emit("return R")
 --   open('/work/main/tests/cluster/hierarchical_reference.lua', 'w').write("\n".join(out) + "\n")
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local R = {}
 R.linkage = {}

@@ -5,6 +5,7 @@
 -- and fcluster and scikit-learn 1.2.1's AgglomerativeClustering on 200
 -- points of R.points(200, 3, 20) (an LCG both languages compute exactly;
 -- the generating script is in that file's header).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local R = require("cluster.hierarchical_reference")

@@ -5,6 +5,7 @@
 -- matrix E (unweighted), members numbered 1..34 as in the paper.  Copied
 -- from networkx 2.8.8's karate_club_graph() (edges + 1, i < j, sorted),
 -- which reproduces Zachary's matrix.
+-- SPDX-License-Identifier: MIT
 return {
   {1, 2},
   {1, 3},

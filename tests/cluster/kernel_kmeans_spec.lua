@@ -7,6 +7,7 @@
 -- rule (001 §G) evaluated by hand, the inertia equals the feature-space sum
 -- of squares written out with an explicit feature map, and a precomputed
 -- Gram matrix gives what the kernel object gives.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

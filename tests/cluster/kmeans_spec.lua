@@ -17,6 +17,7 @@
 --   X = [[0, 0], [0, 0], [1, 1], [1, 1]], KMeans(3): ConvergenceWarning
 --     "Number of distinct clusters (2) found smaller than n_clusters (3)".
 -- all printed with repr.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings

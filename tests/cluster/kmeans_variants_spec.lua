@@ -7,6 +7,7 @@
 -- distance to the nearest of the three): total 98.13115488227103 at rows
 -- 8, 79, 113 (1-based).  PAM (BUILD + SWAP) reaches it.
 -- Small cases are checked against brute force computed in the test itself.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

@@ -7,6 +7,7 @@
 -- 78.851441426146, 57.22847321428572 and silhouette_score(X, labels_)
 -- (k >= 2) 0.6810461692117462, 0.5528190123564095, 0.49805050499728737,
 -- printed with repr.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local xml = require("plot.xml")

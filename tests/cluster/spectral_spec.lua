@@ -12,6 +12,7 @@
 --   noise=0.05, factor=0.5, random_state=0): adjusted Rand index 1.0 for
 --   both (the moons and circles below are luma.datasets' own draws of the
 --   same generators).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings

@@ -2,6 +2,7 @@
 -- other dimension is huge.  Kernels return before walking the rows of
 -- nothing (tests/c/limits_probe.lua times every function on these shapes;
 -- here the results).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local MAX = (1 << 31) - 1

@@ -1,6 +1,7 @@
 -- Element-wise operations, broadcasting, the output convention and the
 -- matrix product, each on contiguous matrices and on views (transposed,
 -- strided columns, sub-blocks).  Expected values are small closed forms.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local M = luma.matrix
 

@@ -1,6 +1,7 @@
 -- The matrix type's foundation: construction, shape, element access, views
 -- sharing storage, printing and argument errors.  (The full matrix and
 -- linear-algebra suite arrives with the matrix issue.)
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 describe("matrix construction #smoke", function()

@@ -2,6 +2,7 @@
 -- collector sees its size and a loop of temporaries stays bounded with no
 -- collectgarbage() call.  Each run is a fresh luma process so its peak
 -- resident memory (VmHWM) belongs to the loop alone.
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 
 local LOOP = [[

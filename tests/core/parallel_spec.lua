@@ -3,6 +3,7 @@
 -- the fork pool.  Interrupts and the instruction budget inside native
 -- loops are tested from C (tests/c/test_embed.c), where a state can be
 -- made with limits.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

@@ -1,6 +1,7 @@
 -- Reductions, scans, sorting, dot/outer/trace/kron and comparisons, on
 -- contiguous matrices and on views whose "all elements" reductions take the
 -- strided path.  Expected values are closed forms on small integers.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local M = luma.matrix
 

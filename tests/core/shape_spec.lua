@@ -2,6 +2,7 @@
 -- flatten, take, select, tile, slice, assign) and A[i][j] indexing, on
 -- contiguous matrices and on views.  Expected values are written out by
 -- hand from the definitions.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local M = luma.matrix
 

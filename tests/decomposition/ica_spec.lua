@@ -10,6 +10,7 @@
 -- components_, the first 3 rows of the sources; unit2: FastICA(
 -- n_components=2, whiten="unit-variance", w_init=W0[:2, :2], tol=1e-10,
 -- max_iter=400): components_, mixing_, sources[:3].
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

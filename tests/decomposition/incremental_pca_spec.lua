@@ -6,6 +6,7 @@
 -- components_, explained_variance_, explained_variance_ratio_,
 -- singular_values_, noise_variance_, transform(X[:2]).  scikit-learn
 -- divides explained_variance_ by N - 1: ddof = 1 here.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

@@ -9,6 +9,7 @@
 -- poly: KernelPCA(n_components=2, kernel="poly", degree=2,
 --   fit_inverse_transform=True) (gamma 1/13, coef0 1): the same.
 -- (The values are in sklearn_reference.lua, shared with truncated_svd_spec.lua.)
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

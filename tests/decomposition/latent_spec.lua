@@ -14,6 +14,7 @@
 --   p = PCA(n_components=K).fit(X), then p.explained_variance_ and
 --   p.noise_variance_ multiplied by (N - 1) / N (the 1/N covariance) and
 --   p.score(X), p.score_samples(X[:3]).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings

@@ -12,6 +12,7 @@
 --   cd: solver="cd", init="nndsvd"; cd_tight: the same with tol=1e-10,
 --   max_iter=5000; cd_reg: alpha_W=0.01, l1_ratio=0.5; mu: solver="mu",
 --   init="nndsvda"; mu_kl: the same with beta_loss="kullback-leibler".
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings

@@ -13,6 +13,7 @@
 --   PCA(n_components=3, svd_solver="full").fit(X): components_,
 --   singular_values_.
 -- scikit-learn divides explained_variance_ by N - 1: ddof = 1 here.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

@@ -2,6 +2,7 @@
 -- (lua/luma/decomposition/separable.lua, factor_model.lua): no
 -- scikit-learn peer; the references are exact recoveries of synthetic
 -- factorizations and the SVD's closed forms.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings

@@ -1,6 +1,7 @@
 -- scikit-learn 1.2.1 reference values shared by kernel_pca_spec.lua (rbf,
 -- poly) and truncated_svd_spec.lua (tsvd), from one script; each spec's
 -- header says what it ran.
+-- SPDX-License-Identifier: MIT
 return {
 rbf = { eigenvalues = {20.835392595582963, 14.653634171258297, 6.06218234903071},
   fit_transform = {0.4710177815557466, -0.24126167845185045, -0.023199506052181712,

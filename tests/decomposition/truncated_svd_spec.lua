@@ -5,6 +5,7 @@
 -- random_state=0).fit(raw wine data) (randomized, exact here: 3 + 10
 -- oversamples reach the 13 columns): components_, singular_values_,
 -- explained_variance_, explained_variance_ratio_.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

@@ -6,6 +6,7 @@
 -- breast_cancer (staged training errors, members, weights, errors,
 -- importances, probabilities), gradient boosting on diabetes, iris and
 -- breast_cancer (training predictions and the per-stage training loss).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local ref = require("ensemble.sklearn_reference")
 local E = luma.ensemble

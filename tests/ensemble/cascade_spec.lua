@@ -2,6 +2,7 @@
 -- its targets on the rows it was trained on, later stages see only the
 -- negatives earlier ones let through, and a row is positive only if all
 -- stages accept it; the example script runs.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local E = luma.ensemble

@@ -10,6 +10,7 @@
 --   split) R^2 0.4101.  (The generators differ, so only such averages can
 --   be compared; the tolerance is about two standard deviations of the
 --   five runs.)
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local E = luma.ensemble
 local native = require("luma.tree.native")

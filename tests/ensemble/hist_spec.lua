@@ -2,6 +2,7 @@
 -- (tests/ensemble/sklearn_reference.py: no early stopping, fewer than
 -- 200,000 rows, so both sides are deterministic), with missing values,
 -- and the invariants of binning, threads and early stopping.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local ref = require("ensemble.sklearn_reference")
 local E = luma.ensemble

@@ -5,6 +5,7 @@
 # distinct values) tie between features; scikit-learn breaks those ties by
 # its random feature order, Luma by the lowest index, so those cases use a
 # random_state whose order agrees (found by trying 0, 1, ...).
+# SPDX-License-Identifier: MIT
 import numpy as np
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris
 from sklearn.ensemble import (AdaBoostClassifier, GradientBoostingClassifier,

@@ -5,6 +5,7 @@
 -- on load_diabetes(): predict(X[:5]) = 202.85473707, 70.74203059,
 -- 174.30211162, 162.96603348, 128.19510621; final coef_ = [-0.12015519,
 -- 1.13154139], intercept_ = -1.3302379700115523.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local E = luma.ensemble
 local M = luma.matrix

@@ -6,6 +6,7 @@
  * script.  Whatever the script does, the run must end with a Lua status
  * and the state must still run a fresh script afterwards; a sandbox
  * escape (a file created on disk, io reachable) is a finding too.
+ * SPDX-License-Identifier: MIT
  */
 #include "fuzz_common.h"
 

@@ -6,6 +6,7 @@
  * fuzzer sees exactly what a host or a script sees.  A finding is anything
  * other than a Lua error coming back: a sanitizer report, a crash, a state
  * that no longer runs a fresh script, or a Lua stack left unbalanced.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_FUZZ_COMMON_H
 #define LUMA_FUZZ_COMMON_H

@@ -5,6 +5,7 @@
  * Input: one options byte, then the text.  The byte picks header on/off,
  * the delimiter (, ; tab |), a comment character and skip_rows, so every
  * option path of the reader is reached.
+ * SPDX-License-Identifier: MIT
  */
 #include "fuzz_common.h"
 

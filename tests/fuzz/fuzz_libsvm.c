@@ -2,6 +2,7 @@
  * fuzz_libsvm.c - the libsvm/svmlight reader (luma.io.read_libsvm on a
  * file holding the input).  Input: one options byte (bit 0 set: pass
  * n_features = the byte >> 1), then the file.
+ * SPDX-License-Identifier: MIT
  */
 #include "fuzz_common.h"
 

@@ -8,6 +8,7 @@
  * layer (luma.persist: estimators, pipelines, generators, results).  With
  * the bit clear the file is loaded as it is, which fuzzes the checks in
  * front of the decoder.
+ * SPDX-License-Identifier: MIT
  */
 #include "fuzz_common.h"
 

@@ -1,6 +1,7 @@
 /*
  * fuzz_npy.c - the NumPy .npy reader (luma.io.read_npy on a file holding
  * the input).
+ * SPDX-License-Identifier: MIT
  */
 #include "fuzz_common.h"
 

@@ -2,6 +2,7 @@
 -- Run from the repository root with the built binary:
 --   build/luma tests/fuzz/make-seeds.lua
 -- The files are small and committed; rerun this after a format change.
+-- SPDX-License-Identifier: MIT
 local root = "tests/fuzz/corpus/"
 for _, t in ipairs{ "load", "csv", "npy", "libsvm", "chunk" } do
   os.execute("mkdir -p " .. root .. t)

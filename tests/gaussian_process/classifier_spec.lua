@@ -15,6 +15,7 @@
 --   log_marginal_likelihood_value_, predict_proba(Xt)[:, 1].
 -- MULTI: GaussianProcessClassifier(kernel=2.0 * RBF(0.9), optimizer=None)
 --   .fit(X, y3); predict_proba(Xt), predict(Xt), log_marginal_likelihood_value_.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings

@@ -14,6 +14,7 @@
 --   predict(Xt, return_std=True).
 -- MULTI: the same as FIXED with normalize_y=True, alpha=1e-10 and the
 --   targets (y, 3 cos(X[:, 1]) + 5); predict(Xt, return_cov=True)[..., 1].
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings

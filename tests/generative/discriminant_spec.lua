@@ -14,6 +14,7 @@
 --     computed directly: log N(x; mean_k, np.cov(X_k.T, bias=True)) (scipy
 --     multivariate_normal.logpdf) + log(1/3), normalised with logsumexp;
 --     for reg_param r the covariance is (1 - r) S + r I.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local D = luma.discriminant
 local cs = require("luma.generative.native")

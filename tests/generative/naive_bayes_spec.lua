@@ -7,6 +7,7 @@
 --   MultinomialNB / BernoulliNB: on the spam word counts below
 --     (luma.naive_bayes.spam_data()), predict_log_proba of the test e-mails;
 --     the multinomial numbers are also derived by hand in the test.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local NB = luma.naive_bayes
 local M = luma.matrix

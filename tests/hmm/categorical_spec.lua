@@ -4,6 +4,7 @@
 -- state paths (written here, independent of the recursions) for the
 -- likelihood, the posteriors, the Viterbi path and one Baum-Welch step;
 -- a closed form for a 10^6-step sequence.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

@@ -1,6 +1,7 @@
 -- scripts/examples/hmm_regimes.lua runs under the luma binary and prints
 -- what its header says: the two regimes recovered, Viterbi agreeing with
 -- the generating regimes, BIC choosing two states.
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 
 describe("the regime-switching example (scripts/examples/hmm_regimes.lua)", function()

@@ -3,6 +3,7 @@
 -- here) for the likelihood, the Viterbi path and one Baum-Welch step;
 -- EM's monotone likelihood for every covariance type; GMMHMM with one
 -- component per state is GaussianHMM.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

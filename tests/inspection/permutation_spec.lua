@@ -1,5 +1,6 @@
 -- luma.inspection.permutation_importance: the score drops recomputed with
 -- the same shuffles, a feature the model ignores, any estimator and scorer.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local E = luma.ensemble
 

@@ -1,6 +1,7 @@
 -- luma.io: CSV and .npy files.  CSV expectations are read off the input
 -- text; .npy inputs are built byte by byte from NumPy's format description
 -- (docs: numpy.lib.format), and written files are checked byte for byte.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local io_ = luma.io
 local M = luma.matrix

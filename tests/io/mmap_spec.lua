@@ -4,6 +4,7 @@
 -- or held in memory; inputs the writer cannot produce (Fortran order,
 -- other dtypes, a misaligned data offset) are built byte by byte from
 -- NumPy's format description.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local npy = require("io.npy_bytes")

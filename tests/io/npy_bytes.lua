@@ -7,6 +7,7 @@
 -- 4-byte length), the little-endian header length, the header dictionary
 -- padded with spaces and a newline so that the data starts at a multiple
 -- of 64, then the data bytes.
+-- SPDX-License-Identifier: MIT
 return function(dict, data, major)
   major = major or 1
   local pre = major == 1 and 10 or 12

@@ -1,5 +1,6 @@
 -- scripts/examples/kalman_tracking.lua runs under the luma binary and
 -- prints what its header says.
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 
 describe("the Kalman tracking example", function()

@@ -16,6 +16,7 @@
 --   k.state_cov = Q; k.initialize_known(mu0, P0); r = k.smooth()
 --   r.llf_obs.sum(), r.smoothed_state[:, 0], r.smoothed_state_cov[:, :, 2].ravel(),
 --   r.filtered_state[:, 5]; printed with repr.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 -- fn raises an error containing text (plain, not a pattern).

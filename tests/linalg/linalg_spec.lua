@@ -2,6 +2,7 @@
 -- defining identities, plus small cases whose answers are worked out by
 -- hand in the comments; inputs come contiguous, as transposed views and
 -- as blocks inside larger matrices.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local la = luma.linalg
 local M = luma.matrix

@@ -5,6 +5,7 @@
 -- block; "tight" means n_iter=100000, tol=1e-14 so that the fixed point is
 -- reached (our own stopping rule differs: relative change of the
 -- hyperparameters).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings

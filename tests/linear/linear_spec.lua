@@ -5,6 +5,7 @@
 --   lm.LinearRegression().fit(X, y); lm.Ridge(alpha=0.5).fit(X, y, sample_weight=w)
 --   lm.Lasso(alpha=0.1, tol=1e-12, max_iter=100000).fit(X, y); ...
 -- (each block below names its call).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings

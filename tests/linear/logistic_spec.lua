@@ -6,6 +6,7 @@
 --   LogisticRegression(tol=1e-12, max_iter=100000, solver="newton-cg").fit(Xs, y)
 --   ... (C=0.05, class_weight="balanced"), (C=0.3) with sample_weight =
 --   np.linspace(0.5, 2, n); load_iris with multi_class "multinomial"/"ovr".
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings

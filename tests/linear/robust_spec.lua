@@ -6,6 +6,7 @@
 -- written with luma.io.write_csv and read back with numpy.loadtxt; it
 -- differs from sklearn's load_diabetes by 3e-16).  How each number was
 -- obtained is recorded next to it.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings

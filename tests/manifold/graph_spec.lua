@@ -10,6 +10,7 @@
 -- lle: LocallyLinearEmbedding(n_neighbors=10, n_components=2,
 --   eigen_solver="dense").fit(X): |embedding_[:4]|, reconstruction_error_,
 --   |transform(Xn)| (eigenvector signs are LAPACK's, so absolute values).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

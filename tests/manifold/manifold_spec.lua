@@ -16,6 +16,7 @@
 --   (sin(0.9 i), cos(0.4 i)), i = 1..150: stress_, n_iter_, embedding[:4];
 -- digits_kl: TSNE(perplexity=30, n_iter=1000, init="pca",
 --   random_state=0).fit(digits).kl_divergence_ (Barnes-Hut, 999 iterations).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

@@ -3,6 +3,7 @@
 -- chains, hitting times of a walk on a path), networkx 2.8's pagerank
 -- (Debian /usr/bin/python3, values recorded below) and the eigenvector
 -- of the Google matrix.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

@@ -12,6 +12,7 @@
 -- b.fit(X): n_iter_, lower_bound_, converged_, weights_, means_,
 -- covariances_ (the first component's for "full"), score(X),
 -- predict_proba(X[[0, 70, 120]]).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings

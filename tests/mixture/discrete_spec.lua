@@ -3,6 +3,7 @@
 -- the references are closed forms, the notes' checks and properties: EM
 -- never decreases the log-likelihood, the likelihood of one component is
 -- the distribution's own, fixed points of the updates.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings

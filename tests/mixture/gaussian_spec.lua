@@ -15,6 +15,7 @@
 --   n_iter_, lower_bound_, weights_, means_, covariances_ (flattened),
 --   score(X), bic(X), aic(X), predict_proba(X[[0, 70, 83, 133]]),
 --   printed with repr.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with, capture_warnings = support.errors_with, support.capture_warnings

@@ -2,6 +2,7 @@
 -- options argument, the dataset info table in the options slot, result
 -- shapes and printing, scikit-learn's result keys and class names, and
 -- n_jobs = -1 / sandboxed n_jobs.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local ms = luma.model_selection

@@ -4,6 +4,7 @@
 --   from sklearn.model_selection import StratifiedKFold, GroupKFold, KFold
 --   [list(te + 1) for tr, te in SPLITTER.split(np.zeros(n), y, groups)]
 -- Random splitters are checked by their invariants at fixed seeds.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local ms = luma.model_selection
 local M = luma.matrix

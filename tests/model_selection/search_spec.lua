@@ -2,6 +2,7 @@
 -- Lua against the estimator contract (so this also proves that user-written
 -- estimators run inside the model-selection machinery).  Scores are
 -- recomputed by hand from the same folds.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local ms = luma.model_selection

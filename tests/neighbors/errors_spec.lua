@@ -1,5 +1,6 @@
 -- Bad input to luma.neighbors: each case gets a clear error that names the
 -- function (or the class) and the problem, never a crash.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 

@@ -8,6 +8,7 @@
 -- first), the notes' KD-tree construction (notes 000 §5.2.2 and §3: one
 -- point per node, the median point at the root) and AESA's small number
 -- of distance evaluations.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local native = require("luma.neighbors.native")
 local support = require("support")

@@ -10,6 +10,7 @@
 --       k = 5: 342/360, 347/360, 346/359, 352/359, 346/359
 --   everything else by hand, on 1-D points where the distances are plain
 --   differences (derivations next to each test).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 

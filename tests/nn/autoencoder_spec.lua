@@ -2,6 +2,7 @@
 -- PCA's reconstruction error (Baldi & Hornik, Neural Networks 2, 1989:
 -- its optimum spans the principal subspace), codes and reconstructions
 -- have the right shapes, and it works as a transformer.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local nn = luma.nn
 

@@ -1,6 +1,7 @@
 -- luma.autograd (lua/luma/autograd): every operation's backward against
 -- central differences (gradcheck), closed-form gradients, broadcasting,
 -- ties, the graph's life cycle and the errors.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

@@ -2,6 +2,7 @@
 -- triplet or contrastive loss whose neighbours share labels.  The data
 -- hide three classes in 2 of 10 dimensions under 8 dimensions of larger
 -- noise, so raw distances retrieve poorly and a learnt projection well.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local nn = luma.nn
 

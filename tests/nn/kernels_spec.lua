@@ -3,6 +3,7 @@
 -- operations in the same order, so == holds, not a tolerance), on
 -- contiguous, strided and large (banded, threaded) operands; and they
 -- refuse bad input.  Also autograd.linear/addmm, built on affine.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

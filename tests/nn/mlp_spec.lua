@@ -3,6 +3,7 @@
 -- weights (tests/nn/reference/mlp_sklearn.py made the reference file),
 -- accuracy on digits, the solvers, early stopping, partial_fit,
 -- persistence and bad input.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local nn = luma.nn
 local mlp = require("luma.nn.mlp")

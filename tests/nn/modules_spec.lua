@@ -2,6 +2,7 @@
 -- checked against closed forms computed here by hand from the same
 -- matrices, and every gradient against central differences
 -- (luma.autograd.gradcheck, 1e-6 relative).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local nn = luma.nn
 local ag = luma.autograd

@@ -3,6 +3,7 @@
 --   luma parallel_job.lua train   -- "weights <rank> <digest of every weight>"
 --   luma parallel_job.lua leave   -- rank 2 ends before the exchanges; the
 --                                    others print "left <rank> <error>"
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local mpi = luma.mpi
 local mode = arg[1]

@@ -3,6 +3,7 @@
 -- under mpirun (tests/nn/parallel_job.lua) 1, 2 and 3 ranks end with the
 -- same weights bit for bit, and a rank that leaves ends the job with an
 -- error instead of a hang.  Without mpirun the mpirun specs are pending.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

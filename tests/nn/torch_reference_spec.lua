@@ -24,6 +24,7 @@
 --   - Dropout's "scaled" mode is not PyTorch's: the script writes it out
 --     (x * mask in training, x * (1 - p) at inference), as it does the
 --     inverted mode with the same mask.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local nn = luma.nn
 local REFERENCE = dofile("tests/nn/reference/torch_nn.lua")

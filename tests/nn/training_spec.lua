@@ -1,6 +1,7 @@
 -- Training luma.nn modules with luma.optim's optimizers (issue 30, item
 -- 4): stepping Variables, gradient clipping, and a small network that
 -- must learn XOR, which no linear model can.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local nn = luma.nn
 local optim = luma.optim

@@ -1,6 +1,7 @@
 -- luma.optim (issue 6).  Reference values: closed forms where stated;
 -- otherwise computed with Debian's python3 (numpy 1.24, scipy 1.10,
 -- scikit-learn 1.2) as noted next to each test.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local optim = luma.optim
 

@@ -1,5 +1,6 @@
 -- luma.optim.qp with bounds kept as bounds in the interior point, and its
 -- clean stop at the attainable accuracy.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local optim = luma.optim
 

@@ -30,6 +30,7 @@
 --   centered = kc.transform(rbf_kernel(X, gamma=0.3))
 --   centered_test = kc.transform(rbf_kernel(Y, X, gamma=0.3))
 --   # each printed with repr() of every element
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local M = luma.matrix
 local pairwise = luma.pairwise

@@ -9,6 +9,7 @@
 --   mpi_job.lua exit|kill|stop   the rank that runs task 3 calls os.exit(7),
 --                           kills itself (SIGKILL) or stops (SIGSTOP)
 -- Prints lines "<check> <rank> <value>" for the spec to read.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local ms = luma.model_selection

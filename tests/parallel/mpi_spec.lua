@@ -5,6 +5,7 @@
 -- is killed or stops answering.  Without mpirun, or in a build without
 -- MPI, those specs are pending; the option checks and the errors raised
 -- before MPI starts run everywhere.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local par = luma.parallel

@@ -1,6 +1,7 @@
 -- luma.parallel and n_jobs: the fork backend's workers give the same
 -- results as the serial path, report crashes instead of hanging, and pass
 -- task errors on.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local par = luma.parallel

@@ -3,6 +3,7 @@
 -- running example: negative log-likelihood 28.3255 at the initialisation,
 -- 14.4105 after one iteration, 13.9733 after five (the notes print 28.3
 -- -> 14.4; the inventory's recomputation gives the four decimals).
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 local xml = require("plot.xml")
 

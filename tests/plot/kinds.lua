@@ -1,6 +1,7 @@
 --- One figure-building function per plot kind luma.plot draws
 -- (require("plot.kinds")): each adds its artists to an axes.  The SVG and
 -- PNG specs draw every one.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local x = luma.linspace(0, 1, 11)

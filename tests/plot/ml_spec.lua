@@ -5,6 +5,7 @@
 -- documentation's example); the silhouettes of {0, 1, 5, 6} in clusters
 -- {1, 1, 2, 2} are 4.5/5.5 and 3.5/4.5 by Rousseeuw's formula (their mean
 -- 0.79798 is scikit-learn's silhouette_score).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local xml = require("plot.xml")

@@ -3,6 +3,7 @@
 -- lines of Python's standard library (zlib, struct), the one inflate at
 -- hand on a Debian machine; the tests that use it are pending without
 -- python3.
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 
 local png = {}

@@ -9,6 +9,7 @@
 -- background b with weight k = floor(256 coverage alpha + 1/2) as
 -- (c k + b (256 - k) + 128) >> 8, and a rectangle's edge pixel is
 -- covered by the fraction of it inside the rectangle.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local png = require("plot.png")
 local native = require("luma.plot.native")

@@ -7,6 +7,7 @@
 -- rsvg-convert, chromium or python3 (the PNG reader) is missing;
 -- setup-deps installs librsvg2-bin and chromium.  Also: files in a
 -- sandboxed state.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local png = require("plot.png")

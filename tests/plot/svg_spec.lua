@@ -2,6 +2,7 @@
 -- parser in tests/plot/xml.lua) and its elements land where the data says
 -- (the pixel the axes' transform computes, recomputed here from the plot
 -- box and the limits by the linear or log formula).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local xml = require("plot.xml")

@@ -1,6 +1,7 @@
 -- luma.plot's braille renderer: where dots light up, colours, and
 -- fig:show() on a real pseudo-terminal (build/ptydrive), where the REPL
 -- draws what luma.plot.terminal draws at the terminal's size.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local xml = require("plot.xml")

@@ -4,6 +4,7 @@
 -- predefined entities and numeric references, no stray '<' or '&') and to
 -- walk it.  parse(text) -> root element or nil, message; an element is
 -- {name =, attrs = {}, children = {elements}, text = concatenated text}.
+-- SPDX-License-Identifier: MIT
 local xml = {}
 
 local ENTITIES = { amp = "&", lt = "<", gt = ">", quot = '"', apos = "'" }

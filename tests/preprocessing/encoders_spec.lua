@@ -11,6 +11,7 @@
 -- Luma's codes are scikit-learn's plus one, and its names read
 -- "city=Paris" / "city=infrequent" where scikit-learn writes city_Paris /
 -- city_infrequent_sklearn.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

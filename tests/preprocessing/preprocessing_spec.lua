@@ -6,6 +6,7 @@
 --   P.RobustScaler(quantile_range=(10, 90)), P.Normalizer(norm=...), ...
 -- Luma's ordinal codes are scikit-learn's plus one (1-based) and its
 -- polynomial feature names count from x1.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local errors_with = support.errors_with

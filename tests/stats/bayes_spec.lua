@@ -2,6 +2,7 @@
 -- out by hand (notes 002 D6 for the Normal-Normal case, including erratum
 -- X29), and the Normal-Inverse-Gamma predictive checked against the
 -- notes' ratio-of-normalizers form (notes 000 §3.3.5, Prince).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local bayes = luma.bayes
 local M = luma.matrix

@@ -4,6 +4,7 @@
 -- nbinom(2.5, .4), geom(.3), multivariate_normal, dirichlet, multinomial:
 -- logpdf/logpmf, cdf, ppf at the points below), plus sampling moments at
 -- fixed seeds and maximum-likelihood fits recovering their parameters.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local d = luma.dist
 local M = luma.matrix

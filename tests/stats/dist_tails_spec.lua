@@ -5,6 +5,7 @@
 -- scipy.stats.chi2(3).sf(200), printed with repr().  Where SciPy's own
 -- value is wrong (it computes that quantity as 1 - something, or gives
 -- inf / nan), the reference is mpmath 1.2.1 at 50 digits, as noted.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local d = luma.dist
 

@@ -1,6 +1,7 @@
 -- luma.info and luma.theory: the notes' worked numbers (notes 002 D3, D4,
 -- D9), closed forms, and values computed with Python's math module (the
 -- VC bound and sample size, by the same formulas: see each comment).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local info, th = luma.info, luma.theory
 local M = luma.matrix

@@ -1,6 +1,7 @@
 -- luma.montecarlo at fixed seeds: estimates within 5 standard errors of
 -- closed forms, samplers reproducing their targets' moments, effective
 -- sample sizes against the AR(1) formula, and the Ising example.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local mc = luma.montecarlo
 local d = luma.dist

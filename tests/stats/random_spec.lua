@@ -4,6 +4,7 @@
 -- Python integers masked to 64 bits); distributions are checked with
 -- 5-sigma bounds on sample moments, which fail by chance with probability
 -- below 1e-6.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local random = luma.random
 

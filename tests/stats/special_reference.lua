@@ -4,6 +4,7 @@
 -- gammainccinv, betainc, betaincinv, expit, logit; numpy.logaddexp(0, x) for
 -- log1pexp; math.lgamma differences for lchoose) on grids that include the
 -- tails: {function, {arguments}, expected}.
+-- SPDX-License-Identifier: MIT
 return {
   {"lgamma", {1e-08}, 18.42068073818021},
   {"digamma", {1e-08}, -100000000.57721564},

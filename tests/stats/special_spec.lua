@@ -1,6 +1,7 @@
 -- luma.special: every function within 1e-10 relative of SciPy's values
 -- (tests/stats/special_reference.lua says how they were computed), identities
 -- that tie the functions together, matrix broadcasting, and domain errors.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local sf = luma.special
 local M = luma.matrix

@@ -4,6 +4,7 @@
 --   st.kurtosis(X), st.kurtosis(X, bias=False), st.kurtosis(X, fisher=False)
 --   np.cov(X.T); np.corrcoef(X.T); np.histogram(X[:,0], bins=3[, density=True])
 -- and KDE normalization checked by integrating the density numerically.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local st = luma.stats
 local M = luma.matrix

@@ -5,6 +5,7 @@
 -- matrix or a table of row tables; passes when shapes are equal and every
 -- element satisfies |a - e| <= tol * max(1, |e|) (default tol 1e-12), with
 -- NaN matching only NaN.  The failure message names the first bad element.
+-- SPDX-License-Identifier: MIT
 local assert = require("luassert")
 local say = require("say")
 local luma = require("luma")

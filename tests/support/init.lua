@@ -1,4 +1,5 @@
 -- Shared test utilities: running the luma binary and other programs.
+-- SPDX-License-Identifier: MIT
 local support = {}
 
 support.build = os.getenv("LUMA_BUILD") or "build"

@@ -1,6 +1,7 @@
 -- Bad input to luma.svm: every case is a clear error (or, for a kernel
 -- that is not positive semi-definite, a warning) naming the parameter or
 -- the argument at fault.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local svm = luma.svm
 local M = luma.matrix

@@ -17,6 +17,7 @@
 -- 0.85047938133889656 0.98664591623401998 -1.381114302267638
 -- -1.8653713036617954, bias weight 1.7094650628600618 (its signs are ours
 -- negated: +1 is the first class there).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local svm = luma.svm
 

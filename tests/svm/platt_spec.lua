@@ -8,6 +8,7 @@
 --     predict_proba of rows 1, 51, 71, 84, 120, 134 (1-based); both seeds
 --     agree with the row below to 0.03 (the internal folds are random, so
 --     only this closeness can be asked of another implementation)
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local svm = luma.svm
 local platt = require("luma.svm.platt")

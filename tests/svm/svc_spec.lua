@@ -24,6 +24,7 @@
 -- nr_sv 16 17.
 -- Decision values must agree to 1e-6 relative (the issue's bar), dual
 -- coefficients and intercepts to the solver's tolerance.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local svm = luma.svm
 local M = luma.matrix

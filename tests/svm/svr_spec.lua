@@ -11,6 +11,7 @@
 --   NuSVR(C=100, nu=0.3, gamma=0.5, tol=1e-8): as SVR
 --   OneClassSVM(nu=0.2, gamma=0.5, tol=1e-8): dual_coef_, offset_,
 --     support_ + 1, decision_function(Xd[::10]), predict(Xd)
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local svm = luma.svm
 local M = luma.matrix

@@ -1,6 +1,7 @@
 -- The notes' SVM variants (luma.svm.variants): checked against independent
 -- solutions of the same optimization problems (luma.optim's dense QP and
 -- L-BFGS-B), against the SMO solution, and by their defining identities.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local svm = luma.svm
 local M = luma.matrix

@@ -1,6 +1,7 @@
 -- luma.Table: construction, column and row selection, storage sharing,
 -- describe (reference values from pandas 1.5.3, Debian's python3-pandas,
 -- as noted at each), printing, and bad input.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local support = require("support")
 local Table = luma.Table

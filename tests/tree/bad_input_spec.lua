@@ -1,5 +1,6 @@
 -- luma.tree: every bad input of issue 19 gets a clear error, and damaged
 -- tree tables given to the native kernels are errors, not crashes.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local T = luma.tree
 local M = luma.matrix

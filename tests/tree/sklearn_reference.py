@@ -6,6 +6,7 @@
 # well) scikit-learn breaks the tie by its random feature order and Luma by
 # the lowest feature index, so the random_state used is one whose order
 # visits the lower index first at every tie (found by trying 0, 1, ...).
+# SPDX-License-Identifier: MIT
 import numpy as np
 from sklearn.datasets import load_iris, load_diabetes, load_breast_cancer
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor

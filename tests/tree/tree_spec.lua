@@ -7,6 +7,7 @@
 -- float32 rounding, about 3e-8 relative; everything else (structure,
 -- impurities, counts, values, importances, pruning paths) agrees to
 -- rounding.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local ref = require("tree.sklearn_reference")
 local T = luma.tree

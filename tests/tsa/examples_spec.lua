@@ -1,5 +1,6 @@
 -- scripts/examples/arima_forecast.lua runs under the luma binary and
 -- prints what its header says.
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 
 describe("the ARIMA forecast example", function()

@@ -16,6 +16,7 @@
 --     simple_differencing=True).fit(disp=False): llf, get_forecast(1) (of the
 --     differenced series: add y[-1]).
 -- All printed with repr.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local tsa = luma.tsa
 

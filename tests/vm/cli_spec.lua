@@ -1,5 +1,6 @@
 -- The `luma` command: scripts, options, LUMA_INIT, exit statuses and
 -- error reports.  Options mirror stock lua; an unknown one exits with 2.
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 local run = support.luma_run
 local luma = require("luma")

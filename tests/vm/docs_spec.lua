@@ -2,6 +2,7 @@
 -- a temporary folder, every page parsed and every link followed with
 -- python3's html.parser, and one page rendered by headless Chromium (the
 -- test is pending where Chromium is not installed).
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 
 local CHECK_LINKS = [[

@@ -2,6 +2,7 @@
 -- paging.  The walk covers whatever luma.repl.public_api() finds (every
 -- lazily loaded module, its functions, classes and their methods, native
 -- types' methods), so a family that lands later is checked as it lands.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local repl = require("luma.repl")
 

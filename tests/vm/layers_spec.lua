@@ -1,6 +1,7 @@
 -- scripts/check-layers (the two layering rules `make test` enforces,
 -- docs/ARCHITECTURE.md): each rule passes on the real tree and fails on a
 -- deliberate violation, naming the offender.
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 local quote = support.quote
 

@@ -2,6 +2,7 @@
 -- Luma and prints one "key=value" line for each, in the order below.
 -- Arguments: a scratch folder, and "embedded" (a luma_newstate host: Lua's
 -- own tostring is checked too) or "require" (stock lua5.4).
+-- SPDX-License-Identifier: MIT
 local dir, mode = ...
 local luma = require("luma")
 local function say(k, v) print(k .. "=" .. v) end

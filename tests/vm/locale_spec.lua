@@ -4,6 +4,7 @@
 -- back as four fields), in SVG coordinates, in printed matrices and
 -- estimators; now every line tests/vm/locale_check.lua prints is the same
 -- under that locale as under "C", and the host gets its locale back.
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 
 local HOST = [[

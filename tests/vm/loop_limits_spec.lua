@@ -5,6 +5,7 @@
 -- sandboxed state with a 256 MB memory limit whatever its other limits;
 -- now it ends with the limit's error within twice the limit, and the state
 -- runs the next chunk as usual.
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 
 local HOST = [[

@@ -1,4 +1,5 @@
 -- Issue 34 item 1: the licence and citation files say what the code does.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local function slurp(path)

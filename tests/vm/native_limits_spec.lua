@@ -4,6 +4,7 @@
 -- the autocovariances stop with the limit error instead of running to the
 -- end, a LAPACK decomposition whose cost exceeds the budget is refused
 -- before it starts, and the same calls finish without a limit.
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 
 local HOST = [[

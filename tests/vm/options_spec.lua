@@ -6,6 +6,7 @@
 -- function that lands later is checked as it lands: its help signature
 -- says where its options table goes ("f(X [, opts])", "f(X [, {k = 5}])",
 -- "Class{alpha = 1}").
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local repl = require("luma.repl")
 local estimator = require("luma.estimator")

@@ -1,5 +1,6 @@
 -- Regression tests for the bugs the reliability harness found (issue 8,
 -- docs/RELIABILITY.md lists them with how they were found).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 describe("reliability regressions", function()

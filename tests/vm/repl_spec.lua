@@ -3,6 +3,7 @@
 -- are sent only once the prompt is back, as a person would: while the REPL
 -- is busy the terminal is in cooked mode and its line discipline, not the
 -- REPL, would consume a Ctrl-D.
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 
 local ptydrive = support.build .. "/ptydrive"

@@ -1,5 +1,6 @@
 -- The luma module itself: version, configuration, clock, lazy submodules,
 -- the doc registry and help texts.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 describe("luma module #smoke", function()

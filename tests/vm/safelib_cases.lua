@@ -5,6 +5,7 @@
 -- to compare line by line.  Only the standard library is used (the
 -- sandbox has no io), and the random cases come from a fixed-seed
 -- generator written here, so both states see the same ones.
+-- SPDX-License-Identifier: MIT
 
 local lines = {}
 

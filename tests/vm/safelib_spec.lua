@@ -10,6 +10,7 @@
 -- script could hang its host inside those functions must end at the
 -- instruction limit, the time limit and luma_interrupt, and the state must
 -- run the next script.
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 
 local HOST = [[

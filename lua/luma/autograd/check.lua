@@ -1,5 +1,6 @@
 -- luma.autograd.check: grad(f, inputs) and gradcheck(f, inputs), the
 -- numerical check of every operation's backward (docs/NN.md).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local variable = require("luma.autograd.variable")

@@ -5,6 +5,7 @@
 -- (the differentiable operations), check (gradcheck).  A Variable wraps a
 -- matrix; operations on Variables run at once and record what backward()
 -- needs, so ordinary Lua control flow defines the model.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local variable = require("luma.autograd.variable")

@@ -11,6 +11,7 @@
 -- and minimum split it equally at ties, a full max/min reduction spreads
 -- it evenly over the tied elements and a max/min along a dimension gives
 -- it to the first maximal element.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local variable = require("luma.autograd.variable")

@@ -9,6 +9,7 @@
 -- reachable from the output topologically and runs them once each, so
 -- Lua control flow is the model (Griewank & Walther, Evaluating
 -- Derivatives, 2008, ch. 3; PyTorch's autograd is the same design).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 

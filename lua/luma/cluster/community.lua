@@ -10,6 +10,7 @@
 -- 2m - 1: erratum) or the Erdos-Renyi one P_ij = 2m / (n (n - 1)) for
 -- i != j (the notes' formula is garbled; P_ii = 0, so that both null
 -- models expect the graph's total weight 2m).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local native = require("luma.cluster.native")
 local common = require("luma.cluster.graph_common")

@@ -7,6 +7,7 @@
 -- step per batch of radius queries and averages their neighbours with
 -- luma.neighbors.native.average.  Labels are 1-based; noise (DBSCAN) and
 -- orphans (MeanShift with cluster_all = false) get label 0.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local native = require("luma.cluster.native")

@@ -15,6 +15,7 @@
 --                    components, von Luxburg Prop. 2)
 -- Graphs never join a point to itself: the diagonal of W is zero (and is
 -- ignored where a W is given), as scipy.sparse.csgraph.laplacian does.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local native = require("luma.cluster.native")

@@ -9,6 +9,7 @@
 --     largest node number.  A square matrix is taken as an adjacency
 --     matrix unless opts.edge_list = true.
 -- It becomes a native luma.cluster.Graph (compressed sparse rows).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local native = require("luma.cluster.native")
 

@@ -13,6 +13,7 @@
 -- ids, which luma.plot.dendrogram reads: row r merges clusters Z[r][1] <
 -- Z[r][2] (leaves 1..n, row r makes cluster n + r) at height Z[r][3] into
 -- Z[r][4] points.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local native = require("luma.cluster.native")

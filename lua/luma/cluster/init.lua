@@ -10,6 +10,7 @@
 --   density       DBSCAN, MeanShift
 --   community     modularity, Louvain, the spectral min-cut
 --   selection     elbow and silhouette tables over k
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 

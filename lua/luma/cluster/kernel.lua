@@ -8,6 +8,7 @@
 -- constant K(x_i, x_i) dropped; repeat until no label changes.  The
 -- notes start from random indicators; we do too, with every cluster
 -- given one distinct random row first so that none starts empty.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local dcommon = require("luma.decomposition.common")

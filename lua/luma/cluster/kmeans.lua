@@ -13,6 +13,7 @@
 -- changes, or when sum_k |mu_k^(j+1) - mu_k^(j)|^2 <= tol * (the mean of
 -- the columns' variances of X), a relative tolerance that does not depend
 -- on the data's scale.  docs/CLUSTER.md states the mapping.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local native = require("luma.cluster.native")

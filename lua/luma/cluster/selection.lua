@@ -6,6 +6,7 @@
 -- (Rousseeuw, Silhouettes, J. Comput. Appl. Math. 1987: the largest is
 -- best) through luma.metrics.silhouette_score.  Both return a luma.Table
 -- with one row per k; luma.plot.elbow draws the first.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local dcommon = require("luma.decomposition.common")

@@ -17,6 +17,7 @@
 -- neighbour), as scipy.sparse.csgraph.laplacian does.  Eigenvectors are
 -- signed so that their entry of largest magnitude is positive
 -- (scikit-learn's _deterministic_vector_sign_flip).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")

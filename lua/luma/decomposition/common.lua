@@ -6,6 +6,7 @@
 -- families shares, scikit-learn's sign convention for singular vectors
 -- (svd_flip) and the randomized SVD of Halko, Martinsson and Tropp (2011)
 -- that PCA and TruncatedSVD both use.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local native = require("luma.decomposition.native")

@@ -11,6 +11,7 @@
 -- from a random W; with alpha = 0 it converges to the same rank-k
 -- approximation (the notes' AltMin with every entry observed).
 -- No centring: the model is of X itself (centre first for PCA).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.decomposition.common")

@@ -11,6 +11,7 @@
 -- one with Gram-Schmidt against the ones already found ("deflation").
 -- Contrast functions: logcosh (g = tanh(a u)), exp (g = u exp(-u^2/2)),
 -- cube (g = u^3).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.decomposition.common")

@@ -13,6 +13,7 @@
 --   factor_model  LatentFactorModel
 --   common  checks, svd_flip and the randomized SVD shared by the parts
 --           (and by luma.mixture and luma.manifold; not public)
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local decomposition = {}

@@ -9,6 +9,7 @@
 -- The pre-image map (inverse_transform) is kernel ridge regression from
 -- the projections back to the rows (Bakir, Weston and Schölkopf 2004),
 -- with the same kernel, as scikit-learn does.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.decomposition.common")

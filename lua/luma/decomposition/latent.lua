@@ -17,6 +17,7 @@
 --   * FA posterior covariance (Phi^T Psi^-1 Phi + I)^-1 (000 print it
 --     without the inverse) and Psi = diag of the outer products (000
 --     print (x - mu)^T (x - mu)).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.decomposition.common")

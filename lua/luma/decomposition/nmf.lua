@@ -23,6 +23,7 @@
 -- fit).  NNDSVD takes the leading singular vectors from the randomized
 -- SVD, as scikit-learn does (exact when k + 10 reaches min(n, d); the
 -- random numbers differ from scikit-learn's otherwise).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.decomposition.common")

@@ -15,6 +15,7 @@
 --   * with N < D the centred covariance has D - N + 1 zero eigenvalues at
 --     least (rank <= N - 1; notes 004 §4.8 count D - N + 1 zero eigenvalues
 --     for rank N, which is inconsistent): the Gram solver keeps min(N, D).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.decomposition.common")

@@ -13,6 +13,7 @@
 -- simplex).  One pass suffices: deleting a row inside the hull of the
 -- others leaves that hull unchanged.  The survivors form H; W comes from
 -- non-negative least squares of each row on them.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.decomposition.common")

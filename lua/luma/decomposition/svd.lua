@@ -7,6 +7,7 @@
 -- the rows of components (V_k^T) the topics over terms.  X_k = U_k
 -- Sigma_k V_k^T is the best rank-k approximation in Frobenius and
 -- spectral norm (Eckart and Young 1936), |X - X_k|_F^2 = sum_{j>k} s_j^2.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.decomposition.common")

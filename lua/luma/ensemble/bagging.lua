@@ -9,6 +9,7 @@
 -- averaged one-hot predictions).  Member i uses only the i-th seed drawn
 -- from `seed`, so the fit is the same for any n_jobs (members then run in
 -- forked workers through luma.parallel).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local cart = require("luma.tree.cart")

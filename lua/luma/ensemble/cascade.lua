@@ -13,6 +13,7 @@
 -- target_false_positive_rate or no negative gets through.  A row is
 -- positive only if every stage says so, so most negatives are rejected
 -- after a stage or two.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.ensemble.common")

@@ -1,6 +1,7 @@
 --- luma.ensemble.common: helpers the ensembles share: checks of the data
 -- and of the base estimators, per-member seeds, label bookkeeping and
 -- weighted medians.  Not an estimator module itself.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local tree_common = require("luma.tree.common")

@@ -12,6 +12,7 @@
 -- any thread count.  The bootstrap counts act as sample weights and are
 -- regenerated from the same seed for the out-of-bag estimates (each row
 -- predicted by the trees whose sample left it out: notes 000 §9.2.2).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local native = require("luma.tree.native")

@@ -16,6 +16,7 @@
 -- subsample < 1 fits each stage on a random fraction of the rows
 -- (stochastic gradient boosting, Friedman 2002), n_iter_no_change stops
 -- early on a held-out validation_fraction.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local native = require("luma.tree.native")

@@ -11,6 +11,7 @@
 -- (luma.ensemble.native, src/ml/ensemble/hist.c), on the native threads;
 -- this file keeps the boosting loop, the losses' starting values and
 -- early stopping.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local native = require("luma.ensemble.native")

@@ -12,6 +12,7 @@
 --   cascade   CascadeClassifier
 --   common    helpers of the parts (not public)
 -- The CART trees and their C kernels are luma.tree's (luma.tree.native).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local ensemble = {}

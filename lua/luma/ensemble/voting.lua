@@ -10,6 +10,7 @@
 -- members' cross-validated predictions (each row predicted by members
 -- that did not see it, luma.model_selection.cross_val_predict), and the
 -- members themselves are refitted on all the data for prediction.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.ensemble.common")

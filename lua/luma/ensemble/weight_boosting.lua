@@ -25,6 +25,7 @@
 -- AdaBoostRegressor is AdaBoost.R2 (Drucker 1997) as in scikit-learn:
 -- each member is fitted on a weighted bootstrap sample and the prediction
 -- is the weighted median of the members'.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local cart = require("luma.tree.cart")

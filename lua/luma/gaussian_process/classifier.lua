@@ -23,6 +23,7 @@
 -- Restarts are drawn log-uniformly within the bounds, as for the
 -- regressor (scikit-learn 1.2.1's classifier exponentiates its draw once
 -- more, a known slip, so its restarts start elsewhere).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local args = require("luma.util.args")

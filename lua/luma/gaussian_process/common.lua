@@ -2,6 +2,7 @@
 -- kernel logistic regression share (not a public API): argument checks,
 -- the positive-definiteness report, the hyperparameter search by L-BFGS-B
 -- with seeded restarts, one-vs-rest bookkeeping and example data.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")

@@ -11,6 +11,7 @@
 --               notes 000 §7.4: GP classification is its Bayesian form)
 --   common      helpers shared by the parts (not public)
 -- and luma.gaussian_process.native, the C kernel (src/ml/gaussian_process).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local gp = { kernels = require("luma.gaussian_process.kernels") }

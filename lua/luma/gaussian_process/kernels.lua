@@ -20,6 +20,7 @@
 -- changes no distance but shrinks |x|^2, the size of the cancellation
 -- error of the Gram-matrix formula (docs/ARCHITECTURE.md, "Distances and
 -- kernels"), which matters for inputs far from the origin (dates, ...).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 

@@ -22,6 +22,7 @@
 -- activations are GaussianProcessClassifier's posterior mode, and with a
 -- linear kernel the model is LogisticRegression (w = X^T psi; both are
 -- tests).  More than two classes: one-vs-rest, probabilities normalised.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.gaussian_process.common")

@@ -21,6 +21,7 @@
 -- §6.5's Prince parameterisation, prior variance sigma_p^2 times K and
 -- (K + (sigma^2 / sigma_p^2) I)^-1, is kernel = sigma_p^2 * k with
 -- alpha = sigma^2.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.gaussian_process.common")

@@ -6,6 +6,7 @@
 -- log-likelihood" matrix (n x k, log p(x | class) + log p(class) up to a
 -- per-row constant) from which predictions are the argmax and
 -- probabilities the log-sum-exp normalisation (posterior_log).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local classstats = require("luma.generative.native")

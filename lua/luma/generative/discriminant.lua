@@ -15,6 +15,7 @@
 -- does the same (with empirical priors); its default "svd" solver and its
 -- QDA divide by n - K and n_k - 1, which covariance_divisor = "unbiased"
 -- selects.  See docs/CLASSIFIERS.md.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local classstats = require("luma.generative.native")

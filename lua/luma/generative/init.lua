@@ -8,6 +8,7 @@
 -- generative/common.lua and the per-class statistics kernels of
 -- luma.generative.native (src/ml/generative).  This file re-exports every
 -- class, so luma.generative.GaussianNB is luma.naive_bayes.GaussianNB.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local generative = {}

@@ -9,6 +9,7 @@
 -- (counts, the notes' spam filter on word counts) and BernoulliNB
 -- (presence/absence).  Scores are joint log-likelihoods; probabilities
 -- come from the log-sum-exp normalisation, so no product underflows.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local classstats = require("luma.generative.native")

@@ -25,6 +25,7 @@
 -- the E-step of iteration t used (hmmlearn's monitor_.history): EM never
 -- decreases it (Dempster, Laird and Rubin 1977).  Convergence: the gain
 -- falls below tol (hmmlearn's rule).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")

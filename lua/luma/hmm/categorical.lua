@@ -6,6 +6,7 @@
 -- (k x n_features) is row-stochastic.  Baum-Welch's emission M-step
 -- (Rabiner 1989, eq. 40c): emissionprob[j][v] = sum_t gamma_t(j) [x_t = v]
 -- / sum_t gamma_t(j); a state with no expected visits keeps its row.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local base = require("luma.hmm.base")
 local chain = require("luma.markov.chain")

@@ -14,6 +14,7 @@
 -- applied.  Initialization (hmmlearn's): luma.cluster.KMeans (k-means++,
 -- n_init = 10, seeded from the fit's generator) for the means, the data
 -- covariance (divisor n) plus min_covar for every state's covariance.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local base = require("luma.hmm.base")
 local chain = require("luma.markov.chain")

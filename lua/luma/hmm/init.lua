@@ -5,6 +5,7 @@
 --   categorical  CategoricalHMM
 --   gaussian     GaussianHMM, GMMHMM
 --   base         the shared recursions, Baum-Welch loop and methods (not public)
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local hmm = {}

@@ -8,6 +8,7 @@
 -- fitted estimator and scorer, unlike the trees' impurity importances
 -- (notes 003 §1.18 names both as the standard readings of "feature
 -- importance").
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")

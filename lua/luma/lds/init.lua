@@ -2,6 +2,7 @@
 --
 -- One part per concern, merged here into the table users get as luma.lds:
 --   kalman  KalmanFilter (filter, RTS smoother, EM, sampling) and unflatten
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 

@@ -19,6 +19,7 @@
 -- (the notes put E[z_t z_t^T] in the second factor), and the Gamma/Sigma
 -- updates with their transposes in place.  C and R use the observed rows
 -- only (a NaN row is missing).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local args = require("luma.util.args")

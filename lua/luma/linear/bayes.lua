@@ -18,6 +18,7 @@
 -- formula below is transposed to X N x D).  alpha is the prior precision
 -- of the weights (notes: 1/sigma_p^2, 1/b^2), beta = 1/sigma^2 the noise
 -- precision.  scikit-learn calls these lambda_ and alpha_.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")

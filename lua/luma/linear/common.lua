@@ -1,5 +1,6 @@
 --- luma.linear.common: helpers shared by the parts of luma.linear
 -- (least_squares, ridge, lasso, logistic, bayes, robust); not a public API.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local core = require("luma.linear.native")
 

@@ -20,6 +20,7 @@
 --     intercept; intercept is a number for one target, else 1 x k.
 -- fit(X, y [, sample_weight]) takes optional non-negative weights (n x 1):
 -- weighted least squares (notes 001 §D, the M-step of mixed regression).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 

@@ -8,6 +8,7 @@
 -- sum of the sample weights): scikit-learn's scaling.  The sweeps are
 -- native (luma.linear.native: enet_gram on the Gram matrix, enet_residual
 -- on X^T and the residual).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.linear.common")

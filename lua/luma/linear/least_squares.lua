@@ -4,6 +4,7 @@
 -- The normal equations come from the centred moments (common.moments: no
 -- copy of X) and are solved through an eigendecomposition or Cholesky;
 -- the qr and svd solvers factor the centred data itself.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.linear.common")

@@ -10,6 +10,7 @@
 -- lbfgs and newton use luma.optim's native objectives (optim.logistic_loss,
 -- optim.softmax_loss: one C call per evaluation, BLAS inside); saga, the
 -- solver for the l1 penalties, is luma.linear.native.saga.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")

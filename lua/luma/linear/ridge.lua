@@ -8,6 +8,7 @@
 -- square of that ratio is wrong).  RidgeCV scores every alpha from one SVD
 -- (leave-one-out or generalized cross-validation) or by a grid search;
 -- KernelRidge is the dual form with any kernel.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")

@@ -13,6 +13,7 @@
 --
 -- Conventions are luma.linear's: coef is d x k, intercept a number for one
 -- target; fit(X, y [, sample_weight]); warnings through warn().
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")

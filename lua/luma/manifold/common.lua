@@ -6,6 +6,7 @@
 -- row by the native selection (luma.manifold.native.select).  The
 -- neighbours family (luma.neighbors) will offer trees; brute force is
 -- exact and, for the sizes these embeddings meet, fast.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local native = require("luma.manifold.native")
 

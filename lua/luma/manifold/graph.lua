@@ -10,6 +10,7 @@
 -- LLE (Roweis and Saul 2000): each point's barycentric weights on its
 -- neighbours (a regularized k x k solve), then the bottom eigenvectors of
 -- M = (I - W)^T (I - W) after the constant one.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local dcommon = require("luma.decomposition.common")

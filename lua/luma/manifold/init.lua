@@ -8,6 +8,7 @@
 --   graph Isomap, LocallyLinearEmbedding (through the neighbour graph)
 --   common  the nearest-neighbour search they share (not public)
 -- and luma.manifold.native, t-SNE's kernels (src/ml/manifold/tsne_lua.c).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local manifold = {}

@@ -12,6 +12,7 @@
 -- the Guttman transform X <- B(X) X / n never increases the raw stress
 -- sum_{i<j} (d_ij - |x_i - x_j|)^2; n_init random starts, the lowest
 -- stress kept.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local dcommon = require("luma.decomposition.common")

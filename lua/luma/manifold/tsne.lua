@@ -16,6 +16,7 @@
 -- keeps P on the 3 perplexity + 1 nearest neighbours and approximates
 -- the repulsion with a quadtree (van der Maaten 2014).  Neighbours come
 -- from luma.manifold.common (brute force by blocks of rows).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local dcommon = require("luma.decomposition.common")

@@ -9,6 +9,7 @@
 -- equilibrium solves pi = pi P (notes 002 Q4; Norris, Markov Chains,
 -- 1997, secs. 1.1 and 1.7).  PageRank (pagerank.lua) uses the same
 -- orientation.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 

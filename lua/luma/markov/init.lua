@@ -9,6 +9,7 @@
 --   model     MarkovChain (order L, fitted by counts; n-gram models),
 --             from_transitions
 --   pagerank  pagerank, google_matrix
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 

@@ -14,6 +14,7 @@
 -- distribution of the first L states of the sequences.  score is the
 -- log-likelihood of each sequence's steps after its first L states, given
 -- them (the usual n-gram convention).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")

@@ -13,6 +13,7 @@
 -- previous scores, notes 002 Q6) until the L1 change < tol; the iteration
 -- runs in C over the in-edges in compressed sparse form
 -- (src/ml/markov/pagerank.c).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local chain = require("luma.markov.chain")

@@ -14,6 +14,7 @@
 -- weights near their prior concentration: with a small
 -- weight_concentration_prior they are pruned in effect (weights ~ 0);
 -- n_effective_components counts those above prune_threshold.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.mixture.common")

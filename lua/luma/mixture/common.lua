@@ -1,5 +1,6 @@
 --- luma.mixture.common: checks and helpers shared by the mixture models
 -- (gaussian, bayesian, student, discrete); not a public API.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local dcommon = require("luma.decomposition.common")

@@ -14,6 +14,7 @@
 -- Probabilities of exactly 0 are kept and their logarithms floored at
 -- log(DBL_MIN), so 0 log 0 = 0 and an impossible observation scores
 -- about -708 instead of NaN.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.mixture.common")

@@ -20,6 +20,7 @@
 --                                   models; default the E-step's bound)
 --   get_state(self) -> table, set_state(self, table)   the fitted parameters
 -- Parameters read from self.params: n_init, max_iter, tol, warm_start, seed.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.mixture.common")

@@ -17,6 +17,7 @@
 -- "spherical" (k x 1 variances).  Precisions are stored through
 -- precisions_cholesky M with M M^T = Sigma^-1, so the log-density is
 -- sum log diag(M) - |(x - mu) M|^2 / 2 - (d/2) log 2 pi.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.mixture.common")

@@ -8,6 +8,7 @@
 --   bayesian  BayesianGaussianMixture
 --   em        the EM driver every mixture runs through (not public)
 --   common    checks and helpers shared by the parts (not public)
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local mixture = {}

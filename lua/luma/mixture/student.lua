@@ -18,6 +18,7 @@
 -- nu), or chosen from a grid by the likelihood of the whole fit with nu
 -- fixed at each value (the notes' grid; a grid inside each M-step can
 -- stall between grid points).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.mixture.common")

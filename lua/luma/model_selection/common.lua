@@ -3,6 +3,7 @@
 -- helper, the checks of option tables and of X/y, and the evaluation core
 -- every cross-validation loop runs (scorer resolution and fit_and_score).
 -- Not a public API.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local common = {}

@@ -3,6 +3,7 @@
 -- learning_curve (scores against the training-set size).  Each (point,
 -- fold) fit is one task of luma.parallel.map, so the fits run where
 -- n_jobs and backend say.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.model_selection.common")

@@ -10,6 +10,7 @@
 --   curves      validation_curve, learning_curve
 --   common      helpers the parts share (scorers, fit_and_score, checks);
 --               not re-exported
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 

@@ -5,6 +5,7 @@
 -- or backend (luma.parallel.map), keep the rows in a Results table (saved
 -- by luma.persist), survive failing candidates (error_score) and refit the
 -- best on all the data.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.model_selection.common")

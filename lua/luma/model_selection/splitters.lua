@@ -7,6 +7,7 @@
 -- (KFold and StratifiedKFold without shuffling, GroupKFold,
 -- TimeSeriesSplit, LeaveOneOut, LeavePOut, PredefinedSplit) produce the
 -- same folds (1-based).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.model_selection.common")

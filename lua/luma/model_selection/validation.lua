@@ -3,6 +3,7 @@
 -- n_jobs or backend), cross_val_score and cross_val_predict.  The scorers and the
 -- per-split fit_and_score they share with the searches and the curves are
 -- in luma.model_selection.common.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local common = require("luma.model_selection.common")
 local labels = require("luma.util.labels")

@@ -9,6 +9,7 @@
 -- the smallest class on ties -- scikit-learn's rule, so predictions match
 -- scikit-learn's, including its treatment of neighbours at distance 0
 -- under weights = "distance".
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local native = require("luma.neighbors.native")

@@ -8,6 +8,7 @@
 -- and searched at predict; the index gives distances and 1-based indices
 -- sorted by distance, the smaller index first on ties (scikit-learn's
 -- rule), and the same neighbours whatever the algorithm.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local native = require("luma.neighbors.native")
 

@@ -9,6 +9,7 @@
 -- index back without rebuilding it.  (Loading a bare index needs
 -- luma.neighbors to be loaded first, since its loader is registered here;
 -- an index inside a neighbour model loads with the model.)
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local native = require("luma.neighbors.native")
 local persist = require("luma.persist")

@@ -10,6 +10,7 @@
 -- share.  The index structures are native (luma.neighbors.native,
 -- src/ml/neighbors); docs/NEIGHBORS.md describes them.  This file merges
 -- the parts into one table.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 

@@ -10,6 +10,7 @@
 -- reported and used by weights = "distance" are the feature-space ones.
 -- The scores come from luma.kernels objects in blocks of query rows, so
 -- memory stays bounded; the selection is luma.neighbors.native's.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")

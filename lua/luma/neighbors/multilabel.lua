@@ -9,6 +9,7 @@
 -- labels (the smaller label index first on ties).  Recall needs the full
 -- set of positives, so the notes prefer precision: score is the mean
 -- precision@top_k (luma.metrics.precision_at_k) over the queries.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local native = require("luma.neighbors.native")

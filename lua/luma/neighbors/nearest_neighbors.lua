@@ -8,6 +8,7 @@
 -- i a query (1..m), j a training point (1..n), value 1 ("connectivity") or
 -- the distance ("distance"), sorted by i then j; format = "dense" gives the
 -- m x n matrix instead (0 where there is no edge).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.neighbors.common")

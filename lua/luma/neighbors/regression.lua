@@ -5,6 +5,7 @@
 -- rule; the implied one, used here as in scikit-learn, is the mean of the
 -- neighbours' targets, weighted by 1, 1/d or a function's weights (with
 -- neighbours at distance 0 taking all the weight under "distance").
+-- SPDX-License-Identifier: MIT
 local estimator = require("luma.estimator")
 local native = require("luma.neighbors.native")
 local common = require("luma.neighbors.common")

@@ -4,6 +4,7 @@
 -- Parts: module (the Module base and luma.nn.class), initializers,
 -- layers, losses.  Torch7's nn and PyTorch's torch.nn names; rows are
 -- samples.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local module = require("luma.nn.module")

@@ -7,6 +7,7 @@
 -- (Glorot & Bengio, AISTATS 2010; notes 003 section 1.23, scale
 -- sqrt(2/(n_{l-1} + n_l))); He / Kaiming, variance 2 / fan_in (He et
 -- al., ICCV 2015).  A uniform draw on [-a, a] has variance a^2 / 3.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 

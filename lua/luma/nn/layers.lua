@@ -2,6 +2,7 @@
 -- being samples.  Each is a luma.nn.module class: its init registers
 -- parameters, its forward composes autograd operations, so gradients come
 -- from luma.autograd and no layer writes a backward of its own.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local autograd = require("luma.autograd")

@@ -3,6 +3,7 @@
 -- reductions "mean" (default) and "sum", one value a row (n x 1) for
 -- "none".  Definitions follow PyTorch's (torch.nn), so values and
 -- gradients can be compared with it.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local autograd = require("luma.autograd")

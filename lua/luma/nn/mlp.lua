@@ -14,6 +14,7 @@
 -- parameters at once.  Beyond scikit-learn: dropout and batch_norm
 -- between the hidden layers, and label_smoothing of the classifier's
 -- targets (two classes: 0 -> eps, 1 -> 1 - eps; more: as luma.nn.CrossEntropyLoss).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")

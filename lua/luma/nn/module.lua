@@ -6,6 +6,7 @@
 -- were added, as Torch7's nn and PyTorch's torch.nn do.  Calling a module
 -- runs its forward; everything else (parameters, modes, state_dict,
 -- printing) comes from here, so a new module needs only a forward.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local autograd = require("luma.autograd")

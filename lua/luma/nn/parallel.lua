@@ -13,6 +13,7 @@
 -- is the synchronous data parallelism of Dean et al. (NIPS 2012) and of
 -- PyTorch's DistributedDataParallel, with a reduction order fixed by
 -- shards rather than by ranks.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local mpi = require("luma.mpi")

@@ -1,6 +1,7 @@
 --- luma.optim.common: helpers shared by the parts of luma.optim (argument
 -- checks, the counting objective evaluator, result tables, stopping rules,
 -- box bounds); not a public API.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 

@@ -4,6 +4,7 @@
 -- for a box, and variable transforms that turn a constrained problem into
 -- an unconstrained one.  penalty and barrier run luma.optim.minimize in
 -- their outer loops.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local common = require("luma.optim.common")
 local derivatives = require("luma.optim.derivatives")

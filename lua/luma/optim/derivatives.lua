@@ -2,6 +2,7 @@
 -- Hessians (notes 000 §2.3), and check_grad to test an analytic gradient
 -- against them; constrained uses the Jacobian when a constraint function
 -- gives none.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local common = require("luma.optim.common")
 

@@ -13,6 +13,7 @@
 -- logistic_loss, softmax_loss and is_objective.  common holds the helpers
 -- the parts share.  Help records live with their functions; the ones here
 -- are for the members of sgd, qp and the native half, which set none.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local native = require("luma.optim.native")
 local common = require("luma.optim.common")

@@ -3,6 +3,7 @@
 -- golden section and Brent inside a bracket (notes 000 §2.5), and the
 -- Armijo and strong Wolfe step rules.  Each takes phi, the objective as a
 -- function of the step, so it knows nothing of vectors.
+-- SPDX-License-Identifier: MIT
 local common = require("luma.optim.common")
 local args = require("luma.util.args")
 

@@ -10,6 +10,7 @@
 -- may fill and return, so objectives can run without allocating), or a
 -- native luma.Objective (optim.logistic_loss, optim.softmax_loss).  x is
 -- only valid during the call: copy it to keep it.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local native = require("luma.optim.native")
 local common = require("luma.optim.common")

@@ -4,6 +4,7 @@
 --
 -- Infeasible problems are reported in the result (status "infeasible",
 -- converged = false), never as a wrong answer; argument errors raise.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local native = require("luma.optim.native")

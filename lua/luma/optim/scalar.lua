@@ -2,6 +2,7 @@
 -- (Brent, golden section, bounded) over the brackets of
 -- luma.optim.line_search, and root_scalar (Newton, bisection, Brent's
 -- root finder; notes 000 §2.3, 002 O4).  Plain Lua numbers throughout.
+-- SPDX-License-Identifier: MIT
 local common = require("luma.optim.common")
 local line_search = require("luma.optim.line_search")
 

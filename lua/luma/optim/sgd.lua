@@ -10,6 +10,7 @@
 -- square root, sqrt(v + eps), for Adagrad, RMSprop and Adam; that is the
 -- default (eps_placement = "inside").  Notes 003 §1.23 and Kingma & Ba
 -- write sqrt(v) + eps: eps_placement = "outside".
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local native = require("luma.nn.native")

@@ -1,6 +1,7 @@
 --- luma.parallel.common: what the backends that cross a process boundary
 -- (fork, mpi) share: a task's outcome as bytes, and bytes back into a
 -- result.  Not a public API.
+-- SPDX-License-Identifier: MIT
 local persist = require("luma.persist")
 local args = require("luma.util.args")
 

@@ -3,6 +3,7 @@
 -- so tasks need no serialization on the way in; each result comes back as
 -- one string, a flag byte ("+" a result, "-" an error message) before the
 -- outcome's bytes.
+-- SPDX-License-Identifier: MIT
 local pool = require("luma.pool")
 local common = require("luma.parallel.common")
 

@@ -16,6 +16,7 @@
 -- stream i of a split of the caller's default generator (and the caller's
 -- generator moves past all of them), whichever backend runs it, so
 -- results depend neither on the backend nor on the number of workers.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local pool = require("luma.pool")

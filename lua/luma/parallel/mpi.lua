@@ -22,6 +22,7 @@
 -- cannot write (an open file, a coroutine) cannot be compared: held by
 -- the task function itself, or in tables it holds, it is an error naming
 -- it; behind another function it is library state and passed over.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local serial = require("luma.serial")
 local persist = require("luma.persist")

@@ -1,6 +1,7 @@
 --- luma.parallel.serial: the serial backend: every task in this process,
 -- one after the other.  Results are returned as they are (nothing is
 -- encoded, so they may be anything, functions included).
+-- SPDX-License-Identifier: MIT
 local serial = {}
 
 --- run(run, n, ctx) -> results: run(i) for i = 1..n; ctx.progress(done,

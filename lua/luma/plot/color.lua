@@ -9,6 +9,7 @@
 -- the CC0 values shipped with matplotlib 3.6, rounded to 8 bits.  The
 -- qualitative palette for classes is Tableau's ten colours ("tab10",
 -- matplotlib's default cycle).
+-- SPDX-License-Identifier: MIT
 local common = require("luma.plot.common")
 
 local color = {}

@@ -2,6 +2,7 @@
 -- errors that read like Lua's, option tables, data given as matrices or
 -- Lua lists, and the NaN/Inf filter (skipped with a warning, as
 -- matplotlib draws nothing for them).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local common = {}

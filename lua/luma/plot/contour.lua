@@ -12,6 +12,7 @@
 -- rectangles, merged along each row, which keeps the output small for
 -- smooth functions and constant regions (class maps).  Triangles with a
 -- NaN corner are left out (masked), as matplotlib does.
+-- SPDX-License-Identifier: MIT
 local contour = {}
 
 local function finite(v) return v == v and v ~= math.huge and v ~= -math.huge end

@@ -7,6 +7,7 @@
 -- computed on demand (Axes:layout), so adding data after setting labels
 -- works in any order, and ax:transform(x, y) gives the pixel at which the
 -- SVG draws the data point (x, y).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local common = require("luma.plot.common")
 local color = require("luma.plot.color")

@@ -17,6 +17,7 @@
 -- its size, and the raster canvas (FreeType text, zlib PNG).  Layout is
 -- plain Lua with no dependency; a build without FreeType and zlib writes
 -- PNG through Debian's librsvg2-bin (rsvg-convert) instead.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local common = require("luma.plot.common")

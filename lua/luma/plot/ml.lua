@@ -6,6 +6,7 @@
 -- the figure.  A plot that needs a family this build lacks (a clusterer
 -- for elbow/dendrogram, ...) raises an error naming the family and the
 -- plain-data form that works without it.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local common = require("luma.plot.common")
 local color = require("luma.plot.color")

@@ -10,6 +10,7 @@
 -- matplotlib's Agg does) where SVG's group opacity blends the group
 -- once, the legend's box has square corners, and markers are stamped at
 -- the nearest quarter pixel.
+-- SPDX-License-Identifier: MIT
 local common = require("luma.plot.common")
 local color = require("luma.plot.color")
 local contour = require("luma.plot.contour")

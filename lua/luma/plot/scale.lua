@@ -7,6 +7,7 @@
 -- label is printed with the same number of decimals, the step's.  Log ticks are
 -- the powers of ten in range (every k-th one when there are many), with 2
 -- and 5 times them added when the range spans less than two decades.
+-- SPDX-License-Identifier: MIT
 local scale = {}
 local numfmt = require("luma.util.native").format -- "." whatever the locale
 

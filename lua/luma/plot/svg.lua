@@ -16,6 +16,7 @@
 -- written as dots: one <path class="dots"> per colour whose subpaths
 -- "Mx yh0" are zero-length strokes with round caps, which SVG renderers
 -- draw as discs of the stroke width (one element instead of thousands).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local common = require("luma.plot.common")
 local color = require("luma.plot.color")

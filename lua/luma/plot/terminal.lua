@@ -9,6 +9,7 @@
 -- contours, sampled at the cell's centre).  Lines are rasterised with
 -- Bresenham's algorithm after clipping to the canvas (Liang and Barsky);
 -- markers are single dots; bars and histograms are solid dot blocks.
+-- SPDX-License-Identifier: MIT
 local common = require("luma.plot.common")
 local color = require("luma.plot.color")
 local contour = require("luma.plot.contour")

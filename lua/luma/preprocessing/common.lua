@@ -1,6 +1,7 @@
 --- luma.preprocessing.common: helpers shared by the parts of
 -- luma.preprocessing (scalers, impute, encoders, features); not a public
 -- API.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 

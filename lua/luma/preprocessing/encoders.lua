@@ -18,6 +18,7 @@
 -- a missing value at transform as an unknown one; OrdinalEncoder gives a
 -- missing value encoded_missing_value (NaN) at fit and transform alike.
 -- Inside, a missing value is false (a valid table key, unlike nil or NaN).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")

@@ -5,6 +5,7 @@
 -- arctan (ArctanFeatures, §6.4 and §7.3) and Heaviside steps
 -- (HeavisideFeatures, §7.3) -- and FunctionTransformer, which applies any
 -- Lua function (and, unlike the others, lets NaN and Inf through).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.preprocessing.common")

@@ -8,6 +8,7 @@
 -- scikit-learn's SimpleImputer does for object columns; a Table with
 -- categorical columns comes back as a Table, one with only numeric
 -- columns as a matrix (as before).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local fail = require("luma.preprocessing.common").fail

@@ -17,6 +17,7 @@
 --                 HeavisideFeatures, FunctionTransformer
 --   common.lua    the helpers the parts share (finite-input check, the
 --                 example data); not re-exported
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local pp = {}

@@ -7,6 +7,7 @@
 -- project's convention).  A zero scale (a constant column, an all-zero
 -- row) is replaced by 1, leaving those values unscaled rather than divided
 -- by zero, as in scikit-learn.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.preprocessing.common")

@@ -6,6 +6,7 @@
 -- posterior mode) and predictive() (the distribution of a new
 -- observation).  Formulas: notes 000 §3.3.5-3.3.6 and notes 002 Y2/Y4,
 -- with the errata corrected as marked.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 

@@ -1,5 +1,6 @@
 --- luma.stats.common: argument checks shared by the parts of luma.stats
 -- (descriptive, density, tests); not a public API.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local common = {}

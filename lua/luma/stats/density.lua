@@ -1,6 +1,7 @@
 --- luma.stats.density: nonparametric estimates of the distribution a
 -- sample came from: histogram, the empirical distribution function (ecdf)
 -- and kernel density estimation (KDE).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local common = require("luma.stats.common")

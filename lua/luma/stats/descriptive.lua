@@ -3,6 +3,7 @@
 --
 -- Data are samples in rows: column statistics come back as 1 x d rows
 -- (scipy.stats' axis = 0), whatever the number of columns.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local common = require("luma.stats.common")

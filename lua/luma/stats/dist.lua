@@ -9,6 +9,7 @@
 -- likelihood estimate (variances divide by n).  Densities and cdfs take a
 -- number (and return one) or a matrix of points (and return a matrix of
 -- the same shape); multivariate densities take one point per row.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local sf = luma.special

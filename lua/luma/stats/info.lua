@@ -4,6 +4,7 @@
 -- summing to 1 (within 1e-8); joint tables are matrices of probabilities
 -- (rows: X, columns: Y).  0 log 0 = 0.  Every function takes an optional
 -- options table {base = b} (2 gives bits).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 

@@ -19,6 +19,7 @@
 -- not merged here: luma.dist (dist.lua), luma.bayes (bayes.lua),
 -- luma.info (info.lua), luma.montecarlo (montecarlo.lua) and luma.theory
 -- (theory.lua).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local stats = {}

@@ -3,6 +3,7 @@
 -- Samples are matrices with one draw per row.  Every function takes an
 -- optional generator (rng) and otherwise uses luma.random's default, so
 -- results are reproducible at a fixed seed.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 

@@ -6,6 +6,7 @@
 -- The hypothesis tests return a table {statistic, pvalue, ...}; an
 -- alternative option is "two-sided" (the default), "less" or "greater",
 -- as in scipy.stats.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local fail = require("luma.stats.common").fail

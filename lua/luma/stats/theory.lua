@@ -1,5 +1,6 @@
 --- luma.theory: learning-theory calculators (notes 003 §1.3-1.5, with
 -- the errata listed there corrected).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 

@@ -4,6 +4,7 @@
 -- checks, class and sample weights, one call of the native SMO solver
 -- (src/ml/svm/smo.c) with its convergence warning, and the kernel between
 -- new rows and the support vectors.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local native = require("luma.svm.native")
 local G = require("luma.generative.common")

@@ -8,6 +8,7 @@
 -- subgradient method, the kernel nearest prototype, the SV-count
 -- leave-one-out bound and the dense QP forms); platt (probabilities) and
 -- common (shared checks) are internal.  This file merges the public names.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local svm = {}

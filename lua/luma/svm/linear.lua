@@ -9,6 +9,7 @@
 -- is the weight of a constant feature intercept_scaling and is
 -- regularized with the rest.  LinearSVR is the epsilon-insensitive
 -- regression form (Ho & Lin 2012).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local G = require("luma.generative.common")

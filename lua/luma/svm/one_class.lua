@@ -5,6 +5,7 @@
 -- of support vectors from below.  Dual: min 1/2 a'Ka s.t. sum a_i = nu n,
 -- 0 <= a_i <= 1; decision f(x) = sum a_i k(x_i, x) - rho, an outlier
 -- where f < 0 (scikit-learn's OutlierMixin signs).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.svm.common")

@@ -9,6 +9,7 @@
 -- pairwise probabilities of one-vs-one are coupled by Wu, Lin & Weng's
 -- method 2 (JMLR 5, 2004).  This is LIBSVM's procedure; only the random
 -- folds differ from it.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local platt = {}

@@ -19,6 +19,7 @@
 -- (one per pair), n_iter, coef (linear kernel), probA/probB (probability).
 -- With two classes dual_coef and intercept have the signs that make
 -- decision_function positive for the second class.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local G = require("luma.generative.common")

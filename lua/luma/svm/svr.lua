@@ -7,6 +7,7 @@
 -- sum (a_n - a*_n) = 0 (the notes' garbled constraints corrected, their
 -- erratum); f(x) = sum (a_n - a*_n) k(x_n, x) + b.  dual_coef holds
 -- a - a* of the support vectors (1 x n_SV), intercept b.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.svm.common")

@@ -13,6 +13,7 @@
 --   qp_primal, qp_dual the dense QP standard forms of notes 004 S13 (12.55-
 --                      12.58), solved by luma.optim.qp
 -- The hard margin itself is SVC{C = math.huge} (luma.svm.svc).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local G = require("luma.generative.common")

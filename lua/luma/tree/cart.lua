@@ -7,6 +7,7 @@
 -- weights, and keeps the grown tree as the plain table `est.tree` (node
 -- arrays as matrices, scikit-learn's tree_ layout with 1-based ids), so
 -- luma.save stores it and the arrays are readable from Lua.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local native = require("luma.tree.native")

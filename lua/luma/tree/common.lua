@@ -3,6 +3,7 @@
 -- resolution into the options of the native builder (luma.tree.native),
 -- input checks, class weights, and prediction from the tree tables.
 -- Not an estimator module itself.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")

@@ -1,6 +1,7 @@
 --- luma.tree.export: a fitted tree as text (export_text) or as a Graphviz
 -- DOT graph (export_graphviz), in scikit-learn's formats except that
 -- feature and node numbers are 1-based, as everywhere in Luma.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local numfmt = require("luma.util.native").format -- "." whatever the locale

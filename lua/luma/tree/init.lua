@@ -11,6 +11,7 @@
 --   common         the tree parameter schema and helpers shared with
 --                  luma.ensemble (not public)
 -- and luma.tree.native, the C kernels (src/ml/tree/tree_lua.c).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local tree = {}

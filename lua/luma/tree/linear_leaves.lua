@@ -4,6 +4,7 @@
 -- same idea).  The tree is grown as usual (constant leaves) and each
 -- leaf's rows then get their own ridge fit, the intercept unpenalized, so
 -- predictions are piecewise linear instead of piecewise constant.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local linear_leaves = {}

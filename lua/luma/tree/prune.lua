@@ -5,6 +5,7 @@
 -- Stone 1984, §3.4.3).  The candidate strengths come from the minimal
 -- cost-complexity pruning path of the tree grown on all the data; each is
 -- cross-validated through luma.model_selection.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 local estimator = require("luma.estimator")

@@ -2,6 +2,7 @@
 -- (notes 003 §1.20 L1367-1372, L1435-1466), fitted by conditional least
 -- squares (statsmodels' AutoReg), by Yule-Walker (the notes' method of
 -- moments, §3 item 27) or by Burg's method.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.tsa.common")

@@ -21,6 +21,7 @@
 -- (Monahan 1984; Jones 1980); sigma2 is optimized on the log scale.  The
 -- optimizer is luma.optim.minimize's L-BFGS-B with central-difference
 -- gradients.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local common = require("luma.tsa.common")

@@ -1,5 +1,6 @@
 --- luma.tsa.common: checks and helpers shared by the parts of luma.tsa;
 -- not a public API.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local dcommon = require("luma.decomposition.common")
 

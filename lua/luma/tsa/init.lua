@@ -8,6 +8,7 @@
 --   arima      ARIMA (exact likelihood through luma.lds's Kalman filter),
 --              select_order
 --   common     checks and the Levinson recursions (not public)
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 

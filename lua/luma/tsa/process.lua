@@ -8,6 +8,7 @@
 -- sum_{j=0}^{q-h} theta_j theta_{j+h} (L1398); a random walk with drift
 -- delta has E X_t = X_0 + delta t, Var X_t = t sigma2 and cov(X_s, X_t) =
 -- min(s, t) sigma2 (L1374-1392).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local native = require("luma.tsa.native")

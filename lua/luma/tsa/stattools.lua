@@ -10,6 +10,7 @@
 -- L1478-1489): by the Durbin-Levinson recursion, by solving each order's
 -- Yule-Walker system directly (the regression definition), or by least
 -- squares on the lagged sample (statsmodels' "ols").
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local native = require("luma.tsa.native")
 local common = require("luma.tsa.common")

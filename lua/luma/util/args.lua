@@ -8,6 +8,7 @@
 -- Levels count as error()'s do: 1 is the function calling the helper, 2
 -- its caller (what a public function passes to blame its own caller).
 -- Not a public API.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 
 local args = {}

@@ -12,6 +12,7 @@
 -- back the kind of container the user gave.  Strings sort byte-wise
 -- (whatever the C locale), booleans false before true.
 -- Not a public API: luma.estimator.encode_labels and decode_labels are.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
 

@@ -5,6 +5,7 @@
 -- bench runner reads: the row's numbers are evaluations per query, not
 -- seconds.  Points are a Kronecker sequence, x[i][j] = frac(i sqrt(j + 1)).
 --   aesa_evals.lua algorithm
+-- SPDX-License-Identifier: MIT
 local algorithm = arg[1] or "aesa"
 local n, m, d = 10000, 200, 6
 

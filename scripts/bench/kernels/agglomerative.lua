@@ -3,6 +3,7 @@
 -- The data come from a deterministic formula that agglomerative.py repeats
 -- with NumPy (0-based i, j, c = i mod 7):
 -- X[i][j] = (c + 1) sin(0.731 i + 1.37 j + 0.011 i j) + 3 cos(2.1 j + c).
+-- SPDX-License-Identifier: MIT
 local linkage = arg and arg[1] or "ward"
 local n, d = 10000, 10
 local i = luma.arange(0, n - 1)

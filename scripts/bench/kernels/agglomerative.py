@@ -1,6 +1,7 @@
 # scikit-learn's fit time of AgglomerativeClustering (n_clusters = 8, the
 # linkage given as the first argument, default ward) on the 10,000 x 10
 # data of agglomerative.lua; best of 3.
+# SPDX-License-Identifier: MIT
 import sys, time
 import numpy as np
 from sklearn.cluster import AgglomerativeClustering

@@ -2,6 +2,7 @@
 -- 10,000 points (luma.tsa.ARIMA); best of 3.  The series repeats
 -- arima_fit.py: hash noise e_t = frac(43758.5453 sin(12.9898 t)) - 0.5
 -- (t = 1..n) through x_t = 0.5 x_{t-1} + 0.2 x_{t-2} + e_t + 0.4 e_{t-1}, plus 1.
+-- SPDX-License-Identifier: MIT
 local n = 10000
 local t = luma.arange(1, n)
 local h = (t * 12.9898):sin() * 43758.5453

@@ -1,4 +1,5 @@
 # statsmodels' ARIMA(2, 0, 1) exact MLE on the series of arima_fit.lua; best of 3.
+# SPDX-License-Identifier: MIT
 import time, warnings
 import numpy as np
 from scipy.signal import lfilter

@@ -2,6 +2,7 @@
 -- (A B + C) summed, A, B, C 3 x 3 Variables requiring gradients; prints
 -- the seconds per pass (best of 3).  autograd_small.py does the same with
 -- PyTorch (float64).
+-- SPDX-License-Identifier: MIT
 local ag = luma.autograd
 local g = luma.random.Generator(1)
 local A = ag.Variable(g:normal(3, 3), { requires_grad = true })

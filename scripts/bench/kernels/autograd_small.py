@@ -2,6 +2,7 @@
 # passes of (A @ B + C).sum(), A, B, C 3 x 3 float64 tensors requiring
 # gradients; prints the seconds per pass (best of 3), as
 # autograd_small.lua.
+# SPDX-License-Identifier: MIT
 import time
 import torch
 

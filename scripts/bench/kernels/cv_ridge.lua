@@ -1,6 +1,7 @@
 -- 5-fold cross-validated ridge regression on the diabetes data, the whole
 -- process: start, load, cross-validate, print the mean R^2.  Ridge is
 -- written here against the estimator contract (luma.linear comes later).
+-- SPDX-License-Identifier: MIT
 local estimator = require("luma.estimator")
 local Ridge = estimator.class{
   name = "bench.Ridge", kind = "regressor", doc = "ridge regression",

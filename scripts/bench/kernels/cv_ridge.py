@@ -1,4 +1,5 @@
 # 5-fold cross-validated Ridge on diabetes with scikit-learn, whole process.
+# SPDX-License-Identifier: MIT
 from sklearn.datasets import load_diabetes
 from sklearn.linear_model import Ridge
 from sklearn.model_selection import cross_val_score

@@ -1,5 +1,6 @@
 -- Element-wise add and exp over 10^7 elements into a preallocated output;
 -- prints the best of 5 runs of the operation named by arg[1].
+-- SPDX-License-Identifier: MIT
 local op = arg[1] or "add"
 local n = 10000000
 local A, B = luma.zeros(n, 1), luma.zeros(n, 1)

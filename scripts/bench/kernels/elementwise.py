@@ -1,5 +1,6 @@
 # Element-wise add and exp over 10^7 elements with NumPy into a preallocated
 # output; prints the best of 5 runs of the operation named by argv[1].
+# SPDX-License-Identifier: MIT
 import sys, time
 import numpy as np
 op = sys.argv[1] if len(sys.argv) > 1 else "add"

@@ -3,6 +3,7 @@
 -- deterministic formula that generative_fit.py repeats with NumPy:
 -- X[i][j] = sin(0.37 i + 1.91 j + 0.0013 i j) * (1 + j mod 5), y = i mod 3
 -- (0-based i, j), and y * 1.5 added to the first column.
+-- SPDX-License-Identifier: MIT
 local make = ({
   gaussiannb = function() return luma.naive_bayes.GaussianNB{} end,
   lda = function() return luma.discriminant.LinearDiscriminantAnalysis{} end,

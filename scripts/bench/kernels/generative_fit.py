@@ -1,6 +1,7 @@
 # scikit-learn's fit time of a generative classifier on 10^5 x 50 (3
 # classes); best of 5.  argv[1]: "gaussiannb" or "lda".  The data of
 # generative_fit.lua (same formula).
+# SPDX-License-Identifier: MIT
 import sys, time
 import numpy as np
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis

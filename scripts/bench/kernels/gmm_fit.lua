@@ -4,6 +4,7 @@
 -- (tol = 0); best of 3.  The data come from a deterministic formula that
 -- gmm_fit.py repeats with NumPy (0-based i, j): eight blobs,
 -- X[i][j] = 3 ((i mod 8) + 1) cos(j + (i mod 8)) + sin(0.37 i + 1.91 j + 0.0013 i j).
+-- SPDX-License-Identifier: MIT
 local n, d, k = 50000, 10, 8
 local i = luma.arange(0, n - 1)
 local j = luma.arange(0, d - 1):t()

@@ -1,5 +1,6 @@
 # scikit-learn's fit time of GaussianMixture (full, k = 8) on 50,000 x 10,
 # the initialization and data of gmm_fit.lua, exactly 100 iterations.
+# SPDX-License-Identifier: MIT
 import time, warnings
 import numpy as np
 from sklearn.mixture import GaussianMixture

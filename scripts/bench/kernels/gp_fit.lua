@@ -4,6 +4,7 @@
 -- (1-based i): X[i] = 3 (sin(0.37 i), cos(0.11 i)),
 -- y[i] = sin(X[i][1]) cos(X[i][2]) + 0.1 sin(7 i); the kernel is
 -- ConstantKernel(1) * RBF([1, 1]) + WhiteKernel(0.1), default bounds.
+-- SPDX-License-Identifier: MIT
 local gp = luma.gaussian_process
 local K = gp.kernels
 local n = tonumber(arg[1]) or 2000

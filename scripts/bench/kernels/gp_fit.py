@@ -2,6 +2,7 @@
 # restarts) on 2,000 points; one fit.  Same data and kernel as gp_fit.lua:
 # X[i] = 3 (sin(0.37 i), cos(0.11 i)), y[i] = sin(X[i][0]) cos(X[i][1]) +
 # 0.1 sin(7 i) (1-based i), ConstantKernel(1) * RBF([1, 1]) + WhiteKernel(0.1).
+# SPDX-License-Identifier: MIT
 import sys, time
 import numpy as np
 from sklearn.gaussian_process import GaussianProcessRegressor

@@ -4,6 +4,7 @@
 -- prints the best of 3 searches and checks the chosen C against the
 -- peer's (stderr).  Under mpirun every rank runs the searches and rank 0
 -- prints.
+-- SPDX-License-Identifier: MIT
 local n_jobs = arg[1] == "mpi" and "mpi" or tonumber(arg[1]) or 1
 local X, y = luma.datasets.load("breast_cancer")
 local Cs = {}

@@ -1,6 +1,7 @@
 # Grid search of a scaler + logistic regression pipeline on breast_cancer
 # with scikit-learn: 20 values of C (10^-3 .. 10^3, geometric) x 5
 # stratified folds, n_jobs from argv[1] (default 1); best of 3 searches.
+# SPDX-License-Identifier: MIT
 import sys, time
 import numpy as np
 from sklearn.datasets import load_breast_cancer

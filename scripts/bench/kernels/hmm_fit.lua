@@ -6,6 +6,7 @@
 -- NumPy (0-based t, j): a regime s_t = floor(t/250 + sin(t/97)/2) mod 4,
 -- X[t][j] = 2 (s_t + 1) cos(j + s_t) + sin(0.37 t + 1.91 j + 0.0013 t j).
 -- Prints the time, and the first two log-likelihoods on stderr.
+-- SPDX-License-Identifier: MIT
 local n, d, k = 100000, 5, 4
 local t = luma.arange(0, n - 1)
 local j = luma.arange(0, d - 1):t()

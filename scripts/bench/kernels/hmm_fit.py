@@ -9,6 +9,7 @@
 # 20 iterations the Luma side runs (each iteration is the same work).  The
 # log-likelihoods of the first two iterations go to stderr; hmm_fit.lua
 # prints its own, and the two agree.
+# SPDX-License-Identifier: MIT
 import sys, time
 import numpy as np
 

@@ -3,6 +3,7 @@
 -- best of 3.  The model and the data repeat kalman_smooth.py exactly:
 -- a damped two-dimensional constant-velocity model observed in position,
 -- X[t][j] = sin(0.01 t + j) + 0.3 cos(0.37 t + 1.3 j) (0-based t, j).
+-- SPDX-License-Identifier: MIT
 local n = 100000
 local A = luma.matrix{ { 1, 0, 1, 0 }, { 0, 1, 0, 1 }, { 0, 0, 0.95, 0 }, { 0, 0, 0, 0.95 } }
 local Q = luma.eye(4) * 0.01 + luma.ones(4, 4) * 0.001

@@ -1,6 +1,7 @@
 # statsmodels' Kalman filter + smoother (state, state covariance and the
 # lag-one autocovariance, the work luma's smooth does) over the model and
 # data of kalman_smooth.lua; best of 3.
+# SPDX-License-Identifier: MIT
 import time
 import numpy as np
 from statsmodels.tsa.statespace.kalman_smoother import (KalmanSmoother, SMOOTHER_STATE,

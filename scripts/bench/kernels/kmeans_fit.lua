@@ -4,6 +4,7 @@
 -- data come from a deterministic formula that kmeans_fit.py repeats with
 -- NumPy (0-based i, j): sixteen overlapping blobs,
 -- X[i][j] = 2 cos(1.3 j + 0.7 c) + 1.5 sin(0.37 i + 1.91 j + 0.0013 i j), c = i mod 16.
+-- SPDX-License-Identifier: MIT
 local algorithm = arg[1] or "lloyd"
 local n, d, k = 200000, 20, 16
 local i = luma.arange(0, n - 1)

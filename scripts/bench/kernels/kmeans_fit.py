@@ -1,5 +1,6 @@
 # scikit-learn's fit time of KMeans (k = 16, n_init = 1, Lloyd or Elkan:
 # argv[1]) on 200,000 x 20, the initial centres and data of kmeans_fit.lua.
+# SPDX-License-Identifier: MIT
 import sys, time
 import numpy as np
 from sklearn.cluster import KMeans

@@ -5,6 +5,7 @@
 -- (1-based i, j; training rows i = 1..100000, queries the next 10,000),
 -- uniform in the unit cube; the label is floor(4 frac(x[i][1] + x[i][2])).
 -- knn.py computes the same data.
+-- SPDX-License-Identifier: MIT
 local d = math.tointeger(tonumber(arg[1])) or 3
 local algorithm = arg[2] or "kd_tree"
 luma.config{ threads = math.tointeger(tonumber(arg[3])) or 1 }

@@ -3,6 +3,7 @@
 # knn.lua: x[i][j] = frac(i sqrt(j + 1)), 1-based, training rows 1..100000,
 # queries the next 10,000; label floor(4 frac(x[i][1] + x[i][2])).
 #   knn.py d algorithm n_jobs
+# SPDX-License-Identifier: MIT
 import sys, time
 import numpy as np
 from sklearn.neighbors import KNeighborsClassifier

@@ -2,6 +2,7 @@
 -- Usage: luma linalg.lua OP [n], OP one of solve, cholesky, svd, eigh.
 -- The matrices match linalg.py: A[i][j] = 1 / (1 + |i - j|) + n [i == j] is
 -- symmetric positive definite; C adds 0.5 above the diagonal.
+-- SPDX-License-Identifier: MIT
 local op, n = arg[1], tonumber(arg[2]) or 1000
 local I = luma.arange(n)
 local J = I:t()

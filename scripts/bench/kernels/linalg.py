@@ -1,5 +1,6 @@
 # One LAPACK operation on an n x n matrix with NumPy; prints the best of 3 runs.
 # Usage: python3 linalg.py OP [n]; the matrices match linalg.lua.
+# SPDX-License-Identifier: MIT
 import sys, time
 import numpy as np
 op = sys.argv[1]

@@ -2,6 +2,7 @@
 # argv: model ("ols", "ridge" or "lasso_path"), n, d.  Same data as
 # linear_fit.lua: X[i][j] = sin(0.37 i + 0.71 j + 0.013 i j) and
 # y[i] = sum_j X[i][j] cos(j) + 0.1 sin(3 i), 1-based i and j.
+# SPDX-License-Identifier: MIT
 import sys, time
 import numpy as np
 from sklearn import linear_model as lm

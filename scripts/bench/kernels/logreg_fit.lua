@@ -3,6 +3,7 @@
 -- logreg_fit.py: X[i][j] = sin(0.37 i + 0.71 j + 0.013 i j) and the label
 -- of row i is the argmax over k = 1..K of sum_j X[i][j] cos(j k) +
 -- 2 sin(7.1 i + k) (for K = 2: 0/1 from classes 1/2), 1-based i, j, k.
+-- SPDX-License-Identifier: MIT
 local K = tonumber(arg[1]) or 2
 local n = tonumber(arg[2]) or 100000
 local d = tonumber(arg[3]) or 50

@@ -1,5 +1,6 @@
 # LogisticRegression (lbfgs) fit time with scikit-learn; best of 3 fits.
 # argv: K (2 or 10), n, d.  Same data as logreg_fit.lua.
+# SPDX-License-Identifier: MIT
 import sys, time, warnings
 import numpy as np
 from sklearn.linear_model import LogisticRegression

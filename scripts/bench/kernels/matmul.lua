@@ -1,4 +1,5 @@
 -- 2000 x 2000 matrix product (BLAS dgemm); prints the best of 3 runs.
+-- SPDX-License-Identifier: MIT
 local n = tonumber(arg[1]) or 2000
 local A, B = luma.zeros(n, n), luma.zeros(n, n)
 A:fill(1.5)

@@ -1,4 +1,5 @@
 # 2000 x 2000 matrix product with NumPy; prints the best of 3 runs.
+# SPDX-License-Identifier: MIT
 import sys, time
 import numpy as np
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000

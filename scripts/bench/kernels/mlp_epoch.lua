@@ -6,6 +6,7 @@
 --   luma mlp_epoch.lua [parallel]
 -- "parallel": with data_parallel = true, run under mpirun (each rank takes
 -- one shard of every batch); rank 0 prints the time, not mpirun's start-up.
+-- SPDX-License-Identifier: MIT
 local data_parallel = arg[1] == "parallel"
 local n, d = 50000, 64
 local i = luma.arange(0, n - 1)

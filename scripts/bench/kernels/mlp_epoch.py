@@ -1,6 +1,7 @@
 # One epoch of Adam (batch 128) for an MLP 64-256-256-10 on 50,000 x 64
 # with scikit-learn's MLPClassifier (max_iter=1; best of 3), on the data
 # of mlp_epoch.lua.
+# SPDX-License-Identifier: MIT
 import time
 import warnings
 import numpy as np

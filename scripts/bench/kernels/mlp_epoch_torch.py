@@ -1,6 +1,7 @@
 # One epoch of Adam (batch 128) for an MLP 64-256-256-10 on 50,000 x 64
 # with PyTorch 1.13 (float64, as Luma computes; best of 3), on the data of
 # mlp_epoch.lua: Linear-ReLU-Linear-ReLU-Linear and cross-entropy.
+# SPDX-License-Identifier: MIT
 import time
 import torch
 

@@ -3,6 +3,7 @@
 -- best of 3.  The data come from a deterministic formula that
 -- nmf_fit.py repeats with NumPy (0-based i, j):
 -- X[i][j] = |sin(0.37 i + 1.91 j + 0.0013 i j)| (1 + j mod 5) + cos(0.05 i)^2.
+-- SPDX-License-Identifier: MIT
 local n, d = 2000, 1000
 local i = luma.arange(0, n - 1)
 local j = luma.arange(0, d - 1):t()

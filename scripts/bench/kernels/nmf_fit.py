@@ -1,5 +1,6 @@
 # scikit-learn's fit time of NMF (cd, k = 20, nndsvda) on the 2,000 x
 # 1,000 matrix of nmf_fit.lua, exactly 200 iterations; best of 3.
+# SPDX-License-Identifier: MIT
 import time, warnings
 import numpy as np
 from sklearn.decomposition import NMF

@@ -2,6 +2,7 @@
 -- 100,000 x 50 matrix given by a formula (same data as optim_logistic.py):
 -- X[i][j] = sin(0.37 i + 1.3 j) + 0.1 cos(0.001 i j), y = 1 when
 -- sum_j cos(j) X[i][j] + 0.5 sin(7.1 i) > 0, else -1.  Best of 3.
+-- SPDX-License-Identifier: MIT
 local n, d = 100000, 50
 local i = luma.arange(n)
 local j = luma.arange(d):t()

@@ -3,6 +3,7 @@
 # as optim_logistic.lua (i, j 1-based): X[i][j] = sin(0.37 i + 1.3 j) +
 # 0.1 cos(0.001 i j), y = sign(sum_j cos(j) X[i][j] + 0.5 sin(7.1 i)).
 # Best of 3.
+# SPDX-License-Identifier: MIT
 import sys
 import time
 import numpy as np

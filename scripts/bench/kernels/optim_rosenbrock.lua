@@ -1,6 +1,7 @@
 -- L-BFGS on the 100-D Rosenbrock function with a Lua objective (vectorized
 -- with matrix views and out arguments), from x0 = (-1.2, 1, -1.2, 1, ...);
 -- best of 5.  The SciPy side is optim_rosenbrock.py.
+-- SPDX-License-Identifier: MIT
 local n = 100
 local x0 = luma.zeros(n, 1)
 for i = 1, n do x0:set(i, 1, i % 2 == 1 and -1.2 or 1) end

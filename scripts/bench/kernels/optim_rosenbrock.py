@@ -1,6 +1,7 @@
 # scipy.optimize.minimize(method="L-BFGS-B") on the 100-D Rosenbrock
 # function with SciPy's own NumPy objective and gradient (rosen, rosen_der),
 # from x0 = (-1.2, 1, -1.2, 1, ...); best of 5.
+# SPDX-License-Identifier: MIT
 import sys
 import time
 import numpy as np

@@ -7,6 +7,7 @@
 -- hashing, squared to skew the in-degrees), plus 1: the same IEEE
 -- operations on both sides.  Prints the time; the iterations and the
 -- largest score go to stderr.
+-- SPDX-License-Identifier: MIT
 local n, m = 100000, 1000000
 local e = luma.arange(0, m - 1)
 local a = e * 0.6180339887498949

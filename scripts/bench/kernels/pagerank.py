@@ -4,6 +4,7 @@
 # personalization vector) with pagerank.lua's stopping rule, L1 change
 # below 1e-10 (networkx stops at N * tol).  Same edge list; the time
 # includes building the CSR matrix from it.
+# SPDX-License-Identifier: MIT
 import sys, time
 import numpy as np
 import scipy.sparse as sp

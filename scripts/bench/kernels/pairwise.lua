@@ -3,6 +3,7 @@
 -- prints the best of 3 runs.  X[i][j] = sin(0.37 i + 0.71 j + 0.013 i j),
 -- 1-based, the same formula as pairwise.py.
 --   pairwise.lua [n [d [threads]]]   (threads: luma.config{threads = ...})
+-- SPDX-License-Identifier: MIT
 local n = tonumber(arg[1]) or 5000
 local d = tonumber(arg[2]) or 50
 if arg[3] then luma.config{ threads = math.tointeger(arg[3]) } end

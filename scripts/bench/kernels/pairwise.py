@@ -1,6 +1,7 @@
 # Euclidean distances between the rows of a 5000 x 50 matrix and themselves
 # with scikit-learn; prints the best of 3 runs.  Same data as pairwise.lua:
 # X[i][j] = sin(0.37 i + 0.71 j + 0.013 i j) with 1-based i, j.
+# SPDX-License-Identifier: MIT
 import sys, time
 import numpy as np
 from sklearn.metrics import pairwise_distances

@@ -3,6 +3,7 @@
 -- default 7 power iterations and 10 oversamples).  The data come from a
 -- deterministic formula that pca_fit.py repeats with NumPy (0-based i, j):
 -- X[i][j] = sin(0.37 i + 1.91 j + 0.0013 i j) (1 + j mod 5) + cos(0.05 i) j / d.
+-- SPDX-License-Identifier: MIT
 local case = arg[1] or "full"
 local n, d = 10000, 500
 local make = function() return luma.decomposition.PCA{ svd_solver = "full" } end

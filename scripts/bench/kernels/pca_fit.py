@@ -1,6 +1,7 @@
 # scikit-learn's fit time of PCA; best of 3.  argv[1]: "full" (10,000 x
 # 500, SVD) or "randomized" (50,000 x 1,000, 20 components).  The data of
 # pca_fit.lua (same formula).
+# SPDX-License-Identifier: MIT
 import sys, time
 import numpy as np
 from sklearn.decomposition import PCA

@@ -3,6 +3,7 @@
 -- drawn in-process by luma.plot's raster renderer).  The points come from a deterministic formula
 -- that plot_scatter.py repeats with NumPy (1-based i):
 -- x[i] = sin(0.37 i) (1 + 0.5 cos(0.0017 i)), y[i] = cos(0.11 i) (1 + 0.5 sin(0.0023 i)).
+-- SPDX-License-Identifier: MIT
 local ext = arg[1] or "svg"
 local n = tonumber(arg[2]) or 100000
 local i = luma.arange(1, n)

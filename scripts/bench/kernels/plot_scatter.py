@@ -1,5 +1,6 @@
 # Saving a scatter of n points (default 100,000) with matplotlib's savefig
 # (Agg for PNG), 640 x 480 px, the same points as plot_scatter.lua.
+# SPDX-License-Identifier: MIT
 import os, sys, tempfile, time
 import numpy as np
 import matplotlib

@@ -1,4 +1,5 @@
 -- 10^7 standard normal draws into a new matrix; prints the best of 5 runs.
+-- SPDX-License-Identifier: MIT
 local n = tonumber(arg[1]) or 10000000
 local g = luma.random.Generator(0)
 local best = math.huge

@@ -1,5 +1,6 @@
 # 10^7 standard normal draws with NumPy's default generator (PCG64 + ziggurat);
 # prints the best of 5 runs.
+# SPDX-License-Identifier: MIT
 import sys, time
 import numpy as np
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 10**7

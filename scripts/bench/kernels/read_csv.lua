@@ -1,5 +1,6 @@
 -- Reads a 100,000 x 20 numeric CSV (written once into build/ by this
 -- script, with the same formula as read_csv.py); prints the best of 3 runs.
+-- SPDX-License-Identifier: MIT
 local path = (arg[1] or "build") .. "/bench-100000x20.csv"
 local f = io.open(path, "rb")
 if f then

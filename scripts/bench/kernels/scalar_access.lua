@@ -3,6 +3,7 @@
 -- prints the seconds per call of get and set together (the mean of the
 -- two), loop included.  With SCALAR_ACCESS set to "index" it times
 -- X[i][j] reads instead.
+-- SPDX-License-Identifier: MIT
 local X = luma.random.Generator(1):normal(100, 100)
 local calls = 1000000
 local mode = os.getenv("SCALAR_ACCESS") or "getset"

@@ -2,6 +2,7 @@
 # at a fixed element of a 100 x 100 array, 10^6 times each; prints the
 # seconds per access (the mean of the two), loop included.  With
 # SCALAR_ACCESS=index it times X[i][j] reads.
+# SPDX-License-Identifier: MIT
 import os
 import time
 import numpy as np

@@ -1,5 +1,6 @@
 # Per-call overhead on 3 x 3 matrices with NumPy: add, product and item
 # get/set, 10^5 calls each; prints the total seconds of the three loops.
+# SPDX-License-Identifier: MIT
 import time
 import numpy as np
 A = np.array([[1, 2, 3], [4, 5, 6], [7, 8, 10]], dtype=float)

@@ -5,6 +5,7 @@
 -- graph), the same formula as spectral_fit.py so both sides cluster the
 -- same points; one fit.  The agreement with the true moons (adjusted Rand
 -- index) goes to stderr.
+-- SPDX-License-Identifier: MIT
 local amp = tonumber(arg[1] or "0.1")
 local n = 5000
 local h = n // 2

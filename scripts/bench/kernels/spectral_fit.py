@@ -3,6 +3,7 @@
 # its default arpack eigensolver) on the 5,000 points spectral_fit.lua
 # builds (the same formula, jitter amplitude sys.argv[1], default 0.1);
 # one fit.
+# SPDX-License-Identifier: MIT
 import math, sys, time, warnings
 import numpy as np
 from sklearn.cluster import SpectralClustering

@@ -6,6 +6,7 @@
 -- CASE "twoclass": SVC C = 1, gamma = 0.02, tol = 1e-3, cache 100 MB;
 -- "digits": SVC C = 10, gamma = 0.001, tol = 1e-3, cache 100 MB (one-vs-one);
 -- "linear": LinearSVC C = 0.1, tol = 0.1 (fit only, as LIBLINEAR's train).
+-- SPDX-License-Identifier: MIT
 local build, case, threads = arg[1] or "build", arg[2] or "twoclass", tonumber(arg[3]) or 1
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 local pipe = assert(io.popen(string.format("%q %q %q %q", arg[-1], here .. "/svm_data.lua",

@@ -8,6 +8,7 @@
 -- CASE "linear": 100,000 x 100, X[i][j] = round(8 sin(0.37 i + 1.91 j +
 --   0.0013 i j)) / 8 (eighths: exact in binary, so short in the file), label +1
 --   where sum_j cos(0.77 j) x_j + 0.5 sin(0.731 i) > 0.
+-- SPDX-License-Identifier: MIT
 local build, case = arg[1] or "build", arg[2] or "twoclass"
 
 local function grid(n, d)

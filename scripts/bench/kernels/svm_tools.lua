@@ -3,6 +3,7 @@
 -- LIBLINEAR's train (-s 1: L2-loss dual coordinate descent, -B 1: the
 -- intercept feature, -e 0.1); prints "time <s>" for the whole run.
 --   svm_tools.lua BUILD CASE
+-- SPDX-License-Identifier: MIT
 local build, case = arg[1] or "build", arg[2] or "twoclass"
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 local pipe = assert(io.popen(string.format("%q %q %q %q", arg[-1], here .. "/svm_data.lua",

@@ -4,6 +4,7 @@
 -- D, random_state=0) from the .npy files trees.py writes (running it once
 -- to create them), so both sides fit the same data.  Prints "time
 -- <seconds>" of the timed work (and the hgb test accuracy to stderr).
+-- SPDX-License-Identifier: MIT
 local model, n, d, dir, python = arg[1], tonumber(arg[2]), tonumber(arg[3]), arg[4], arg[5]
 local threads = tonumber(arg[6] or "1")
 local prefix = string.format("%s/classification-%dx%d", dir, n, d)

@@ -9,6 +9,7 @@
 # (trees.lua reads the same files; `python3 trees.py data N D DATA_DIR`
 # only writes them).  Rows report the time on stdout; hgb and xgb fit the
 # first 80% of the rows and print the test accuracy on the rest to stderr.
+# SPDX-License-Identifier: MIT
 import os
 import sys
 import time

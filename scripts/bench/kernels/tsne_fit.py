@@ -1,6 +1,7 @@
 # scikit-learn's fit time of TSNE (Barnes-Hut, perplexity 30, 1,000
 # iterations, PCA init) on digits (load_digits: the data Luma bundles);
 # one fit.
+# SPDX-License-Identifier: MIT
 import sys, time
 from sklearn.datasets import load_digits
 from sklearn.manifold import TSNE

@@ -3,6 +3,7 @@
 -- force's N = 10,000 (issue 18).  The numbers are evaluations, not
 -- seconds: the kernel prints them on the runner's "time" line, so the
 -- unit column reads s.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,4 +1,5 @@
 -- AgglomerativeClustering (average linkage, n_clusters = 8) fit on 10,000 x 10 vs scikit-learn.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

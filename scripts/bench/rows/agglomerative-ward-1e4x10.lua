@@ -1,4 +1,5 @@
 -- AgglomerativeClustering (ward linkage, n_clusters = 8) fit on 10,000 x 10 vs scikit-learn (issue 20 target: luma/peer <= 1).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,6 +1,7 @@
 -- Forward and backward of a 3 x 3 matmul and add, per pass, against
 -- PyTorch 1.13's autograd (issue 30 target: luma/peer <= 0.5, a Lua call
 -- against Python's dispatcher).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

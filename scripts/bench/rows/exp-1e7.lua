@@ -1,4 +1,5 @@
 -- element-wise exp of 10^7 elements into out, against NumPy on the same data (issue 3 target: luma/peer <= 1.2).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

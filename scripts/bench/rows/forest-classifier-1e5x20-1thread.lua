@@ -1,6 +1,7 @@
 -- RandomForestClassifier, 100 trees, fit + predict on make_classification
 -- 100,000 x 20 with 1 thread on both sides (luma.config{threads = 1},
 -- scikit-learn n_jobs = 1); issue 19 target: luma/peer <= 1.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 local args = { "forest", "100000", "20", env.build .. "/bench-data" }

@@ -1,6 +1,7 @@
 -- RandomForestClassifier, 100 trees, fit + predict on make_classification
 -- 100,000 x 20 with 2 threads on both sides (luma.config{threads = 2},
 -- scikit-learn n_jobs = 2); issue 19 target: luma/peer <= 1.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 local args = { "forest", "100000", "20", env.build .. "/bench-data" }

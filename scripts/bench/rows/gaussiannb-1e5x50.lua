@@ -1,4 +1,5 @@
 -- GaussianNB fit on 10^5 x 50, 3 classes, vs scikit-learn (issue 7 target: luma/peer <= 1).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

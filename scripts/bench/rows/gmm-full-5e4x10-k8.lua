@@ -1,4 +1,5 @@
 -- GaussianMixture (full covariances, k = 8) fit on 50,000 x 10, same initialization, 100 EM iterations, vs scikit-learn (issue 21 target: luma/peer <= 1).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,6 +1,7 @@
 -- GaussianProcessRegressor fit (hyperparameters by L-BFGS-B from the same start, no restarts),
 -- 2,000 points x 2 features, ConstantKernel * RBF([1, 1]) + WhiteKernel, against scikit-learn
 -- on the same data (issue 17 target: luma/peer <= 1.0).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

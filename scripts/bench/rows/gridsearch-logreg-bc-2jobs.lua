@@ -1,6 +1,7 @@
 -- The same grid search with n_jobs = 2 against itself with n_jobs = 1
 -- (issue 5 target: at least 1.7x faster, luma/peer <= 1/1.7).  Needs two
 -- idle cores to mean anything.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -4,6 +4,7 @@
 -- luma/peer <= 1/1.6).  Needs Open MPI (scripts/setup-deps) and two idle
 -- cores to mean anything; the kernel times the searches only, not mpirun's
 -- start-up.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

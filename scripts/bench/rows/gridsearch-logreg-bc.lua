@@ -1,6 +1,7 @@
 -- Grid search, 20 candidates x 5 folds of a scaler + logistic regression
 -- pipeline on breast_cancer, one job each, against scikit-learn's
 -- GridSearchCV (issue 5 target: luma/peer <= 0.5).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -2,6 +2,7 @@
 -- on 160,000 of make_classification 200,000 x 20 vs scikit-learn's, both
 -- on 2 threads (luma.config{threads = 2}, OMP_NUM_THREADS=2); issue 19
 -- target: luma/peer <= 1, test accuracies (stderr) within 0.5 points.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 local args = { "hgb", "200000", "20", env.build .. "/bench-data" }

@@ -3,6 +3,7 @@
 -- loss-guided, learning rate 0.1, 100 rounds), both on 2 threads; issue 19
 -- target: luma/peer <= 1.5, test accuracies (stderr) within 0.5 points.
 -- XGBoost is Debian's python3-xgboost (skipped when it is missing).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 local args = { "200000", "20", env.build .. "/bench-data" }

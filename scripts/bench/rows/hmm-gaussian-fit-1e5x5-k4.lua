@@ -3,6 +3,7 @@
 -- (hmmlearn is not packaged by Debian; the peer times 2 iterations and
 -- reports 10 times that, see kernels/hmm_fit.py).  Issue 23 target:
 -- luma/peer <= 1.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

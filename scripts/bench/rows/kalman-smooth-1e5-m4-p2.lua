@@ -1,4 +1,5 @@
 -- Kalman filter + RTS smoother, 100,000 steps, state 4 / observation 2, vs statsmodels' KalmanSmoother (issue 23 target: luma/peer <= 1).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,4 +1,5 @@
 -- KMeans (lloyd, k = 16, n_init = 1, same initial centres) fit on 200,000 x 20 vs scikit-learn (issue 20 target: luma/peer <= 1).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

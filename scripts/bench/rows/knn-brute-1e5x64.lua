@@ -3,6 +3,7 @@
 -- panel, filtered, exact distances recomputed for the candidates), one
 -- thread, against scikit-learn with n_jobs = 1 (issue 18 target:
 -- luma/peer <= 1.0).  BLAS and OpenMP are held to one thread on both sides.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,6 +1,7 @@
 -- The KD-tree row with two threads against scikit-learn with n_jobs = 2
 -- (issue 18 asks for the ratio, no target).  Needs two idle cores to mean
 -- anything.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

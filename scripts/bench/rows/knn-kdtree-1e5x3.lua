@@ -2,6 +2,7 @@
 -- query points in 3 dimensions through a KD-tree, one thread, against
 -- scikit-learn with n_jobs = 1 (issue 18 target: luma/peer <= 1.0).  BLAS
 -- and OpenMP are held to one thread on both sides.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

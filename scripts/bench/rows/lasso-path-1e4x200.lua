@@ -1,5 +1,6 @@
 -- lasso path of 100 alphas, 10,000 x 200, against scikit-learn on the same data (issue 7 target:
 -- luma/peer <= 1.0).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,4 +1,5 @@
 -- solve of a 1000 x 1000 matrix through LAPACK, against NumPy on the same data (issue 3 target: luma/peer <= 1.1).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,5 +1,6 @@
 -- LinearRegression fit, 200,000 x 100, against scikit-learn on the same data (issue 7 target:
 -- luma/peer <= 1.0).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,6 +1,7 @@
 -- LinearSVC (L2-loss dual coordinate descent, C = 0.1, tol 0.1) fit on
 -- 100,000 x 100 against LIBLINEAR's train -s 1 -B 1 on the same file, both
 -- timed with reading it; issue 17 target: luma/peer <= 1.0.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,5 +1,6 @@
 -- LogisticRegression (lbfgs, C = 1) fit on 100,000 x 50 with 10 classes,
 -- against scikit-learn on the same data (issue 7 target: luma/peer <= 1.0).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

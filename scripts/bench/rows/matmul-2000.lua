@@ -1,4 +1,5 @@
 -- 2000 x 2000 matrix product (dgemm), against NumPy on the same data (issue 3 target: luma/peer <= 1.05).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

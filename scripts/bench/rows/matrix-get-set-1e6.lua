@@ -1,5 +1,6 @@
 -- X:get(i, j) and X:set(i, j, v) from a script loop, 10^6 calls each, per
 -- call, against NumPy's X[i, j] (issue 35 target: at most 40 ns).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,5 +1,6 @@
 -- X[i][j] from a script loop, 10^6 reads, per read, against NumPy's
 -- X[i][j] (issue 35 target: at most twice matrix-get-set's get).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

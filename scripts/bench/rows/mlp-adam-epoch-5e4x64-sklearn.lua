@@ -1,6 +1,7 @@
 -- One epoch of Adam, batch 128, MLP 64-256-256-10 on 50,000 x 64, against
 -- scikit-learn's MLPClassifier with max_iter = 1 (issue 30 target:
 -- luma/peer <= 0.3).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,5 +1,6 @@
 -- One epoch of Adam, batch 128, MLP 64-256-256-10 on 50,000 x 64 (float64),
 -- against PyTorch 1.13 on CPU (issue 30 target: luma/peer <= 1.0).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

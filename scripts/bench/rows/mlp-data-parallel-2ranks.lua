@@ -3,6 +3,7 @@
 -- one BLAS thread each) against one process alone with its default
 -- threads (issue 30 target: at least 1.6x faster, luma/peer <= 1/1.6).
 -- Needs Open MPI and two idle cores; the kernel times the fits only.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

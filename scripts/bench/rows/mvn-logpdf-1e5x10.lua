@@ -1,4 +1,5 @@
 -- MultivariateNormal logpdf for 10^5 points in 10 dimensions vs SciPy (issue 4 target: luma/peer <= 1).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

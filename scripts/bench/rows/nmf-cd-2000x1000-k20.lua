@@ -1,4 +1,5 @@
 -- NMF (coordinate descent, k = 20) fit on 2,000 x 1,000 non-negative data, 200 iterations, vs scikit-learn (issue 21 target: luma/peer <= 1).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

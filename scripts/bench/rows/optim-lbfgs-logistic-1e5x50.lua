@@ -1,5 +1,6 @@
 -- L-BFGS on the native logistic loss (100,000 x 50) vs SciPy's L-BFGS-B on
 -- the same loss written in NumPy (issue 6 target: luma/peer <= 1).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,5 +1,6 @@
 -- L-BFGS on the 100-D Rosenbrock with a Lua objective vs scipy.optimize's
 -- L-BFGS-B with its Python objective (issue 6 target: luma/peer <= 1).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

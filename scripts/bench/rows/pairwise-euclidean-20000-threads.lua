@@ -2,6 +2,7 @@
 -- 20,000 result, 3.2 GB) with 2 threads against 1 thread
 -- (luma.config{threads = n}, which also sets OpenBLAS's threads): issue 16
 -- target at least 1.7x faster.  Needs two idle cores to mean anything.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,6 +1,7 @@
 -- Euclidean distances of 5000 x 50 points with themselves, against
 -- sklearn.metrics.pairwise_distances on the same data (issue 3 target:
 -- luma/peer <= 1.0, no slower than scikit-learn).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,4 +1,5 @@
 -- PCA (svd_solver "full", every component) fit on 10,000 x 500 vs scikit-learn (issue 21 target: luma/peer <= 1).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

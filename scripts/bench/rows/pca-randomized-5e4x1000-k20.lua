@@ -1,4 +1,5 @@
 -- PCA (svd_solver "randomized", 20 components) fit on 50,000 x 1,000 vs scikit-learn (issue 21 target: luma/peer <= 1).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,6 +1,7 @@
 -- A scatter of 100,000 points saved to PNG (issue 22 target: under 2 s, at most 1.0x
 -- matplotlib), against matplotlib's savefig on the same points: both rasterize in-process
 -- (luma.plot's native canvas with marker sprites, FreeType text and zlib; Agg).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,4 +1,5 @@
 -- 10^7 normal draws into a new matrix, against NumPy's default generator (issue 4 target: luma/peer <= 1).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

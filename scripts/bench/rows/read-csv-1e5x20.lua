@@ -1,4 +1,5 @@
 -- Reading a 100,000 x 20 numeric CSV, against numpy.loadtxt on the same file.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,5 +1,6 @@
 -- Reading a 100,000 x 23 CSV (20 numeric, 3 text columns) into a
 -- luma.Table, against pandas.read_csv on the same file.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,6 +1,7 @@
 -- Memory of an idle REPL, ready to work: what an interactive session
 -- costs before any data is loaded.  The Python peer imports the libraries
 -- a Python user would need for the same work.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,4 +1,5 @@
 -- 10^5 each of add, product, get/set on 3 x 3, against NumPy on the same data (issue 3 target: luma/peer <= 0.5).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

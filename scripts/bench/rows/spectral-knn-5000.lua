@@ -1,4 +1,5 @@
 -- SpectralClustering, nearest_neighbors affinity, on 5,000 points vs scikit-learn (issue 20 target: luma/peer <= 1).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

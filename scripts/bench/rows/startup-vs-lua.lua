@@ -1,5 +1,6 @@
 -- Start-up cost of the luma binary against the stock interpreter it is
 -- built on: the difference is what Luma's own initialisation adds.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

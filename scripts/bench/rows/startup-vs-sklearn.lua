@@ -1,5 +1,6 @@
 -- Start-up against the usual way to get the same ML toolbox in Python:
 -- a script that needs scikit-learn pays this import before any work.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

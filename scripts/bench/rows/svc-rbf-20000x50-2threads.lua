@@ -2,6 +2,7 @@
 -- rows computed in parallel; results identical to one thread) against
 -- single-threaded svm-train + svm-predict; issue 17 target: luma/peer <= 0.6.
 -- Needs two idle cores to mean anything.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -2,6 +2,7 @@
 -- a 20,000 x 50 two-class problem, one thread, against LIBSVM's svm-train +
 -- svm-predict on the same file (scripts/bench/kernels/svm_data.lua), both
 -- timed with reading the file; issue 17 target: luma/peer <= 1.0.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -2,6 +2,7 @@
 -- (1,797 x 64, 10 classes, 45 one-vs-one machines) against LIBSVM's
 -- svm-train + svm-predict on the same file, both timed with reading it;
 -- issue 17 target: luma/peer <= 1.0.
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,5 +1,6 @@
 -- DecisionTreeClassifier (full depth, gini) fit on make_classification
 -- 100,000 x 20 vs scikit-learn (issue 19 target: luma/peer <= 1).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 local args = { "tree", "100000", "20", env.build .. "/bench-data" }

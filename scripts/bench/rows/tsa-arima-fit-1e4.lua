@@ -1,4 +1,5 @@
 -- ARIMA(2, 0, 1) exact-likelihood fit on 10,000 points vs statsmodels' ARIMA (issue 23: reported, no target).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

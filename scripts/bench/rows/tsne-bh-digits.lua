@@ -1,4 +1,5 @@
 -- TSNE (Barnes-Hut, 1,000 iterations) on digits (1,797 x 64) vs scikit-learn (issue 21 target: luma/peer <= 1).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -1,4 +1,5 @@
 /* luma.cluster.native: the table the parts of luma.cluster register into. */
+/* SPDX-License-Identifier: MIT */
 #include "cluster/cluster_lua.h"
 
 #include "core/matrix_lua.h"

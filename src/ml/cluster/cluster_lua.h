@@ -1,5 +1,6 @@
 /* The native half of luma.cluster, one registration function per part
  * (each adds its functions to the table at index `t`). */
+/* SPDX-License-Identifier: MIT */
 #ifndef LUMA_CLUSTER_LUA_H
 #define LUMA_CLUSTER_LUA_H
 

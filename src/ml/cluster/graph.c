@@ -7,6 +7,7 @@
  * is not symmetric, and its eigenvectors are D^-1/2 times those of L_sym
  * (the caller's business).  Notes 000 Ch. 10, with the erratum that L_rw
  * is symmetric corrected.
+ * SPDX-License-Identifier: MIT
  */
 #include "cluster/graph.h"
 

@@ -10,6 +10,7 @@
  * k_i = sum_j A_ij, and 2m = sum_i k_i (a self-loop A_ii counts once).
  * Every buffer is the caller's: each kernel has a *_work function giving
  * the sizes it needs.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_CLUSTER_GRAPH_H
 #define LUMA_ML_CLUSTER_GRAPH_H

@@ -7,6 +7,7 @@
  * k_u,in(C) - gamma Sigma_tot(C) k_u / 2m (their eq. 2 with the constant
  * terms dropped), gamma the resolution of Reichardt and Bornholdt (2006).
  * Notes 003 §1.19 name the method only.
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

@@ -3,6 +3,7 @@
  * type built from a dense adjacency matrix or an edge list, connected
  * components, the bottom Laplacian eigenpairs, modularity and Louvain.
  * Node numbers and labels are 1-based on the Lua side.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

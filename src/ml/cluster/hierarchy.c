@@ -3,6 +3,7 @@
  * generic algorithm under a connectivity graph), Prim's minimum spanning
  * tree, SciPy's relabelling of merges, and the DBSCAN expansion.  See
  * hierarchy.h; notes 003 §1.19 (minimum spanning tree).
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

@@ -24,6 +24,7 @@
  * merges restricted by a connectivity graph.  Distances to a merged
  * cluster follow the Lance-Williams updates (Ward's on squared
  * distances, so no square root per update).
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_HIERARCHY_H
 #define LUMA_ML_HIERARCHY_H

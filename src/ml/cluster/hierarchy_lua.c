@@ -4,6 +4,7 @@
  * and the DBSCAN expansion.  Arguments are checked here; scratch (the
  * condensed distances included) is userdata, so the collector sees it and
  * an error leaks nothing.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

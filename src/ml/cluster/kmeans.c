@@ -1,5 +1,6 @@
 /*
  * kmeans.c - Lloyd's and Elkan's k-means iterations (see kmeans.h).
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

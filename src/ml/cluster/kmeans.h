@@ -24,6 +24,7 @@
  * centre shifts is at most tol; without the first, a last assignment
  * makes the labels match the final centres.  A cluster left empty takes
  * the row farthest from its centre (scikit-learn's relocation).
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_KMEANS_H
 #define LUMA_ML_KMEANS_H

@@ -3,6 +3,7 @@
  * Elkan's iterations (kmeans.c) and the nearest-centre assignment.
  * Arguments are checked here; views are packed into contiguous scratch
  * (userdata, collected on an error) before a kernel runs.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

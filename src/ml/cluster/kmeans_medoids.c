@@ -1,5 +1,6 @@
 /*
  * kmeans_medoids.c - PAM's BUILD and SWAP (FastPAM1), see kmeans_medoids.h.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

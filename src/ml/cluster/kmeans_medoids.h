@@ -10,6 +10,7 @@
  * (core/parallel.h), each keeping its best exchange, compared in chunk
  * order afterwards (ties: the lowest candidate, then the lowest medoid),
  * so results are identical for any thread count.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_KMEANS_MEDOIDS_H
 #define LUMA_ML_KMEANS_MEDOIDS_H

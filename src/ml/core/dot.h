@@ -1,6 +1,7 @@
 /*
  * dot.h - the inner product of the hot loops: the SVM solvers' kernel
  * evaluations, NMF's coordinate-descent gradients (no Lua).
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_CORE_DOT_H
 #define LUMA_ML_CORE_DOT_H

@@ -1,5 +1,6 @@
 /*
  * matrix.c - shape logic and elementary fills/copies of the matrix kernel.
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

@@ -4,6 +4,7 @@
  * A luma_Mat describes elements somewhere in memory: element (i, j),
  * 0-based, is data[i*rs + j*cs].  Owned storage, views and host buffers
  * all look the same here; who owns the memory is the binding's business.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_MATRIX_H
 #define LUMA_ML_MATRIX_H

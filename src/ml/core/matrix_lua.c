@@ -10,6 +10,7 @@
  * runs the host's release callback from its __gc.  The matrix type itself
  * has no __gc: an object with a finalizer survives one extra collection
  * cycle, which for large temporaries would double the heap.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /*
  * matrix_lua.h - what binding files share about matrix userdata
  * (internal; the public face is luma_MatrixRef in luma.h).
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_MATRIX_LUA_H
 #define LUMA_ML_MATRIX_LUA_H

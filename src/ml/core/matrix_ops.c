@@ -4,6 +4,7 @@
  * Each operation expands into its own loops (through the macros below), so
  * the switch on the operation happens once per call, not per element, and
  * the contiguous case is a single flat loop the compiler can vectorize.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 

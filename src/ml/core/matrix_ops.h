@@ -7,6 +7,7 @@
  * r x 1 column vector to every column and a 1 x 1 matrix to everything.
  * Kernels take the broadcast operands as strided descriptors with stride 0
  * along repeated dimensions: one loop serves every case.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_MATRIX_OPS_H
 #define LUMA_ML_MATRIX_OPS_H

@@ -7,6 +7,7 @@
  * result and is returned; without it a new matrix is allocated.  `out` may
  * be one of the inputs itself (A:exp(A) works in place), but not a
  * different view of the same memory.
+ * SPDX-License-Identifier: MIT
  */
 #include <limits.h>
 #include <math.h>

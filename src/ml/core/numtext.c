@@ -6,6 +6,7 @@
  * 2008) and switched back at once.  It keeps printf's and strtod's exact
  * digits (no hand-written conversion to get wrong) and costs a thread-local
  * pointer swap; strtod_l and snprintf_l would do the same but are not POSIX.
+ * SPDX-License-Identifier: MIT
  */
 #include "core/numtext.h"
 

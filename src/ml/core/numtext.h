@@ -8,6 +8,7 @@
  * which run the C library's own conversion under the "C" locale (POSIX
  * uselocale: per thread, so neither the host's other threads nor its
  * global locale are touched).  Digits are exactly printf's and strtod's.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_NUMTEXT_H
 #define LUMA_ML_NUMTEXT_H

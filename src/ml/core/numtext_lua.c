@@ -6,6 +6,7 @@
  * luma_pcall already runs a host's scripts under the C locale, but a stock
  * Lua host that set LC_NUMERIC and called `require "luma"` runs Luma's
  * modules in its own locale, where string.format("%.2f", 0.5) is "0,50".
+ * SPDX-License-Identifier: MIT
  */
 #include <lauxlib.h>
 #include <lua.h>

@@ -1,6 +1,7 @@
 /*
  * parallel.c - the parallel-for of parallel.h: a pthread pool whose
  * workers sleep on a condition variable between loops.
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 #include <time.h>

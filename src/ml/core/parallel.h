@@ -41,6 +41,7 @@
  * A pool serves one Lua state, which one thread uses at a time; a chunk
  * function must not start a loop on the same pool (a nested loop runs
  * serially in the calling thread instead of deadlocking).
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_PARALLEL_H
 #define LUMA_ML_PARALLEL_H

@@ -1,5 +1,6 @@
 /*
  * reduce.c - reductions, scans and sorting over lanes of a matrix.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdlib.h>

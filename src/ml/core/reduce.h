@@ -10,6 +10,7 @@
  * one unit per element visited (sorting: n log2 n); a stopped kernel
  * returns early with its output partly written (luma_work_status(t) says
  * why).  Empty matrices cost nothing, whatever their other dimension.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_REDUCE_H
 #define LUMA_ML_REDUCE_H

@@ -7,6 +7,7 @@
  * number.  Scans and sorts keep the shape and default to the length of a
  * vector, or to dim 1 for a matrix (softmax: dim 2, one row per sample).
  * Indices returned to Lua are 1-based.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

@@ -3,6 +3,7 @@
  * arange, stacking, reshape and flatten, gathering rows or columns by
  * index (take), boolean-mask selection, strided slices and assignment
  * into views.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

@@ -6,6 +6,7 @@
  * ("e") variants 8 doubles in a zmm register.  Callers must themselves be
  * compiled for that instruction set, hence the target attributes, and must
  * only run where the CPU has it, hence __builtin_cpu_supports.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

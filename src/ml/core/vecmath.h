@@ -2,6 +2,7 @@
  * vecmath.h - SIMD versions of elementary functions over flat arrays,
  * through glibc's libmvec (AVX-512 or AVX2, chosen at run time; max error
  * 4 ulp as glibc documents), with a scalar fallback elsewhere.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_VECMATH_H
 #define LUMA_ML_VECMATH_H

@@ -2,6 +2,7 @@
  * decomposition_lua.c - Lua binding of the decomposition kernels
  * (luma.decomposition.native): the coordinate-descent sweep of NMF and
  * the sign rule of svd_flip.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 

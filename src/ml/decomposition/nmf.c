@@ -1,5 +1,6 @@
 /*
  * nmf.c - the coordinate-descent sweep of NMF (see nmf.h).
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 

@@ -11,6 +11,7 @@
  * arithmetic for any thread count (the dot products in (W HHt)[i][t]
  * are summed in four partial sums, so the last bits differ from
  * scikit-learn's single sum).
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_NMF_H
 #define LUMA_ML_NMF_H

@@ -1,5 +1,6 @@
 /*
  * signs.c - helpers of the SVD-based solvers (see signs.h).
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 

@@ -2,6 +2,7 @@
  * signs.h - helpers of the SVD-based solvers (no Lua): the sign rule of
  * scikit-learn's svd_flip, and the centred transpose that hands a tall
  * matrix to LAPACK in the layout it factors fastest.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_SIGNS_H
 #define LUMA_ML_SIGNS_H

@@ -2,6 +2,7 @@
  * hist.c - histogram gradient boosting (hist.h): binning, gradients,
  * leaf-wise growth with histogram subtraction, prediction.  Split search
  * and growth follow scikit-learn 1.2's splitting.pyx and grower.py.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

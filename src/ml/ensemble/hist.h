@@ -18,6 +18,7 @@
  * on the left.  Histograms are built feature by feature on the native
  * threads; every sum runs in a fixed order, so results do not depend on
  * the thread count.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_HIST_H
 #define LUMA_ML_HIST_H

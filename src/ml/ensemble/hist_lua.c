@@ -10,6 +10,7 @@
  * leaves), feature (1-based, -2 at leaves), threshold, bin_threshold,
  * missing_go_to_left, value (shrinkage included), gain, count), which the
  * prediction functions check before use.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

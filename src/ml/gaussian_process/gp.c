@@ -1,5 +1,6 @@
 /*
  * gp.c - the inverse of a matrix from its Cholesky factor (see gp.h).
+ * SPDX-License-Identifier: MIT
  */
 #include "gaussian_process/gp.h"
 

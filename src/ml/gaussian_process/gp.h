@@ -9,6 +9,7 @@
  * its transpose), a third of what a solve against the identity costs
  * (2 n^3), which is what keeps a hyperparameter fit on 2,000 points
  * within scikit-learn's time.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_GP_H
 #define LUMA_ML_GP_H

@@ -1,6 +1,7 @@
 /*
  * gp_lua.c - Lua binding of the Gaussian-process kernels
  * (luma.gaussian_process.native).
+ * SPDX-License-Identifier: MIT
  */
 #include "budget.h"
 #include "gaussian_process/gp.h"

@@ -1,5 +1,6 @@
 /*
  * classstats.c - per-class sufficient statistics (see classstats.h).
+ * SPDX-License-Identifier: MIT
  */
 #include "generative/classstats.h"
 

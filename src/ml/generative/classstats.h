@@ -5,6 +5,7 @@
  * Gaussian (or one count vector) per class.  These kernels make that one
  * or two passes over X instead of one selection and reduction per class:
  * class codes are 0-based here (the binding converts from Lua's 1..k).
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_CLASSSTATS_H
 #define LUMA_ML_CLASSSTATS_H

@@ -5,6 +5,7 @@
  * Class codes are n x 1 matrices of integers 1..k on the Lua side (what
  * luma.estimator.encode_labels makes); they are checked and converted to
  * 0-based int64 scratch, allocated as userdata so an error never leaks it.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 

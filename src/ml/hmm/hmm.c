@@ -1,5 +1,6 @@
 /*
  * hmm.c - scaled forward-backward and Viterbi recursions (see hmm.h).
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

@@ -16,6 +16,7 @@
  * the normalizer, so log p(x_1..T) = sum_t (log c_t + m_t) never under-
  * or overflows whatever T.  The first step applies no transition:
  * alpha-hat_1 is proportional to startprob .* b_1.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_HMM_H
 #define LUMA_ML_HMM_H

@@ -4,6 +4,7 @@
  * emission probabilities (src/ml/hmm/hmm.c).  Arguments are checked
  * here; scratch comes from the Lua allocator as userdata (collected,
  * never leaked on an error).
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

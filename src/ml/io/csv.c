@@ -1,5 +1,6 @@
 /*
  * csv.c - the CSV tokenizer (see csv.h).
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdlib.h>

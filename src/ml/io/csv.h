@@ -6,6 +6,7 @@
  * standing for one quote (delimiters and newlines inside are data).  Lines
  * starting with the comment character are skipped, and so are empty
  * lines.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_CSV_H
 #define LUMA_ML_CSV_H

@@ -1,5 +1,6 @@
 /*
  * filemap.c - whole files mapped into memory (see filemap.h).
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <fcntl.h>

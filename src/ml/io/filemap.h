@@ -8,6 +8,7 @@
  * modified like any other without faulting.  It reserves no swap
  * (MAP_NORESERVE), so a file larger than memory maps and only the pages
  * written cost memory.  A shared mapping writes through to the file.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_FILEMAP_H
 #define LUMA_ML_FILEMAP_H

@@ -10,6 +10,7 @@
  * wrapped buffers (luma_wrap_matrix): the matrix header's guard userdata
  * owns the mapping and unmaps it when the matrix and all its views are
  * garbage, or when the state closes.
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <limits.h>

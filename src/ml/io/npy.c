@@ -1,5 +1,6 @@
 /*
  * npy.c - reading and writing NumPy .npy files (see npy.h).
+ * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
 #include <string.h>

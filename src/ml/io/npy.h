@@ -4,6 +4,7 @@
  * The header is untrusted: parsing accepts exactly the dictionary NumPy
  * writes ({'descr': ..., 'fortran_order': ..., 'shape': (...), }) with
  * bounded lengths, and reports anything else as malformed.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_NPY_H
 #define LUMA_ML_NPY_H

@@ -9,6 +9,7 @@
  * rounding.  Smoother (notes 003 §3 item 15, with the corrected
  * cross-covariance Vs_{t+1} J_t^T; Rauch, Tung and Striebel 1965; Bishop
  * eqs. 13.100-13.104).
+ * SPDX-License-Identifier: MIT
  */
 #include "lds/lds.h"
 

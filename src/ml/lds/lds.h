@@ -15,6 +15,7 @@
  * state-space models.  The recursion is sequential (each step needs the
  * previous one), so it runs on one thread and charges its work to the
  * state's meter (core/parallel.h) in batches, stopping when the meter does.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_LDS_H
 #define LUMA_ML_LDS_H

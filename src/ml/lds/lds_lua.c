@@ -4,6 +4,7 @@
  * of sampling.  Arguments are checked here; the model's matrices are
  * copied into contiguous scratch (userdata: collected, never leaked on an
  * error) and the results allocated before the kernel runs.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

@@ -6,6 +6,7 @@
  * (a row-major n x n buffer is the transpose, so symmetric inputs need no
  * copy), integers are blasint, and each CHARACTER argument adds a hidden
  * length argument at the end (gfortran passes them as size_t).
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_LAPACK_H
 #define LUMA_ML_LAPACK_H

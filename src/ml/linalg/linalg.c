@@ -6,6 +6,7 @@
  * symmetric matrix is its own column-major image and needs no
  * transposition) and copies results back into the row-major outputs.
  * NumPy does the same copies; they cost O(n^2) next to O(n^3) work.
+ * SPDX-License-Identifier: MIT
  */
 #include <float.h>
 #include <math.h>

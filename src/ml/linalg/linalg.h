@@ -10,6 +10,7 @@
  *
  * Every function returns a luma_LaStatus; none prints or aborts.
  * Dimensions must fit LAPACK's int (the binding checks).
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_LINALG_H
 #define LUMA_ML_LINALG_H

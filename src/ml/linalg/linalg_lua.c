@@ -2,6 +2,7 @@
  * linalg_lua.c - luma.linalg: argument checking, scratch from the Lua
  * allocator, and LAPACK status codes turned into errors that say what is
  * wrong with the matrix.
+ * SPDX-License-Identifier: MIT
  */
 #include <float.h>
 #include <limits.h>

@@ -1,6 +1,7 @@
 /*
  * linear.c - kernels of the linear models: centred weighted moments and
  * elastic-net coordinate descent (see linear.h).
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /*
  * linear.h - kernels of the linear models (no Lua): weighted, centred
  * second moments without copying X, and elastic-net coordinate descent.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_LINEAR_H
 #define LUMA_ML_LINEAR_H

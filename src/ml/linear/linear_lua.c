@@ -2,6 +2,7 @@
  * linear_lua.c - luma.linear.native: the native kernels under luma.linear
  * (moments without copying X, elastic-net coordinate descent).  The
  * estimators themselves are Lua (the package lua/luma/linear/).
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 

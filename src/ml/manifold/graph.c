@@ -1,5 +1,6 @@
 /*
  * graph.c - shortest paths on the neighbour graph (see graph.h).
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

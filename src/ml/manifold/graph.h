@@ -1,5 +1,6 @@
 /*
  * graph.h - shortest paths on the neighbour graph (no Lua), for Isomap.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_GRAPH_H
 #define LUMA_ML_GRAPH_H

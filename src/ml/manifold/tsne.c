@@ -1,5 +1,6 @@
 /*
  * tsne.c - t-SNE kernels (see tsne.h).
+ * SPDX-License-Identifier: MIT
  */
 #include <float.h>
 #include <math.h>

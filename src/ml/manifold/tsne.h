@@ -9,6 +9,7 @@
  * Loops over points are parallel-for chunks (core/parallel.h): each
  * point writes its own output row, sums keep one partial per chunk added
  * in chunk order, so results are bit-identical for any thread count.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_TSNE_H
 #define LUMA_ML_TSNE_H

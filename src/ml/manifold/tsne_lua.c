@@ -4,6 +4,7 @@
  * neighbour selection, the sparse joint probabilities, the exact and
  * Barnes-Hut gradients).  Index matrices are 1-based on the Lua side and
  * converted to 0-based int64 scratch (userdata) here.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 

@@ -3,6 +3,7 @@
  * PageRank over an edge list (src/ml/markov/pagerank.c).  Arguments are
  * checked here; the graph and the scratch live in userdata from the Lua
  * allocator (collected, never leaked on an error).
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

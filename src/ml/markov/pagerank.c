@@ -1,5 +1,6 @@
 /*
  * pagerank.c - PageRank power iteration over in-edge CSR (see pagerank.h).
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

@@ -16,6 +16,7 @@
  * so each node's new score is written by one chunk of a parallel-for and
  * the L1 change is summed per chunk in chunk order: bit-identical for any
  * thread count.  It stops when ||x_{k+1} - x_k||_1 < tol.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_PAGERANK_H
 #define LUMA_ML_PAGERANK_H

@@ -1,5 +1,6 @@
 /*
  * gmm.c - E-step and weighted moments of Gaussian mixtures (see gmm.h).
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

@@ -10,6 +10,7 @@
  * writes disjoint rows, the M-step keeps one partial sum per chunk and
  * adds them in chunk order, so results are bit-identical for any thread
  * count.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_GMM_H
 #define LUMA_ML_GMM_H

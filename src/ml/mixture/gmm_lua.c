@@ -4,6 +4,7 @@
  * tied covariance types.  Arguments are checked here; matrices given as
  * views are copied into contiguous scratch (userdata: collected, never
  * leaked on an error) before the kernel runs.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

@@ -15,6 +15,7 @@
  * on the current k-th distance and absolute, scaled by the largest
  * distance involved, on the bound (a difference of distances is only as
  * exact as the distances themselves).
+ * SPDX-License-Identifier: MIT
  */
 #include "neighbors/search.h"
 

@@ -14,6 +14,7 @@
  * d(q, x) >= d(q, c) - R, so the node is skipped when that bound, less its
  * rounding slack, exceeds the current k-th distance.  Children are visited
  * nearer bound first.
+ * SPDX-License-Identifier: MIT
  */
 #include "neighbors/search.h"
 

@@ -18,6 +18,7 @@
  *
  * Other metrics compare each query of the block with a panel of training
  * rows small enough to stay in L1.
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

@@ -8,6 +8,7 @@
  * one per thread that can run at once; a chunk claims a free part with an
  * atomic flag (at most `slots` chunks run together, so one is always free)
  * and releases it when done.
+ * SPDX-License-Identifier: MIT
  */
 #include <stdatomic.h>
 #include <stdint.h>

@@ -29,6 +29,7 @@
  * notes' test prunes.  The test is strict (with a rounding slack) instead
  * of >=, so that a point at exactly the k-th distance with a smaller index
  * is still found (the tie rule).
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

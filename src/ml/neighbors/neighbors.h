@@ -25,6 +25,7 @@
  *
  * Indices written into result matrices are 1-based, as Lua reads them;
  * indices in integer arrays (perm, lists, codes, CSR lists) are 0-based.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_NEIGHBORS_H
 #define LUMA_ML_NEIGHBORS_H

@@ -13,6 +13,7 @@
  * of one build or query: copy them to keep them).  Its errors propagate
  * unchanged; a result that is not a number >= 0 is an error.  Searches
  * with it run on the calling thread only.
+ * SPDX-License-Identifier: MIT
  */
 #include <limits.h>
 #include <math.h>

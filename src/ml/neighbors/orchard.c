@@ -16,6 +16,7 @@
  * Each element not yet seen is evaluated; when it is closer to q than c
  * (by distance, then index), the walk jumps to its list, from the top.
  * The centre only ever gets strictly closer, so the walk ends.
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

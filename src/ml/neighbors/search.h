@@ -3,6 +3,7 @@
  * no Lua): the reduced distance of a pair, the rounding slack of pruning
  * tests, the per-query result collector (a bounded max-heap for k-nearest,
  * a counter or a writer for radius queries), and each index's search.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_NEIGHBORS_SEARCH_H
 #define LUMA_ML_NEIGHBORS_SEARCH_H

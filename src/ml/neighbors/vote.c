@@ -2,6 +2,7 @@
  * vote.c - what the neighbour models do with neighbour lists (see
  * neighbors.h): class votes, weighted means, inverse-distance weights, and
  * the k smallest entries of each row of a score matrix (kernel kNN).
+ * SPDX-License-Identifier: MIT
  */
 #include "neighbors/search.h"
 

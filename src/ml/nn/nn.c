@@ -7,6 +7,7 @@
  * one bit for bit (tests/nn/kernels_spec.lua; the rectifiers' backward
  * passes aside: nn.h); what changes is one pass over memory instead of
  * six to ten, and no temporaries.
+ * SPDX-License-Identifier: MIT
  */
 #include "nn/nn.h"
 

@@ -8,6 +8,7 @@
  * but for the rectifiers' backward passes, which select g or 0 (g a)
  * rather than multiply by 1 or 0 (a), so that an inactive unit passes no
  * NaN on, as in PyTorch.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_NN_H
 #define LUMA_ML_NN_H

@@ -3,6 +3,7 @@
  * (luma.optim's stochastic optimizers, luma.autograd's activations).
  * They check what they read: matrices of one shape, writable operands
  * that share no memory with another operand (other than being it).
+ * SPDX-License-Identifier: MIT
  */
 #include "budget.h"
 #include "core/matrix_ops.h"

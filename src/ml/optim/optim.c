@@ -1,6 +1,7 @@
 /*
  * optim.c - native objectives (binary and multinomial logistic losses
  * over BLAS) and the L-BFGS(-B) engine.  See optim.h.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

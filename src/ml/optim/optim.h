@@ -5,6 +5,7 @@
  * and, when grad is not NULL, the gradient into grad.  The Lua binding
  * (optim_lua.c) wraps Lua functions in the same struct, so the engine
  * below serves both; it never allocates (the caller hands it scratch).
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_OPTIM_H
 #define LUMA_ML_OPTIM_H

@@ -4,6 +4,7 @@
  * native objectives (luma.Objective userdata: logistic and softmax
  * losses).  luma.optim.minimize (lua/luma/optim/minimize.lua) validates
  * options and builds the result table; this file only checks what it reads.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

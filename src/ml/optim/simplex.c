@@ -4,6 +4,7 @@
  * The tableau has m constraint rows and a last row of reduced costs; its
  * columns are the n variables, the m artificials and the right-hand side
  * (whose entry in the last row is minus the objective value).
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /*
  * simplex.h - dense two-phase simplex for linear programs in standard
  * form (no Lua): min c'x subject to A x = b, x >= 0, with b >= 0.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_SIMPLEX_H
 #define LUMA_ML_SIMPLEX_H

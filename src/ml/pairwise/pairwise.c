@@ -16,6 +16,7 @@
  * parallel loop.  Each pair is summed in a fixed order that does not
  * depend on its position, so the self case computes a pair once and
  * mirrors it.
+ * SPDX-License-Identifier: MIT
  */
 #include <limits.h>
 #include <math.h>

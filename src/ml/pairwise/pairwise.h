@@ -17,6 +17,7 @@
  * Inputs may have any layout; a computation copies what BLAS (or the
  * loops, which want unit column stride) cannot read into caller-provided
  * scratch, sized by the *_work functions.  out must not overlap x or y.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_PAIRWISE_H
 #define LUMA_ML_PAIRWISE_H

@@ -8,6 +8,7 @@
  * against the names the chosen metric or kernel accepts; opts.out is the
  * output matrix of the library-wide convention (exactly the result's
  * shape, written and returned; it must not share memory with X or Y).
+ * SPDX-License-Identifier: MIT
  */
 #include <limits.h>
 #include <math.h>

@@ -7,6 +7,7 @@
  * is as wide at every position and rotation; upright text is hinted
  * lightly (vertically only, FreeType's "light" target), which keeps
  * small labels crisp as matplotlib's are.
+ * SPDX-License-Identifier: MIT
  */
 #include "plot/font.h"
 

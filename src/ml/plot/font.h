@@ -3,6 +3,7 @@
  * (matplotlib's default font, the first one the SVG asks for).  Built
  * when the Makefile finds FreeType (LUMA_HAVE_PNG); otherwise
  * luma_font_open fails and says so.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_PLOT_FONT_H
 #define LUMA_PLOT_FONT_H

@@ -7,6 +7,7 @@
  * on, with FreeType text and a zlib PNG encoder (raster.h, font.h,
  * png.h): drawing is allowed anywhere, writing the file is not in a
  * sandboxed state.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

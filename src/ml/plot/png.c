@@ -2,6 +2,7 @@
  * png.c - the PNG encoder of luma.plot's raster renderer (see png.h).
  * The format: W3C, "Portable Network Graphics (PNG) Specification",
  * 2nd ed., 2003 (chunks, section 5; filters, section 9).
+ * SPDX-License-Identifier: MIT
  */
 #include "plot/png.h"
 

@@ -4,6 +4,7 @@
  * (the heuristic of the PNG specification, section 12.8, and libpng),
  * deflated by zlib at level 6 (matplotlib's).  Built when the Makefile
  * finds zlib (LUMA_HAVE_PNG); otherwise writing fails and says so.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_PLOT_PNG_H
 #define LUMA_PLOT_PNG_H

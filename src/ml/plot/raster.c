@@ -1,5 +1,6 @@
 /*
  * raster.c - luma.plot's anti-aliased rasterizer (see raster.h).
+ * SPDX-License-Identifier: MIT
  */
 #include "plot/raster.h"
 

@@ -21,6 +21,7 @@
  *     marker shape and size), stamped at each point snapped to a quarter
  *     pixel (at most 1/8 px away), as Agg caches marker scanlines.
  * Text is in font.h, the PNG encoder in png.h.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_PLOT_RASTER_H
 #define LUMA_PLOT_RASTER_H

@@ -2,6 +2,7 @@
  * term.c - terminal queries for luma.plot's braille renderer (isatty and
  * the TIOCGWINSZ window size), kept out of the binding so it stays free of
  * Lua like every kernel.
+ * SPDX-License-Identifier: MIT
  */
 #include "plot/term.h"
 

@@ -1,6 +1,7 @@
 /*
  * term.h - what luma.plot needs to know about the terminal it draws on:
  * whether a file descriptor is one, and its size in characters.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_PLOT_TERM_H
 #define LUMA_PLOT_TERM_H

@@ -1,5 +1,6 @@
 /*
  * random.c - xoshiro256** and the samplers built on it.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdlib.h>

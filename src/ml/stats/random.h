@@ -5,6 +5,7 @@
  * 2^256 - 1, passes BigCrush, and has a jump function that advances a
  * stream by 2^128 draws, which is how independent streams are made.
  * Seeds are expanded to state with splitmix64, as the authors recommend.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_RANDOM_H
 #define LUMA_ML_RANDOM_H

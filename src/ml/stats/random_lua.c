@@ -4,6 +4,7 @@
  *
  * No C globals: the default generator lives in the Lua registry, so
  * states are independent and a state's draws depend only on its seeds.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

@@ -9,6 +9,7 @@
  * 6.4); inverses by Halley iterations from the classic starting values;
  * erfcinv from Acklam's inverse-normal approximation refined by Halley
  * steps on erfc, so tails keep their relative accuracy.
+ * SPDX-License-Identifier: MIT
  */
 #include <float.h>
 #include <math.h>

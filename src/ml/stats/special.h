@@ -5,6 +5,7 @@
  * The incomplete gamma and beta functions are regularized:
  * P(a, x) = gamma(a, x) / Gamma(a), Q = 1 - P (computed directly, so the
  * upper tail keeps its relative accuracy), I_x(a, b) = B(x; a, b) / B(a, b).
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_SPECIAL_H
 #define LUMA_ML_SPECIAL_H

@@ -5,6 +5,7 @@
  * function's domain is an error naming it; inside matrices it gives NaN
  * at that element (as NumPy and SciPy do), so one bad entry does not stop
  * a whole computation.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 

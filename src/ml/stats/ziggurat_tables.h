@@ -12,6 +12,7 @@
  *
  * Layer i is the rectangle of width x[i] between heights y[i] and y[i+1];
  * layer 0 also carries the tail beyond r.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_ZIGGURAT_TABLES_H
 #define LUMA_ML_ZIGGURAT_TABLES_H

@@ -3,6 +3,7 @@
  * dual solvers with shrinking (Hsieh et al. 2008; Ho & Lin 2012) and its
  * primal solver for the L1 penalty (Yuan et al. 2010), written anew over
  * dense rows.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

@@ -18,6 +18,7 @@
  * it.  Scratch is the caller's.  Every coordinate step is charged to the
  * meter `threads` (may be NULL) in batches; when it stops, the run ends
  * with `stopped` set (luma_work_status says why).
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_SVM_LINEAR_H
 #define LUMA_ML_SVM_LINEAR_H

@@ -17,6 +17,7 @@
  * k(x_i, x_j) (one-class) or s_i s_j k over the doubled index set of
  * regression (s = +1 for a, -1 for a*).  The nu forms add e'a = const and
  * select working pairs within one sign of y.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

@@ -16,6 +16,7 @@
  * bits).  The cache and every scratch array come from the caller's
  * allocator (lua_Alloc semantics, used only from the calling thread), so a
  * host's memory limit covers them; nothing is left allocated on return.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_SVM_SMO_H
 #define LUMA_ML_SVM_SMO_H

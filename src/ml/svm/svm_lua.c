@@ -7,6 +7,7 @@
  * all of it, copies index and label columns into scratch userdata, and
  * only then runs the kernel, which frees what it allocates before
  * returning; errors are raised afterwards, so none leaks memory.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <string.h>

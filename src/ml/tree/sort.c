@@ -6,6 +6,7 @@
  * skipping the passes where all keys share the digit (the high bits of
  * data in a narrow range).  About six passes over n pairs, against the
  * log2 n passes of a comparison sort.
+ * SPDX-License-Identifier: MIT
  */
 #include <string.h>
 

@@ -2,6 +2,7 @@
  * sort.h - sorting the values of one feature (no Lua): an LSD radix sort
  * of float64 bit patterns, shared by the tree ranking (tree.c) and the
  * histogram binning (ensemble/hist.c).
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_TREE_SORT_H
 #define LUMA_ML_TREE_SORT_H

@@ -20,6 +20,7 @@
  * criterion, which for the squared error is the same thing (SSE sums).
  * The notes' split test x <= t (vs. the node test x < t, erratum "split
  * <= vs test <") is x <= t throughout: left holds x <= threshold.
+ * SPDX-License-Identifier: MIT
  */
 #include <float.h>
 #include <math.h>

@@ -21,6 +21,7 @@
  * left/right are -1 at leaves, feature and threshold are -2 there, value
  * holds weighted class counts (classification) or the node prediction
  * (regression, one column per output).
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_TREE_H
 #define LUMA_ML_TREE_H

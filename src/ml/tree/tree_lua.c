@@ -17,6 +17,7 @@
  * Growth needs a node capacity in advance (tree.h): trees are grown into
  * scratch slots from the Lua allocator, a batch of twice the thread count
  * at a time, then copied into right-sized matrices.
+ * SPDX-License-Identifier: MIT
  */
 #include <limits.h>
 #include <math.h>

@@ -5,6 +5,7 @@
  * the biased estimator, whose Toeplitz matrices are positive
  * semi-definite) unless adjusted; the MA part of the filter sums from
  * theta_0 = 1 (notes 003 L1394-1398, with the erratum on its limits).
+ * SPDX-License-Identifier: MIT
  */
 #include "tsa/tsa.h"
 

@@ -1,6 +1,7 @@
 /*
  * tsa.h - time-series recursions (no Lua): the ARMA filter that
  * simulation and residuals run through, and the sample autocovariances.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_TSA_H
 #define LUMA_ML_TSA_H

@@ -2,6 +2,7 @@
  * tsa_lua.c - luma.tsa.native, the native kernels of luma.tsa: the ARMA
  * filter and the sample autocovariances over a series (a column or row
  * vector, any strides: copied into contiguous scratch first).
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 

@@ -4,6 +4,7 @@
 # with alpha = 0.1.  The data and weights come from formulas that the
 # spec repeats in Lua (1-based i, j there; 0-based here).
 # Regenerate: /usr/bin/python3 tests/nn/reference/mlp_sklearn.py > tests/nn/reference/mlp_sklearn.lua
+# SPDX-License-Identifier: MIT
 import math
 import numpy as np
 from sklearn.neural_network import MLPClassifier, MLPRegressor

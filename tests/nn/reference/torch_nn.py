@@ -21,6 +21,7 @@
 # by hand.
 # Regenerate (the /usr/bin one has torch; a pyenv python3 may not):
 #   /usr/bin/python3 tests/nn/reference/torch_nn.py > tests/nn/reference/torch_nn.lua
+# SPDX-License-Identifier: MIT
 import math
 import torch
 from torch import nn
