@@ -23,4 +23,18 @@ describe("release metadata", function()
     assert.equal(luma.VERSION, text:match('\nversion: "([^"]+)"'))
     assert.equal("MIT", text:match("\nlicense: (%S+)"))
   end)
+
+  it("every C and Lua source file names its licence in its first comment (SPDX)", function()
+    local pipe = assert(io.popen("git ls-files 'src/*.c' 'src/*.h' 'lua/*.lua' 2>/dev/null"))
+    local missing, count = {}, 0
+    for path in pipe:lines() do
+      count = count + 1
+      if not slurp(path):sub(1, 3000):find("SPDX-License-Identifier: MIT", 1, true) then
+        missing[#missing + 1] = path
+      end
+    end
+    pipe:close()
+    if count == 0 then return pending("not a git checkout") end
+    assert.are.same({}, missing)
+  end)
 end)
