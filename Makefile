@@ -143,13 +143,20 @@ $(BUILD)/benchtool: scripts/bench/benchtool.c
 # luma.pc records PREFIX, so it is rebuilt whenever PREFIX differs from the
 # last build's (`make` then `make install PREFIX=/opt/luma` installs a .pc
 # that says /opt/luma).
+# LIBDIR and INCLUDEDIR default under PREFIX; Debian's multiarch layout
+# is LIBDIR=/usr/lib/x86_64-linux-gnu.  luma.pc names them relative to
+# ${prefix} when they are under it.
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
 $(BUILD)/gen/prefix: FORCE
 	@mkdir -p $(dir $@)
-	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' > $@
+	@echo '$(PREFIX) $(LIBDIR) $(INCLUDEDIR)' | cmp -s - $@ || echo '$(PREFIX) $(LIBDIR) $(INCLUDEDIR)' > $@
 
 $(BUILD)/luma.pc: scripts/luma.pc.in src/vm/luma.h $(BUILD)/gen/mpi.flags $(BUILD)/gen/png.flags \
 		$(BUILD)/gen/prefix
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+		-e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
+		-e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
 		-e 's|^Libs.private: .*|& $(MPI_LIBS) $(PNG_LIBS)|' $< > $@
 
 run: deps
@@ -241,25 +248,24 @@ bench-quick: bench-ready
 bench-baseline: bench-ready
 	$(BUILD)/luma scripts/bench/run.lua --write-baseline $(BENCH)
 
-LIBDIR  = $(PREFIX)/lib
 CMODDIR = $(PREFIX)/lib/lua/5.4
 LMODDIR = $(PREFIX)/share/lua/5.4
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include \
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
 		$(DESTDIR)$(CMODDIR) $(DESTDIR)$(LMODDIR)/luma
 	install -m 755 $(BUILD)/luma $(DESTDIR)$(PREFIX)/bin/luma
 	install -m 644 $(BUILD)/libluma.a $(DESTDIR)$(LIBDIR)/libluma.a
 	install -m 755 $(BUILD)/libluma.so $(DESTDIR)$(LIBDIR)/libluma.so.$(VERSION)
 	ln -sf libluma.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libluma.so.0
 	ln -sf libluma.so.0 $(DESTDIR)$(LIBDIR)/libluma.so
-	install -m 644 src/vm/luma.h $(DESTDIR)$(PREFIX)/include/luma.h
+	install -m 644 src/vm/luma.h $(DESTDIR)$(INCLUDEDIR)/luma.h
 	install -m 644 $(BUILD)/luma.pc $(DESTDIR)$(LIBDIR)/pkgconfig/luma.pc
 	install -m 755 $(BUILD)/luma.so $(DESTDIR)$(CMODDIR)/luma.so
 	for f in $(LUA_SRCS); do install -D -m 644 $$f $(DESTDIR)$(LMODDIR)/$${f#lua/}; done
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then ldconfig; fi
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/luma $(DESTDIR)$(LIBDIR)/libluma.* $(DESTDIR)$(PREFIX)/include/luma.h \
+	rm -f $(DESTDIR)$(PREFIX)/bin/luma $(DESTDIR)$(LIBDIR)/libluma.* $(DESTDIR)$(INCLUDEDIR)/luma.h \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/luma.pc $(DESTDIR)$(CMODDIR)/luma.so
 	rm -rf $(DESTDIR)$(LMODDIR)/luma
 
