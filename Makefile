@@ -55,7 +55,7 @@ BIN_OBJS  := $(BUILD)/obj/src/vm/main.o $(BUILD)/obj/src/vm/repl.o
 TOOL_BINS := $(BUILD)/test_embed $(BUILD)/embed_host $(BUILD)/ptydrive $(BUILD)/benchtool \
 	$(BUILD)/api_fuzz $(BUILD)/test_threads $(BUILD)/attack_probe
 
-.PHONY: all run test check bench bench-ready bench-quick bench-baseline install uninstall clean deps lint fuzz fuzz-build fuzz-bins docs plots host-libs FORCE
+.PHONY: lua-module install-rock all run test check bench bench-ready bench-quick bench-baseline install uninstall clean deps lint fuzz fuzz-build fuzz-bins docs plots host-libs FORCE
 all: $(BUILD)/luma $(BUILD)/libluma.a $(BUILD)/libluma.so $(BUILD)/libluma.so.0 $(BUILD)/luma.so \
 	$(BUILD)/luma.pc $(TOOL_BINS)
 
@@ -263,6 +263,20 @@ install: all
 	install -m 755 $(BUILD)/luma.so $(DESTDIR)$(CMODDIR)/luma.so
 	for f in $(LUA_SRCS); do install -D -m 644 $$f $(DESTDIR)$(LMODDIR)/$${f#lua/}; done
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then ldconfig; fi
+
+# What `luarocks make` installs (luma-VERSION.rockspec): the C module
+# into the rock's C module folder, the Lua modules beside the rock's Lua
+# files (so `require "luma.svm"` works before `require "luma"`), and the
+# luma command; LuaRocks passes the three folders.
+ROCK_LIBDIR ?= $(CMODDIR)
+ROCK_LUADIR ?= $(LMODDIR)
+ROCK_BINDIR ?= $(PREFIX)/bin
+lua-module: $(BUILD)/luma.so $(BUILD)/luma
+install-rock: lua-module
+	install -d $(ROCK_LIBDIR) $(ROCK_LUADIR)/luma $(ROCK_BINDIR)
+	install -m 755 $(BUILD)/luma.so $(ROCK_LIBDIR)/luma.so
+	for f in $(LUA_SRCS); do install -D -m 644 $$f $(ROCK_LUADIR)/$${f#lua/}; done
+	install -m 755 $(BUILD)/luma $(ROCK_BINDIR)/luma
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/luma $(DESTDIR)$(LIBDIR)/libluma.* $(DESTDIR)$(INCLUDEDIR)/luma.h \
