@@ -26,6 +26,8 @@ for name, ctor in pairs(layers) do nn[name] = ctor end
 for name, ctor in pairs(losses) do
   if name ~= "distance" then nn[name] = ctor end
 end
+-- the recurrent cells and layers (luma.nn.recurrent documents them)
+for name, ctor in pairs(require("luma.nn.recurrent")) do nn[name] = ctor end
 
 --- init(M, scheme [, generator]) -> M: refills the out x in matrix M.
 function nn.init(M, scheme, g)

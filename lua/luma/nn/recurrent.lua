@@ -1,0 +1,408 @@
+-- luma.nn.recurrent: the recurrent modules of luma.nn (docs/NN.md,
+-- "Recurrent networks"): the cells RNNCell, GRUCell and LSTMCell, one
+-- time step, and the layers RNN, GRU and LSTM over a sequence, with
+-- PyTorch's names, parameter layout and equations; rows are samples.
+--
+-- A cell step is three autograd nodes: the two gate pre-activations gi =
+-- x W_ih^T + b_ih and gh = h W_hh^T + b_hh (one dgemm each, autograd's
+-- linear) and one node for all the element-wise gate math and its
+-- backward, a fused kernel in C (src/ml/nn/rnn.c), rather than a chain of
+-- a dozen small operations.  The LSTM's node yields [h c] side by side,
+-- split by two column blocks.
+-- SPDX-License-Identifier: MIT
+local luma = require("luma")
+local args = require("luma.util.args")
+local autograd = require("luma.autograd")
+local variable = require("luma.autograd.variable")
+local module = require("luma.nn.module")
+local native = require("luma.nn.native")
+
+local fail = args.fail
+local class = module.class
+local is_variable = autograd.is_variable
+local linear = autograd.linear
+local record = variable.record
+local rnn_cell, rnn_cell_backward = native.rnn_cell, native.rnn_cell_backward
+
+local recurrent = {}
+
+local GATES = { tanh = 1, relu = 1, gru = 3, lstm = 4 }
+
+-- One fused step: the new state of kind ("tanh", "relu", "gru", "lstm")
+-- from the pre-activations gi, gh (Variables), the state h (and c) and the
+-- row mask (nil: every row active), as one autograd node: n x H, or
+-- [h c] (n x 2H) for the LSTM.
+local function fused_step(kind, gi, gh, h, c, mask)
+  local giv, ghv = gi.value, gh.value
+  local hv, cv = variable.value_of(h), c and variable.value_of(c)
+  local out, acts = rnn_cell(kind, giv, ghv, hv, cv, mask)
+  return record(kind .. "_cell", out, { gi, gh, h, c }, function(g)
+    local dgi, dgh, dh, dc = rnn_cell_backward(kind, g, giv, ghv, hv, cv, mask, out, acts)
+    return { dgi, dgh or dgi, dh, dc }
+  end)
+end
+
+-- The new (h, c) of a cell of `kind` with parameters named by suffix on
+-- owner, from the input x and the state h, c (Variables or matrices).
+local function cell_step(owner, suffix, kind, x, h, c, mask)
+  local gi = linear(x, owner["weight_ih" .. suffix], owner["bias_ih" .. suffix])
+  local gh = linear(h, owner["weight_hh" .. suffix], owner["bias_hh" .. suffix])
+  local out = fused_step(kind, gi, gh, h, c, mask)
+  if kind ~= "lstm" then return out end
+  local H = out.value:cols() // 2
+  return out:sub(nil, nil, 1, H), out:sub(nil, nil, H + 1, 2 * H)
+end
+
+-- Sizes up to a matrix dimension's limit (2^31 - 1); errors at level
+-- (fail's) from the caller.
+local function check_count(value, name, fname, level)
+  if math.type(value) ~= "integer" or value < 1 or value > 2147483647 then
+    fail(level + 1, "%s: %s must be an integer in [1, 2147483647], got %s", fname, name,
+      tostring(value))
+  end
+end
+
+local function generator_of(g, fname, level)
+  if g == nil then return luma.random.Generator() end
+  if type(g) ~= "userdata" and type(g) ~= "table" then
+    fail(level + 1, "%s: generator must be a luma.random.Generator, got %s", fname, args.type_of(g))
+  end
+  return g
+end
+
+-- The kind of an RNN's nonlinearity option.
+local function nonlinearity_of(value, fname, level)
+  value = value or "tanh"
+  if value ~= "tanh" and value ~= "relu" then
+    fail(level + 1, "%s: nonlinearity must be \"tanh\" or \"relu\", got %s", fname, tostring(value))
+  end
+  return value
+end
+
+-- weight_ih, weight_hh (gates H x in, gates H x H) and bias_ih, bias_hh
+-- (1 x gates H), each U(-1/sqrt(H), 1/sqrt(H)) drawn from g in that
+-- order: PyTorch's default init (torch.nn.RNNBase.reset_parameters).
+local function add_weights(self, suffix, n_in, H, gates, bias, g)
+  local bound = 1 / math.sqrt(H)
+  local function draw(rows, cols) return g:uniform(rows, cols) * (2 * bound) - bound end
+  self:register_parameter("weight_ih" .. suffix, draw(gates * H, n_in))
+  self:register_parameter("weight_hh" .. suffix, draw(gates * H, H))
+  if bias then
+    self:register_parameter("bias_ih" .. suffix, draw(1, gates * H))
+    self:register_parameter("bias_hh" .. suffix, draw(1, gates * H))
+  end
+end
+
+-- The matrix of an input or state operand, or an error naming `what`.
+local function matrix_of(x, what, fname)
+  if is_variable(x) then return x.value end
+  if luma.ismatrix(x) then return x end
+  fail(2, "%s: %s must be a luma.Matrix or a luma.autograd.Variable, got %s", fname, what,
+    args.type_of(x))
+end
+
+local function check_shape(M, rows, cols, what, fname)
+  if M:rows() ~= rows or M:cols() ~= cols then
+    fail(2, "%s: %s is %d x %d but must be %d x %d (batch x hidden_size)", fname, what,
+      M:rows(), M:cols(), rows, cols)
+  end
+end
+
+local function check_width(M, n, what, fname)
+  if M:cols() ~= n then
+    fail(2, "%s: %s is %d x %d but the layer expects %d features per row", fname, what,
+      M:rows(), M:cols(), n)
+  end
+end
+
+-- Cells -------------------------------------------------------------------
+
+local function cell_class(name, kind)
+  return class(name, {
+    init = function(self, n_in, hidden, opts)
+      check_count(n_in, "input_size", name, 3)
+      check_count(hidden, "hidden_size", name, 3)
+      local valid = { bias = true, generator = true }
+      if kind == "rnn" then valid.nonlinearity = true end
+      opts = args.options(name, 3, opts, nil, valid, 3)
+      self.input_size, self.hidden_size, self.bias = n_in, hidden, opts.bias ~= false
+      self.kind = kind == "rnn" and nonlinearity_of(opts.nonlinearity, name, 3) or kind
+      add_weights(self, "", n_in, hidden, GATES[self.kind], self.bias,
+        generator_of(opts.generator, name, 3))
+    end,
+    forward = function(self, x, state)
+      local X = matrix_of(x, "input", name)
+      check_width(X, self.input_size, "input", name)
+      local n, H = X:rows(), self.hidden_size
+      local h, c
+      if kind == "lstm" then
+        if state ~= nil then
+          if type(state) ~= "table" or getmetatable(state) ~= nil then
+            fail(1, "%s: state must be a list {h, c}, got %s", name, args.type_of(state))
+          end
+          h, c = state[1], state[2]
+        end
+      else
+        h = state
+      end
+      if h == nil then h = luma.zeros(n, H) end
+      check_shape(matrix_of(h, "h", name), n, H, "h", name)
+      if kind == "lstm" then
+        if c == nil then c = luma.zeros(n, H) end
+        check_shape(matrix_of(c, "c", name), n, H, "c", name)
+      end
+      return cell_step(self, "", self.kind, x, h, c)
+    end,
+    extra_repr = function(self)
+      local text = string.format("input_size=%d, hidden_size=%d, bias=%s", self.input_size,
+        self.hidden_size, tostring(self.bias))
+      if kind == "rnn" then text = text .. ", nonlinearity=" .. self.kind end
+      return text
+    end,
+  })
+end
+
+--- RNNCell(input_size, hidden_size [, {bias = true, nonlinearity = "tanh",
+-- generator = nil}]): h' = act(x W_ih^T + b_ih + h W_hh^T + b_hh).
+recurrent.RNNCell = cell_class("RNNCell", "rnn")
+--- GRUCell(input_size, hidden_size [, {bias = true, generator = nil}])
+recurrent.GRUCell = cell_class("GRUCell", "gru")
+--- LSTMCell(input_size, hidden_size [, {bias = true, generator = nil}])
+recurrent.LSTMCell = cell_class("LSTMCell", "lstm")
+
+-- Layers ------------------------------------------------------------------
+
+-- The sequence xs checked: a list of T >= 1 matrices or Variables of one
+-- batch; returns T and the batch size.
+local function check_sequence(xs, n_in, fname)
+  if type(xs) ~= "table" or getmetatable(xs) ~= nil or xs[1] == nil then
+    fail(2, "%s: input must be a non-empty list of matrices (one batch x input_size matrix "
+      .. "or Variable per time step), got %s", fname,
+      type(xs) == "table" and getmetatable(xs) == nil and "an empty table" or args.type_of(xs))
+  end
+  local T, n = #xs, nil
+  for t = 1, T do
+    local x = xs[t]
+    if not (is_variable(x) or luma.ismatrix(x)) then
+      fail(2, "%s: input[%d] is a %s, not a luma.Matrix or luma.autograd.Variable", fname, t,
+        args.type_of(x))
+    end
+    local X = is_variable(x) and x.value or x
+    n = n or X:rows()
+    if X:rows() ~= n then
+      fail(2, "%s: input[%d] has %d rows but input[1] has %d (every step is one batch)", fname,
+        t, X:rows(), n)
+    end
+    check_width(X, n_in, string.format("input[%d]", t), fname)
+  end
+  return T, n
+end
+
+-- The row masks of each step from lengths (nil: none), n x 1 matrices of
+-- 1 (the row's sequence is still running) and 0.
+local function masks_of(lengths, T, n, fname)
+  if lengths == nil then return nil end
+  if type(lengths) ~= "table" or getmetatable(lengths) ~= nil or #lengths ~= n then
+    fail(2, "%s: lengths must be a list of %d integers (one a row), got %s", fname, n,
+      type(lengths) == "table" and (#lengths .. " entries") or args.type_of(lengths))
+  end
+  for i = 1, n do
+    local len = lengths[i]
+    if math.type(len) ~= "integer" or len < 1 then
+      fail(2, "%s: lengths[%d] must be an integer >= 1, got %s", fname, i, tostring(len))
+    end
+    if len > T then
+      fail(2, "%s: lengths[%d] is %d but the sequence has %d steps", fname, i, len, T)
+    end
+  end
+  local masks = {}
+  for t = 1, T do
+    local M = luma.zeros(n, 1)
+    for i = 1, n do
+      if lengths[i] >= t then M:set(i, 1, 1) end
+    end
+    masks[t] = M
+  end
+  return masks
+end
+
+-- The initial states (h0 or c0): a list of num_layers * num_directions
+-- matrices or Variables, n x H each, or one when that count is 1; nil
+-- gives zeros.
+local function initial_states(given, what, count, n, H, fname)
+  local list = {}
+  if given == nil then
+    for k = 1, count do list[k] = luma.zeros(n, H) end
+    return list
+  end
+  if is_variable(given) or luma.ismatrix(given) then
+    if count ~= 1 then
+      fail(2, "%s: %s must be a list of %d states (num_layers x num_directions), got one %s",
+        fname, what, count, args.type_of(given))
+    end
+    given = { given }
+  end
+  if type(given) ~= "table" or getmetatable(given) ~= nil or #given ~= count then
+    fail(2, "%s: %s must be a list of %d n x %d states (num_layers x num_directions), got %s",
+      fname, what, count, H, type(given) == "table" and (#given .. " entries") or args.type_of(given))
+  end
+  for k = 1, count do
+    local label = string.format("%s[%d]", what, k)
+    check_shape(matrix_of(given[k], label, fname), n, H, label, fname)
+    list[k] = given[k]
+  end
+  return list
+end
+
+local FORWARD_OPTIONS = { h0 = true, c0 = true, lengths = true, detach_every = true }
+
+local function layer_class(name, kind)
+  return class(name, {
+    init = function(self, n_in, hidden, opts)
+      check_count(n_in, "input_size", name, 3)
+      check_count(hidden, "hidden_size", name, 3)
+      local valid = { num_layers = true, bias = true, bidirectional = true, dropout = true,
+        generator = true }
+      if kind == "rnn" then valid.nonlinearity = true end
+      opts = args.options(name, 3, opts, nil, valid, 3)
+      local layers = opts.num_layers or 1
+      check_count(layers, "num_layers", name, 3)
+      local p = opts.dropout or 0
+      if type(p) ~= "number" or not (p >= 0 and p < 1) then
+        fail(3, "%s: dropout must be a number in [0, 1), got %s", name, tostring(p))
+      end
+      local g = generator_of(opts.generator, name, 3)
+      self.input_size, self.hidden_size, self.num_layers = n_in, hidden, layers
+      self.bias, self.bidirectional, self.dropout = opts.bias ~= false, opts.bidirectional == true, p
+      self.kind = kind == "rnn" and nonlinearity_of(opts.nonlinearity, name, 3) or kind
+      self.generator = g
+      local directions = self.bidirectional and 2 or 1
+      for l = 0, layers - 1 do
+        for d = 0, directions - 1 do
+          add_weights(self, "_l" .. l .. (d == 1 and "_reverse" or ""),
+            l == 0 and n_in or directions * hidden, hidden, GATES[self.kind], self.bias, g)
+        end
+      end
+    end,
+    forward = function(self, xs, opts)
+      opts = args.options(name, 2, opts, nil, FORWARD_OPTIONS, 1)
+      if kind ~= "lstm" and opts.c0 ~= nil then
+        fail(1, "%s: c0 is the LSTM's cell state; %s has none", name, name)
+      end
+      local T, n = check_sequence(xs, self.input_size, name)
+      local H, L, D = self.hidden_size, self.num_layers, self.bidirectional and 2 or 1
+      local masks = masks_of(opts.lengths, T, n, name)
+      local every = opts.detach_every
+      if every ~= nil and (math.type(every) ~= "integer" or every < 1) then
+        fail(1, "%s: detach_every must be an integer >= 1, got %s", name, tostring(every))
+      end
+      local h0 = initial_states(opts.h0, "h0", L * D, n, H, name)
+      local c0 = kind == "lstm" and initial_states(opts.c0, "c0", L * D, n, H, name) or nil
+      local h_n, c_n = {}, kind == "lstm" and {} or nil
+      local inputs = xs
+      for l = 0, L - 1 do
+        local per_direction = {}
+        for d = 0, D - 1 do
+          local k = l * D + d + 1
+          local suffix = "_l" .. l .. (d == 1 and "_reverse" or "")
+          local h, c = h0[k], c0 and c0[k]
+          local ys, done = {}, 0
+          local first, last, stride = 1, T, 1
+          if d == 1 then first, last, stride = T, 1, -1 end
+          for t = first, last, stride do
+            local mask = masks and masks[t]
+            h, c = cell_step(self, suffix, self.kind, inputs[t], h, c, mask)
+            -- rows past their length keep their state and output zeros
+            ys[t] = mask and h:mul(mask) or h
+            done = done + 1
+            if every and done % every == 0 and done < T then
+              h = is_variable(h) and h:detach() or h
+              c = c and is_variable(c) and c:detach() or c
+            end
+          end
+          h_n[k] = h
+          if c_n then c_n[k] = c end
+          per_direction[d + 1] = ys
+        end
+        local outputs = {}
+        for t = 1, T do
+          outputs[t] = D == 2 and autograd.hstack { per_direction[1][t], per_direction[2][t] }
+            or per_direction[1][t]
+        end
+        if l < L - 1 and self.training and self.dropout > 0 then
+          local keep = 1 - self.dropout
+          for t = 1, T do
+            local Y = outputs[t].value
+            outputs[t] = outputs[t]:mul(self.generator:uniform(Y:rows(), Y:cols()):lt(keep) / keep)
+          end
+        end
+        inputs = outputs
+      end
+      if c_n then return inputs, h_n, c_n end
+      return inputs, h_n
+    end,
+    extra_repr = function(self)
+      local text = string.format("input_size=%d, hidden_size=%d, num_layers=%d, bias=%s, "
+        .. "bidirectional=%s, dropout=%g", self.input_size, self.hidden_size, self.num_layers,
+        tostring(self.bias), tostring(self.bidirectional), self.dropout)
+      if kind == "rnn" then text = text .. ", nonlinearity=" .. self.kind end
+      return text
+    end,
+  })
+end
+
+--- RNN, GRU, LSTM(input_size, hidden_size [, {num_layers = 1, bias = true,
+-- bidirectional = false, dropout = 0, nonlinearity = "tanh" (RNN),
+-- generator = nil}]); layer(xs [, {h0, c0, lengths, detach_every}]) ->
+-- outputs, h_n (, c_n).
+recurrent.RNN = layer_class("RNN", "rnn")
+recurrent.GRU = layer_class("GRU", "gru")
+recurrent.LSTM = layer_class("LSTM", "lstm")
+
+local G = " generator (a luma.random.Generator, default a fresh one) makes the draws repeatable."
+local INIT = " Parameters as PyTorch's: weight_ih (gates*hidden x input), weight_hh (gates*hidden "
+  .. "x hidden), bias_ih and bias_hh (1 x gates*hidden), each U(-1/sqrt(hidden), 1/sqrt(hidden))."
+local LAYER = " layer(xs [, {h0 = nil, c0 = nil, lengths = nil, detach_every = nil}]) -> outputs, "
+  .. "h_n: xs is a list of T matrices (or Variables), batch x input_size, one per time step; "
+  .. "outputs the list of T Variables, batch x (directions*hidden), the last layer's h at each "
+  .. "step (both directions side by side, forward first). h0 is a list of num_layers*directions "
+  .. "batch x hidden states, layer by layer and forward before reverse (a single matrix when "
+  .. "that is 1), zeros by default; h_n the final states in that order. lengths (one integer "
+  .. "a row, at most T): rows past their length keep their state and output zeros, and the "
+  .. "reverse direction starts at each row's last step. detach_every = k cuts the gradient "
+  .. "through the state every k steps of each direction (truncated BPTT). Parameter names "
+  .. "weight_ih_l0, ..., with _reverse for the reverse direction; dropout applies to every "
+  .. "layer's outputs but the last's, in training."
+
+local DOCS = {
+  { recurrent.RNNCell, "luma.nn.RNNCell",
+    "RNNCell(input_size, hidden_size [, {bias = true, nonlinearity = \"tanh\", generator = nil}]) -> module",
+    "One step of an Elman network: cell(x [, h]) -> h' = act(x W_ih^T + b_ih + h W_hh^T + "
+      .. "b_hh), act tanh or relu; h defaults to zeros." .. INIT .. G },
+  { recurrent.GRUCell, "luma.nn.GRUCell",
+    "GRUCell(input_size, hidden_size [, {bias = true, generator = nil}]) -> module",
+    "One GRU step (Cho et al. 2014, as PyTorch): cell(x [, h]) -> h' with gates r, z, n in "
+      .. "that order: r = s(W_ir x + b_ir + W_hr h + b_hr), z likewise, n = tanh(W_in x + b_in "
+      .. "+ r * (W_hn h + b_hn)), h' = (1 - z) * n + z * h." .. INIT .. G },
+  { recurrent.LSTMCell, "luma.nn.LSTMCell",
+    "LSTMCell(input_size, hidden_size [, {bias = true, generator = nil}]) -> module",
+    "One LSTM step (Hochreiter & Schmidhuber 1997 with the forget gate of Gers et al. 2000, "
+      .. "as PyTorch): cell(x [, {h, c}]) -> h', c' with gates i, f, g, o in that order: c' = "
+      .. "f * c + i * g, h' = o * tanh(c'); i, f, o sigmoids and g a tanh of x W_ih^T + b_ih + "
+      .. "h W_hh^T + b_hh. The state defaults to zeros." .. INIT .. G },
+  { recurrent.RNN, "luma.nn.RNN",
+    "RNN(input_size, hidden_size [, {num_layers = 1, bias = true, bidirectional = false, dropout = 0, nonlinearity = \"tanh\", generator = nil}]) -> module",
+    "A stack of RNNCell layers over a sequence." .. LAYER .. INIT .. G },
+  { recurrent.GRU, "luma.nn.GRU",
+    "GRU(input_size, hidden_size [, {num_layers = 1, bias = true, bidirectional = false, dropout = 0, generator = nil}]) -> module",
+    "A stack of GRUCell layers over a sequence." .. LAYER .. INIT .. G },
+  { recurrent.LSTM, "luma.nn.LSTM",
+    "LSTM(input_size, hidden_size [, {num_layers = 1, bias = true, bidirectional = false, dropout = 0, generator = nil}]) -> module",
+    "A stack of LSTMCell layers over a sequence; layer(xs [, opts]) -> outputs, h_n, c_n, "
+      .. "c0 and c_n the cell states as h0 and h_n." .. LAYER .. INIT .. G },
+}
+for _, d in ipairs(DOCS) do
+  luma.doc.set(d[1], { name = d[2], signature = d[3], doc = d[4] })
+end
+
+return recurrent
