@@ -408,6 +408,33 @@ describe("recurrent errors", function()
     end)
   end)
 
+  it("check the forward options", function()
+    fails_here("LSTM: detach_every must be an integer >= 1, got 0", function()
+      local y = lstm({ g:normal(2, 3) }, { detach_every = 0 })
+      return y
+    end)
+    fails_here("LSTM: unknown option 'length'", function()
+      local y = lstm({ g:normal(2, 3) }, { length = { 1, 1 } })
+      return y
+    end)
+  end)
+
+  it("check the shapes the native step reads", function()
+    local native = require("luma.nn.native")
+    local z = luma.zeros
+    assert.has_error(function() native.rnn_cell("lstm", z(2, 15), z(2, 16), z(2, 4), z(2, 4)) end,
+      "bad argument #2 to 'rnn_cell' (gi is 2 x 15 but must be 2 x 16)")
+    assert.has_error(function() native.rnn_cell("gru", z(2, 12), z(2, 12), z(2, 4), nil, z(3, 1)) end,
+      "bad argument #6 to 'rnn_cell' (mask is 3 x 1 but must be 2 x 1)")
+    assert.has_error(function() native.rnn_cell("lstm", z(2, 16), z(2, 16), z(2, 4)) end)
+    assert.has_error(function() native.rnn_cell("elman", z(2, 4), z(2, 4), z(2, 4)) end)
+    local out = native.rnn_cell("tanh", z(2, 4) + 0.5, z(2, 4) + 0.25, z(2, 4))
+    assert.are.equal(math.tanh(0.75), out:get(2, 3))
+    assert.has_error(function()
+      native.rnn_cell_backward("tanh", z(2, 3), z(2, 4), z(2, 4), z(2, 4), nil, nil, out)
+    end, "bad argument #2 to 'rnn_cell_backward' (gout is 2 x 3 but must be 2 x 4)")
+  end)
+
   it("check the constructor's options at the caller's line", function()
     fails_here("RNN: nonlinearity must be \"tanh\" or \"relu\", got sigmoid", function()
       local m = nn.RNN(3, 4, { nonlinearity = "sigmoid" })
