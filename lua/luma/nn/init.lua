@@ -127,7 +127,8 @@ local DOCS = {
     .. "and PyTorch's names; rows are samples. A module is called on a matrix or Variable and "
     .. "returns a Variable; loss:backward() fills each parameter's grad. Modules: Sequential, "
     .. "Linear, Identity, Flatten, ReLU, LeakyReLU, ELU, Softplus, Tanh, Sigmoid, Softmax, "
-    .. "LogSoftmax, Maxout, Dropout, BatchNorm1d, LayerNorm, Embedding; losses: MSELoss, L1Loss, "
+    .. "LogSoftmax, Maxout, Dropout, BatchNorm1d, LayerNorm, Embedding, RNNCell, GRUCell, "
+    .. "LSTMCell, RNN, GRU, LSTM; losses: MSELoss, L1Loss, "
     .. "HuberLoss, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, NLLLoss, TripletMarginLoss, "
     .. "ContrastiveLoss; class(name, def) makes a new module. docs/NN.md." },
   { nn.class, "luma.nn.class", "class(name, {init = fn, forward = fn, extra_repr = fn, ...}) -> constructor",
