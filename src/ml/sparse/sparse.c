@@ -170,6 +170,7 @@ void luma_sp_to_dense(luma_Threads *t, const luma_Sparse *a, luma_Mat *out) {
 static int set_insert(int64_t *slots, int bits, int64_t x) {
   uint64_t mask = ((uint64_t)1 << bits) - 1;
   uint64_t h = ((uint64_t)x * 0x9E3779B97F4A7C15u) >> (64 - bits);
+  /* audit-loops: a hash probe at most half full, O(1) expected steps; the caller charges each draw */
   for (;; h = (h + 1) & mask) {
     if (slots[h] == x) return 0;
     if (slots[h] < 0) {
@@ -216,6 +217,7 @@ int luma_sp_random(luma_Threads *t, struct luma_Rng *rng, int64_t k, int64_t *sl
 
 double luma_sp_get(const luma_Sparse *a, int64_t i, int64_t j) {
   int64_t lo = a->indptr[i], hi = a->indptr[i + 1];
+  /* audit-loops: a binary search, O(log n) steps */
   while (lo < hi) {
     int64_t mid = lo + (hi - lo) / 2;
     if (a->indices[mid] < j)
@@ -554,7 +556,7 @@ static void libsvm_parse(luma_Threads *t, const char *text, size_t len, luma_Lib
     }
     p = after;
     int64_t prev = 0;
-    for (;;) {
+    while (p < stop) { /* the line's bytes are charged above */
       while (p < stop && is_blank(*p)) p++;
       if (p == stop) break;
       const char *tok = p;
