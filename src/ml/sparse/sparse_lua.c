@@ -714,7 +714,7 @@ int luma_open_sparse(lua_State *L) {
       {"from_dense", s_from_dense, "from_dense(M [, tol = 0]) -> sparse",
        "The elements of the dense matrix M with |x| > tol (NaN kept: it is not zero)."},
       {"eye", s_eye, "eye(n [, m = n]) -> sparse", "The n x m sparse identity."},
-      {"random", s_random, "random(rows, cols, density [, generator]) -> sparse",
+      {"random", s_random, "random(rows, cols, density [, generator = luma.random.default()]) -> sparse",
        "A random sparse matrix with round(density * rows * cols) entries at uniformly chosen "
        "distinct positions, values uniform on [0, 1), drawn from generator (default: the "
        "state's), as scipy.sparse.random."},
