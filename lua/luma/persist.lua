@@ -70,9 +70,18 @@ local function estimator_to_plain(est, path, seen)
   return out
 end
 
+-- Sparse matrices are plain values of the binary format (tag 9), like
+-- dense ones; told apart by their metatable's name so that saving does
+-- not load luma.sparse.
+local function is_sparse(v)
+  local mt = getmetatable(v)
+  return type(mt) == "table" and rawget(mt, "__name") == "luma.SparseMatrix"
+end
+
 to_plain = function(v, path, seen)
   local t = type(v)
-  if t == "nil" or t == "boolean" or t == "number" or t == "string" or luma.ismatrix(v) then
+  if t == "nil" or t == "boolean" or t == "number" or t == "string" or luma.ismatrix(v)
+    or (t == "userdata" and is_sparse(v)) then
     return v
   end
   if estimator().is_estimator(v) then return estimator_to_plain(v, path, seen) end
@@ -409,7 +418,7 @@ luma.doc.set_members(persist, "luma.persist", {
       .. "boolean, save = fn(obj) -> plain table, load = fn(table, version) -> obj}, name the "
       .. "type's name in saved files. Estimator classes need no registration." },
   save = { signature = "save(obj, path) -> nothing",
-    doc = "Writes obj (a matrix, luma.Table, estimator, pipeline, search result, generator "
+    doc = "Writes obj (a matrix, sparse matrix, luma.Table, estimator, pipeline, search result, generator "
       .. "or a table of those) to path atomically: a crash mid-save leaves the previous file intact. "
       .. "luma.save is the same." },
   load = { signature = "load(path) -> value",

@@ -47,6 +47,7 @@ static const NativeModule native_modules[] = {
     {"io", luma_open_io},
     {"special", luma_open_special},
     {"pairwise", luma_open_pairwise},
+    {"sparse", luma_open_sparse},
     {"util.native", luma_open_util_native},
     {"linear.native", luma_open_linear_native},
     {"optim.native", luma_open_optim_native},
@@ -359,7 +360,7 @@ int luaopen_luma(lua_State *L) {
   luma_doc_set(L, luma, "luma",
                NULL,
                "Luma: machine learning in Lua. Submodules: luma.matrix (dense matrices), "
-               "luma.linalg (LAPACK), luma.random (generators), luma.pairwise (distance and "
+               "luma.linalg (LAPACK), luma.sparse (CSR sparse matrices), luma.random (generators), luma.pairwise (distance and "
                "kernel matrices), luma.kernels (kernel objects and their algebra), "
                "luma.estimator, luma.model_selection, luma.pipeline, luma.doc (documentation "
                "registry), luma.repl (REPL helpers). "

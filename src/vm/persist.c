@@ -3,7 +3,7 @@
  * values crossing process boundaries (docs/FORMAT.md).
  *
  * This layer encodes plain values only: nil, booleans, integers, floats,
- * strings, tables of those (no cycles) and matrices.  lua/luma/persist.lua
+ * strings, tables of those (no cycles), matrices and sparse matrices.  lua/luma/persist.lua
  * maps objects (estimators, pipelines, search results, generators) to
  * plain tables tagged with a registered type name and back, so decoding
  * never runs code named by the file.
@@ -25,15 +25,19 @@
 #include "core.h"
 #include "core/matrix_lua.h"
 #include "io/filemap.h"
+#include "sparse/sparse_lua.h"
 
 #define MAGIC "LUMA\x89VAL"
 #define MAGIC_LEN 8
-#define FORMAT_VERSION 2 /* 2 added T_STRINGS; version 1 files still load */
+/* 2 added T_STRINGS, 3 T_SPARSE.  A file says the lowest version that
+ * reads it: 3 only when it holds a sparse matrix, so files without one
+ * still load in a Luma that reads up to 2.  Older files still load. */
+#define FORMAT_VERSION 3
 #define HEADER_LEN (MAGIC_LEN + 4)
 #define TRAILER_LEN 8
 #define MAX_DEPTH 100
 
-enum { T_NIL, T_FALSE, T_TRUE, T_INTEGER, T_FLOAT, T_STRING, T_TABLE, T_MATRIX, T_STRINGS };
+enum { T_NIL, T_FALSE, T_TRUE, T_INTEGER, T_FLOAT, T_STRING, T_TABLE, T_MATRIX, T_STRINGS, T_SPARSE };
 
 /* ------------------------------------------------------------ checksum */
 
@@ -57,6 +61,7 @@ typedef struct Out {
   int slot;
   char *p;
   size_t len, cap;
+  int version; /* the lowest format version that reads what was written */
 } Out;
 
 static void out_add(Out *o, const void *bytes, size_t n) {
@@ -137,6 +142,19 @@ static void encode(lua_State *L, Out *b, int idx, int seen_idx, int depth) {
         for (int64_t j = 0; j < m->cols; j++) put_f64(b, LUMA_AT(m, i, j));
       return;
     }
+    luma_Sparse *sp;
+    if ((sp = luma_sparse_test(L, idx)) != NULL) {
+      out_byte(b, T_SPARSE);
+      b->version = 3;
+      put_u64(b, (uint64_t)sp->rows);
+      put_u64(b, (uint64_t)sp->cols);
+      put_u64(b, (uint64_t)sp->nnz);
+      luma_charge(L, 4 * (uint64_t)(sp->rows + 1 + 2 * sp->nnz));
+      for (int64_t i = 0; i <= sp->rows; i++) put_u64(b, (uint64_t)sp->indptr[i]);
+      for (int64_t k = 0; k < sp->nnz; k++) put_u64(b, (uint64_t)sp->indices[k]);
+      for (int64_t k = 0; k < sp->nnz; k++) put_f64(b, sp->data[k]);
+      return;
+    }
     break;
   case LUA_TTABLE: {
     if (lua_getmetatable(L, idx)) {
@@ -200,12 +218,13 @@ static int p_encode(lua_State *L) {
   luaL_checkany(L, 1);
   lua_settop(L, 1);
   lua_newtable(L); /* 2: tables on the current path */
-  Out out = {L, 3, NULL, 0, 256};
+  Out out = {L, 3, NULL, 0, 256, 2};
   out.p = lua_newuserdatauv(L, out.cap, 0); /* 3 */
-  static const char version[4] = {FORMAT_VERSION, 0, 0, 0};
+  static const char version[4] = {0, 0, 0, 0};
   out_add(&out, MAGIC, MAGIC_LEN);
   out_add(&out, version, 4);
   encode(L, &out, 1, 2, 0);
+  out.p[MAGIC_LEN] = (char)out.version; /* known only now (before the checksum) */
   put_u64(&out, fnv1a((const unsigned char *)out.p, out.len));
   lua_pushlstring(L, out.p, out.len);
   return 1;
@@ -301,6 +320,46 @@ static void decode(lua_State *L, Reader *r, int depth) {
     }
     return;
   }
+  case T_SPARSE: {
+    if (r->version < 3) corrupt(L, r, "unknown value tag");
+    uint64_t rows = get_u64(L, r), cols = get_u64(L, r), nnz = get_u64(L, r);
+    if (rows > (uint64_t)LUMA_MAX_DIM || cols > (uint64_t)LUMA_MAX_DIM ||
+        nnz > (uint64_t)LUMA_MAX_ELEMENTS || (double)nnz > (double)rows * (double)cols)
+      corrupt(L, r, "a sparse matrix of impossible size");
+    if (rows + 1 + 2 * nnz > (uint64_t)(r->end - r->p) / 8)
+      corrupt(L, r, "a sparse matrix larger than the file");
+    luma_Sparse *s = luma_sparse_new(L, (int64_t)rows, (int64_t)cols, (int64_t)nnz);
+    luma_charge(L, 2 * (rows + 1 + 2 * nnz));
+    for (uint64_t i = 0; i <= rows; i++) s->indptr[i] = (int64_t)get_u64(L, r);
+    for (uint64_t k = 0; k < nnz; k++) s->indices[k] = (int64_t)get_u64(L, r);
+    for (uint64_t k = 0; k < nnz; k++) s->data[k] = get_f64(L, r);
+    int64_t where;
+    luma_Threads *t = luma_meter(L, rows + 1 + nnz);
+    luma_SpFault fault = luma_sp_validate(t, s, &where);
+    luma_meter_done(L, t);
+    switch (fault) {
+    case LUMA_SP_OK: return;
+    case LUMA_SP_BAD_START: corrupt(L, r, "a sparse matrix whose indptr does not start at 0");
+      return;
+    case LUMA_SP_NOT_MONOTONE:
+      luaL_error(L, "luma.load: %s is corrupted (a sparse matrix whose indptr decreases at row %I)",
+                 r->what, (lua_Integer)(where + 1));
+      return;
+    case LUMA_SP_BAD_END:
+      corrupt(L, r, "a sparse matrix whose indptr does not end at its entry count");
+      return;
+    case LUMA_SP_OUT_OF_RANGE:
+      luaL_error(L, "luma.load: %s is corrupted (a sparse matrix whose entry %I has column "
+                 "index %I, outside [0, %I))", r->what, (lua_Integer)(where + 1),
+                 (lua_Integer)s->indices[where], (lua_Integer)cols);
+      return;
+    case LUMA_SP_UNSORTED:
+      luaL_error(L, "luma.load: %s is corrupted (a sparse matrix whose columns are not sorted "
+                 "and distinct within a row, at entry %I)", r->what, (lua_Integer)(where + 1));
+      return;
+    }
+    return;
+  }
   default: corrupt(L, r, "unknown value tag");
   }
 }
@@ -378,7 +437,8 @@ static int p_read(lua_State *L) {
 int luma_open_serial(lua_State *L) {
   static const luma_Func funcs[] = {
       {"encode", p_encode, "encode(value) -> string",
-       "The value (nil, booleans, numbers, strings, matrices and tables of them, no cycles) "
+       "The value (nil, booleans, numbers, strings, matrices, sparse matrices and tables of "
+       "them, no cycles) "
        "in Luma's binary format, as a string."},
       {"decode", p_decode, "decode(bytes [, what = \"the string\"]) -> value",
        "The value encoded in bytes; corrupted input is an error naming what."},

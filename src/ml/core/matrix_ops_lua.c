@@ -15,6 +15,7 @@
 #include "budget.h"
 #include "core/matrix_lua.h"
 #include "core/matrix_ops.h"
+#include "sparse/sparse_lua.h"
 
 /* ------------------------------------------------------------- binary */
 
@@ -166,7 +167,9 @@ void luma_matrix_check_blas_size(lua_State *L, const luma_Mat *m, int arg) {
 
 /* A:matmul(B [, out]) and A * B. */
 static int m_matmul(lua_State *L) {
-  luma_Mat *pa = luma_matrix_check(L, 1), *pb = luma_matrix_check(L, 2);
+  luma_Mat *pa = luma_matrix_check(L, 1);
+  if (luma_sparse_test(L, 2)) return luma_sparse_dense_matmul(L); /* dense x sparse */
+  luma_Mat *pb = luma_matrix_check(L, 2);
   if (pa->cols != pb->rows)
     return luma_arg_error(L, 2, "cannot multiply %I x %I by %I x %I (inner dimensions differ)",
                           (lua_Integer)pa->rows, (lua_Integer)pa->cols, (lua_Integer)pb->rows,

@@ -1,0 +1,622 @@
+/*
+ * sparse.c - CSR kernels (sparse.h).  No Lua; memory comes from the
+ * caller, work goes to the meter.
+ *
+ * Serial loops charge the meter a row at a time through a luma_WorkBatch
+ * (one unit per entry or element touched, plus one per row), so a
+ * sandboxed host's limits and luma_interrupt stop them within about
+ * LUMA_WORK_CHUNK units.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/numtext.h"
+#include "sparse/sparse.h"
+#include "stats/random.h"
+
+/* ------------------------------------------------------------ checks */
+
+luma_SpFault luma_sp_validate(luma_Threads *t, const luma_Sparse *a, int64_t *where) {
+  luma_WorkBatch w = {t, 0};
+  *where = 0;
+  if (a->indptr[0] != 0) return LUMA_SP_BAD_START;
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t start = a->indptr[i], end = a->indptr[i + 1];
+    /* before reading indices[start..end): both ends must lie in [0, nnz] */
+    if (end < start || end > a->nnz) {
+      *where = i;
+      return end < start ? LUMA_SP_NOT_MONOTONE : LUMA_SP_BAD_END;
+    }
+    if (luma_work_add(&w, (uint64_t)(end - start) + 1)) return LUMA_SP_OK;
+    for (int64_t k = start; k < end; k++) {
+      int64_t c = a->indices[k];
+      if (c < 0 || c >= a->cols) {
+        *where = k;
+        return LUMA_SP_OUT_OF_RANGE;
+      }
+      if (k > start && c <= a->indices[k - 1]) {
+        *where = k;
+        return LUMA_SP_UNSORTED;
+      }
+    }
+  }
+  luma_work_flush(&w);
+  if (a->indptr[a->rows] != a->nnz) {
+    *where = a->rows;
+    return LUMA_SP_BAD_END;
+  }
+  return LUMA_SP_OK;
+}
+
+/* ------------------------------------------------------- conversions */
+
+void luma_sp_transpose(luma_Threads *t, const luma_Sparse *a, luma_Sparse *out) {
+  luma_WorkBatch w = {t, 0};
+  int64_t *ptr = out->indptr; /* a->cols + 1 */
+  if (luma_work_add(&w, (uint64_t)a->cols + 1)) return;
+  memset(ptr, 0, ((size_t)a->cols + 1) * sizeof *ptr);
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t start = a->indptr[i], end = a->indptr[i + 1];
+    if (luma_work_add(&w, (uint64_t)(end - start) + 1)) return;
+    for (int64_t k = start; k < end; k++) ptr[a->indices[k] + 1]++;
+  }
+  for (int64_t c = 0; c < a->cols; c++) ptr[c + 1] += ptr[c];
+  /* scatter with ptr[c] as row c's cursor; afterwards ptr[c] is where row
+   * c + 1 starts, so one shift restores the row starts */
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t start = a->indptr[i], end = a->indptr[i + 1];
+    if (luma_work_add(&w, 2 * (uint64_t)(end - start) + 1)) return;
+    for (int64_t k = start; k < end; k++) {
+      int64_t dst = ptr[a->indices[k]]++;
+      out->indices[dst] = i;
+      out->data[dst] = a->data[k];
+    }
+  }
+  memmove(ptr + 1, ptr, (size_t)a->cols * sizeof *ptr);
+  ptr[0] = 0;
+  out->nnz = a->nnz;
+  luma_work_flush(&w);
+}
+
+/* The counting sort of COO triplets into canonical order (duplicates
+ * still there); v may be NULL (values zero). */
+static int coo_sort(luma_Threads *t, int64_t n, const int64_t *i, const int64_t *j,
+                    const double *v, luma_Sparse *tmp, luma_Sparse *out) {
+  luma_WorkBatch w = {t, 0};
+  int64_t *ptr = tmp->indptr; /* tmp->rows + 1 = columns + 1 */
+  if (luma_work_add(&w, (uint64_t)tmp->rows + 1 + 3 * (uint64_t)n)) return 1;
+  memset(ptr, 0, ((size_t)tmp->rows + 1) * sizeof *ptr);
+  for (int64_t k = 0; k < n; k++) ptr[j[k] + 1]++;
+  for (int64_t c = 0; c < tmp->rows; c++) ptr[c + 1] += ptr[c];
+  for (int64_t k = 0; k < n; k++) {
+    int64_t dst = ptr[j[k]]++;
+    tmp->indices[dst] = i[k];
+    tmp->data[dst] = v ? v[k] : 0.0;
+  }
+  memmove(ptr + 1, ptr, (size_t)tmp->rows * sizeof *ptr);
+  ptr[0] = 0;
+  tmp->nnz = n;
+  luma_work_flush(&w);
+  luma_sp_transpose(t, tmp, out);
+  return luma_work_status(t) != LUMA_LOOP_DONE;
+}
+
+int64_t luma_sp_from_coo(luma_Threads *t, int64_t n, const int64_t *i, const int64_t *j,
+                          const double *v, luma_Sparse *tmp, luma_Sparse *out) {
+  if (coo_sort(t, n, i, j, v, tmp, out)) return -1;
+  if (luma_work_charge(t, (uint64_t)n + (uint64_t)out->rows)) return -1;
+  int64_t kept = 0, start = 0;
+  for (int64_t r = 0; r < out->rows; r++) {
+    int64_t end = out->indptr[r + 1], first = kept;
+    for (int64_t k = start; k < end; k++) {
+      if (kept > first && out->indices[kept - 1] == out->indices[k]) {
+        out->data[kept - 1] += out->data[k];
+      } else {
+        out->indices[kept] = out->indices[k];
+        out->data[kept] = out->data[k];
+        kept++;
+      }
+    }
+    out->indptr[r + 1] = kept;
+    start = end;
+  }
+  out->nnz = kept;
+  return kept;
+}
+
+int64_t luma_sp_count_dense(luma_Threads *t, const luma_Mat *m, double tol) {
+  luma_WorkBatch w = {t, 0};
+  int64_t count = 0;
+  for (int64_t i = 0; i < m->rows; i++) {
+    if (luma_work_add(&w, (uint64_t)m->cols + 1)) return 0;
+    for (int64_t j = 0; j < m->cols; j++) count += !(fabs(LUMA_AT(m, i, j)) <= tol);
+  }
+  luma_work_flush(&w);
+  return count;
+}
+
+void luma_sp_from_dense(luma_Threads *t, const luma_Mat *m, double tol, luma_Sparse *out) {
+  luma_WorkBatch w = {t, 0};
+  int64_t k = 0;
+  out->indptr[0] = 0;
+  for (int64_t i = 0; i < m->rows; i++) {
+    if (luma_work_add(&w, (uint64_t)m->cols + 1)) return;
+    for (int64_t j = 0; j < m->cols; j++) {
+      double x = LUMA_AT(m, i, j);
+      if (fabs(x) <= tol) continue;
+      out->indices[k] = j;
+      out->data[k++] = x;
+    }
+    out->indptr[i + 1] = k;
+  }
+  luma_work_flush(&w);
+}
+
+void luma_sp_to_dense(luma_Threads *t, const luma_Sparse *a, luma_Mat *out) {
+  luma_WorkBatch w = {t, 0};
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t start = a->indptr[i], end = a->indptr[i + 1];
+    if (luma_work_add(&w, (uint64_t)(a->cols + end - start) + 1)) return;
+    for (int64_t j = 0; j < a->cols; j++) LUMA_AT(out, i, j) = 0.0;
+    for (int64_t k = start; k < end; k++) LUMA_AT(out, i, a->indices[k]) = a->data[k];
+  }
+  luma_work_flush(&w);
+}
+
+/* ------------------------------------------------------------ random */
+
+/* Inserts x into the open-addressing set; 0 if it was there already. */
+static int set_insert(int64_t *slots, int bits, int64_t x) {
+  uint64_t mask = ((uint64_t)1 << bits) - 1;
+  uint64_t h = ((uint64_t)x * 0x9E3779B97F4A7C15u) >> (64 - bits);
+  /* audit-loops: a hash probe at most half full, O(1) expected steps; the caller charges each draw */
+  for (;; h = (h + 1) & mask) {
+    if (slots[h] == x) return 0;
+    if (slots[h] < 0) {
+      slots[h] = x;
+      return 1;
+    }
+  }
+}
+
+int luma_sp_random(luma_Threads *t, struct luma_Rng *rng, int64_t k, int64_t *slots, int bits,
+                    int64_t *pos_i, int64_t *pos_j, luma_Sparse *tmp, luma_Sparse *out) {
+  luma_WorkBatch w = {t, 0};
+  int64_t rows = out->rows, cols = out->cols, total = rows * cols;
+  size_t nslots = (size_t)1 << bits;
+  if (luma_work_add(&w, (uint64_t)nslots)) return 1;
+  for (size_t s = 0; s < nslots; s++) slots[s] = -1;
+  /* Floyd's sampling: after the step for x, the set is a uniform k'-subset
+   * of 0..x (Bentley and Floyd, "A sample of brilliance", CACM 30(9),
+   * 1987) */
+  for (int64_t x = total - k; x < total; x++) {
+    if (luma_work_add(&w, 8)) return 1;
+    int64_t r = (int64_t)luma_rng_below(rng, (uint64_t)x + 1);
+    if (!set_insert(slots, bits, r)) set_insert(slots, bits, x);
+  }
+  int64_t n = 0;
+  for (size_t s = 0; s < nslots; s++) {
+    if (slots[s] < 0) continue;
+    pos_i[n] = slots[s] / cols;
+    pos_j[n++] = slots[s] % cols;
+  }
+  luma_work_flush(&w);
+  if (coo_sort(t, n, pos_i, pos_j, NULL, tmp, out)) return 1;
+  /* values in row-major order of the positions: reproducible from the
+   * generator whatever the hash table's order */
+  for (int64_t e = 0; e < n; e++) {
+    if (luma_work_add(&w, 4)) return 1;
+    out->data[e] = luma_rng_uniform(rng);
+  }
+  luma_work_flush(&w);
+  return 0;
+}
+
+/* ----------------------------------------------------------- queries */
+
+double luma_sp_get(const luma_Sparse *a, int64_t i, int64_t j) {
+  int64_t lo = a->indptr[i], hi = a->indptr[i + 1];
+  /* audit-loops: a binary search, O(log n) steps */
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (a->indices[mid] < j)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < a->indptr[i + 1] && a->indices[lo] == j ? a->data[lo] : 0.0;
+}
+
+int64_t luma_sp_take_count(const luma_Sparse *a, const int64_t *rows, int64_t n) {
+  int64_t count = 0;
+  for (int64_t r = 0; r < n; r++) count += a->indptr[rows[r] + 1] - a->indptr[rows[r]];
+  return count;
+}
+
+void luma_sp_take(luma_Threads *t, const luma_Sparse *a, const int64_t *rows, int64_t n,
+                   luma_Sparse *out) {
+  luma_WorkBatch w = {t, 0};
+  int64_t k = 0;
+  out->indptr[0] = 0;
+  for (int64_t r = 0; r < n; r++) {
+    int64_t start = a->indptr[rows[r]], len = a->indptr[rows[r] + 1] - start;
+    if (luma_work_add(&w, 2 * (uint64_t)len + 1)) return;
+    memcpy(out->indices + k, a->indices + start, (size_t)len * sizeof *out->indices);
+    memcpy(out->data + k, a->data + start, (size_t)len * sizeof *out->data);
+    k += len;
+    out->indptr[r + 1] = k;
+  }
+  out->nnz = k;
+  luma_work_flush(&w);
+}
+
+/* --------------------------------------------------------- reductions */
+
+double luma_sp_sum(luma_Threads *t, const luma_Sparse *a) {
+  luma_WorkBatch w = {t, 0};
+  double s = 0;
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t start = a->indptr[i], end = a->indptr[i + 1];
+    if (luma_work_add(&w, (uint64_t)(end - start) + 1)) return s;
+    for (int64_t k = start; k < end; k++) s += a->data[k];
+  }
+  luma_work_flush(&w);
+  return s;
+}
+
+double luma_sp_sum_squares(luma_Threads *t, const luma_Sparse *a) {
+  luma_WorkBatch w = {t, 0};
+  double s = 0;
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t start = a->indptr[i], end = a->indptr[i + 1];
+    if (luma_work_add(&w, (uint64_t)(end - start) + 1)) return s;
+    for (int64_t k = start; k < end; k++) s += a->data[k] * a->data[k];
+  }
+  luma_work_flush(&w);
+  return s;
+}
+
+void luma_sp_sum_dim(luma_Threads *t, const luma_Sparse *a, int dim, luma_Mat *out) {
+  luma_WorkBatch w = {t, 0};
+  if (dim == 1) {
+    if (luma_work_add(&w, (uint64_t)a->cols)) return;
+    for (int64_t j = 0; j < a->cols; j++) LUMA_AT(out, 0, j) = 0.0;
+  }
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t start = a->indptr[i], end = a->indptr[i + 1];
+    if (luma_work_add(&w, (uint64_t)(end - start) + 1)) return;
+    if (dim == 1) {
+      for (int64_t k = start; k < end; k++) LUMA_AT(out, 0, a->indices[k]) += a->data[k];
+    } else {
+      double s = 0;
+      for (int64_t k = start; k < end; k++) s += a->data[k];
+      LUMA_AT(out, i, 0) = s;
+    }
+  }
+  luma_work_flush(&w);
+}
+
+/* ------------------------------------------------------------ scaling */
+
+/* Element k of a vector matrix (n x 1 or 1 x n). */
+static double vec_at(const luma_Mat *v, int64_t k) {
+  return v->cols == 1 ? LUMA_AT(v, k, 0) : LUMA_AT(v, 0, k);
+}
+
+void luma_sp_scale(luma_Threads *t, const luma_Sparse *a, int mode, double alpha,
+                    const luma_Mat *v, luma_Sparse *out) {
+  luma_WorkBatch w = {t, 0};
+  out->indptr[0] = 0;
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t start = a->indptr[i], end = a->indptr[i + 1];
+    if (luma_work_add(&w, 3 * (uint64_t)(end - start) + 1)) return;
+    double f = mode == LUMA_SP_ROWS ? vec_at(v, i) : alpha;
+    for (int64_t k = start; k < end; k++) {
+      out->indices[k] = a->indices[k];
+      out->data[k] = a->data[k] * (mode == LUMA_SP_COLS ? vec_at(v, a->indices[k]) : f);
+    }
+    out->indptr[i + 1] = end;
+  }
+  luma_work_flush(&w);
+}
+
+int64_t luma_sp_count_nonzero(luma_Threads *t, const luma_Sparse *a) {
+  luma_WorkBatch w = {t, 0};
+  int64_t count = 0;
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t start = a->indptr[i], end = a->indptr[i + 1];
+    if (luma_work_add(&w, (uint64_t)(end - start) + 1)) return 0;
+    for (int64_t k = start; k < end; k++) count += a->data[k] != 0.0;
+  }
+  luma_work_flush(&w);
+  return count;
+}
+
+void luma_sp_drop_zeros(luma_Threads *t, const luma_Sparse *a, luma_Sparse *out) {
+  luma_WorkBatch w = {t, 0};
+  int64_t kept = 0;
+  out->indptr[0] = 0;
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t start = a->indptr[i], end = a->indptr[i + 1];
+    if (luma_work_add(&w, 2 * (uint64_t)(end - start) + 1)) return;
+    for (int64_t k = start; k < end; k++) {
+      if (a->data[k] == 0.0) continue;
+      out->indices[kept] = a->indices[k];
+      out->data[kept++] = a->data[k];
+    }
+    out->indptr[i + 1] = kept;
+  }
+  luma_work_flush(&w);
+}
+
+/* ----------------------------------------------- sparse x dense products */
+
+/* Entries (plus one per row) per block of a sparse x dense product: about
+ * four meter chunks of multiply-adds. */
+static int64_t block_entries(int64_t out_cols) {
+  int64_t per = 4 * LUMA_WORK_CHUNK / (out_cols > 0 ? out_cols : 1);
+  return per > 0 ? per : 1;
+}
+
+typedef struct CsrDenseJob {
+  const luma_Sparse *a;
+  const luma_Mat *b;
+  luma_Mat *out;
+  int64_t per_block;
+} CsrDenseJob;
+
+/* The first row r whose work prefix indptr[r] + r reaches x (rows if
+ * none): where a block of equal work starts.  Depends only on the data,
+ * never on the thread count. */
+static int64_t block_start(const luma_Sparse *a, int64_t x) {
+  int64_t lo = 0, hi = a->rows;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (a->indptr[mid] + mid < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static void csr_dense_rows(const luma_Sparse *a, const luma_Mat *b, luma_Mat *out, int64_t r0,
+                           int64_t r1) {
+  int64_t n = out->cols;
+  for (int64_t i = r0; i < r1; i++) {
+    double *restrict o = out->data + i * out->rs;
+    for (int64_t c = 0; c < n; c++) o[c] = 0.0;
+    for (int64_t k = a->indptr[i]; k < a->indptr[i + 1]; k++) {
+      double v = a->data[k];
+      const double *restrict br = b->data + a->indices[k] * b->rs;
+      for (int64_t c = 0; c < n; c++) o[c] += v * br[c];
+    }
+  }
+}
+
+static void csr_dense_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
+  (void)k;
+  const CsrDenseJob *job = ctx;
+  for (int64_t blk = begin; blk < end; blk++)
+    csr_dense_rows(job->a, job->b, job->out, block_start(job->a, blk * job->per_block),
+                   block_start(job->a, (blk + 1) * job->per_block));
+}
+
+luma_LoopStatus luma_sp_matmul_dense(luma_Threads *t, const luma_Sparse *a, const luma_Mat *b,
+                                      luma_Mat *out) {
+  if (out->rows == 0 || out->cols == 0) return luma_work_status(t);
+  int64_t per = block_entries(out->cols), total = a->nnz + a->rows;
+  CsrDenseJob job = {a, b, out, per};
+  luma_Loop loop = {(total + per - 1) / per, 1, (uint64_t)per * (uint64_t)out->cols, 0,
+                    csr_dense_chunk, &job};
+  return luma_parallel_for(t, &loop);
+}
+
+typedef struct DenseCsrJob {
+  const luma_Mat *a;
+  const luma_Sparse *b;
+  luma_Mat *out;
+} DenseCsrJob;
+
+static void dense_csr_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
+  (void)k;
+  const DenseCsrJob *job = ctx;
+  const luma_Mat *a = job->a;
+  const luma_Sparse *b = job->b;
+  int64_t n = job->out->cols;
+  for (int64_t i = begin; i < end; i++) {
+    double *restrict o = job->out->data + i * job->out->rs;
+    for (int64_t c = 0; c < n; c++) o[c] = 0.0;
+    for (int64_t r = 0; r < b->rows; r++) {
+      double x = LUMA_AT(a, i, r);
+      for (int64_t e = b->indptr[r]; e < b->indptr[r + 1]; e++) o[b->indices[e]] += x * b->data[e];
+    }
+  }
+}
+
+luma_LoopStatus luma_sp_dense_matmul(luma_Threads *t, const luma_Mat *a, const luma_Sparse *b,
+                                      luma_Mat *out) {
+  if (out->rows == 0 || out->cols == 0) return luma_work_status(t);
+  uint64_t per_row = (uint64_t)b->nnz + (uint64_t)b->rows + (uint64_t)out->cols;
+  int64_t grain = (int64_t)(LUMA_WORK_CHUNK / per_row) + 1;
+  DenseCsrJob job = {a, b, out};
+  luma_Loop loop = {out->rows, grain, per_row, 0, dense_csr_chunk, &job};
+  return luma_parallel_for(t, &loop);
+}
+
+/* ---------------------------------------------- sparse x sparse (Gustavson) */
+
+int64_t luma_sp_matmul_count(luma_Threads *t, const luma_Sparse *a, const luma_Sparse *b,
+                              int64_t *out_indptr, int64_t *marker) {
+  luma_WorkBatch w = {t, 0};
+  if (luma_work_add(&w, (uint64_t)b->cols)) return -1;
+  for (int64_t c = 0; c < b->cols; c++) marker[c] = -1;
+  out_indptr[0] = 0;
+  int64_t total = 0;
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t count = 0;
+    for (int64_t k = a->indptr[i]; k < a->indptr[i + 1]; k++) {
+      int64_t r = a->indices[k], start = b->indptr[r], end = b->indptr[r + 1];
+      if (luma_work_add(&w, (uint64_t)(end - start) + 1)) return -1;
+      for (int64_t e = start; e < end; e++) {
+        if (marker[b->indices[e]] == i) continue;
+        marker[b->indices[e]] = i;
+        count++;
+      }
+    }
+    total += count;
+    out_indptr[i + 1] = total;
+  }
+  luma_work_flush(&w);
+  return total;
+}
+
+static int cmp_int64(const void *x, const void *y) {
+  int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+  return (a > b) - (a < b);
+}
+
+int luma_sp_matmul(luma_Threads *t, const luma_Sparse *a, const luma_Sparse *b, luma_Sparse *out,
+                    int64_t *marker, double *acc) {
+  luma_WorkBatch w = {t, 0};
+  if (luma_work_add(&w, (uint64_t)b->cols)) return 1;
+  for (int64_t c = 0; c < b->cols; c++) marker[c] = -1;
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t first = out->indptr[i], pos = first;
+    for (int64_t k = a->indptr[i]; k < a->indptr[i + 1]; k++) {
+      int64_t r = a->indices[k], start = b->indptr[r], end = b->indptr[r + 1];
+      double v = a->data[k];
+      if (luma_work_add(&w, 2 * (uint64_t)(end - start) + 1)) return 1;
+      for (int64_t e = start; e < end; e++) {
+        int64_t c = b->indices[e];
+        if (marker[c] != i) {
+          marker[c] = i;
+          acc[c] = v * b->data[e];
+          out->indices[pos++] = c;
+        } else {
+          acc[c] += v * b->data[e];
+        }
+      }
+    }
+    int64_t len = pos - first;
+    /* the row's columns in order: sort them when that is cheaper than a
+     * scan of every column's marker */
+    uint64_t sort_cost = (uint64_t)len * (uint64_t)(64 - __builtin_clzll((uint64_t)len | 1));
+    if (sort_cost < (uint64_t)b->cols) {
+      if (luma_work_add(&w, sort_cost + (uint64_t)len)) return 1;
+      qsort(out->indices + first, (size_t)len, sizeof *out->indices, cmp_int64);
+    } else {
+      if (luma_work_add(&w, (uint64_t)b->cols)) return 1;
+      pos = first;
+      for (int64_t c = 0; c < b->cols; c++)
+        if (marker[c] == i) out->indices[pos++] = c;
+    }
+    for (int64_t p = first; p < first + len; p++) out->data[p] = acc[out->indices[p]];
+  }
+  luma_work_flush(&w);
+  return 0;
+}
+
+/* ------------------------------------------------------------ LIBSVM */
+
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+/* Parses the text; fills out and y when they are not NULL.  Numbers are
+ * read by strtod under the C locale (numtext.h), entered once for the
+ * whole text: nothing here can unwind. */
+static void libsvm_parse(luma_Threads *t, const char *text, size_t len, luma_LibsvmScan *scan,
+                         luma_Sparse *out, double *y) {
+  luma_WorkBatch w = {t, 0};
+  const char *p = text, *end = text + len;
+  int64_t row = 0, nz = 0, max_index = 0;
+  memset(scan, 0, sizeof *scan);
+  if (out) out->indptr[0] = 0;
+  locale_t saved = luma_locale_enter();
+  for (int64_t line = 1; p < end; line++) {
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    if (eol == NULL) eol = end;
+    if (luma_work_add(&w, 4 * (uint64_t)(eol - p) + 1)) {
+      scan->fault = LUMA_LIBSVM_STOPPED;
+      break;
+    }
+    const char *stop = memchr(p, '#', (size_t)(eol - p));
+    if (stop == NULL) stop = eol;
+    scan->line = line;
+    while (p < stop && is_blank(*p)) p++;
+    if (p == stop) { /* blank or comment line */
+      p = eol + (eol < end);
+      continue;
+    }
+    char *after;
+    double label = strtod(p, &after);
+    if (after == p || (after < stop && !is_blank(*after)) || after > stop || !isfinite(label)) {
+      scan->fault = LUMA_LIBSVM_BAD_LABEL;
+      break;
+    }
+    p = after;
+    int64_t prev = 0;
+    while (p < stop) { /* the line's bytes are charged above */
+      while (p < stop && is_blank(*p)) p++;
+      if (p == stop) break;
+      const char *tok = p;
+      while (p < stop && !is_blank(*p)) p++;
+      if (p - tok > 4 && memcmp(tok, "qid:", 4) == 0) continue; /* query ids: not features */
+      int64_t index = 0;
+      const char *q = tok;
+      while (q < p && *q >= '0' && *q <= '9') {
+        if (index <= LUMA_MAX_DIM) index = index * 10 + (*q - '0');
+        q++;
+      }
+      if (q == tok || q == p || *q != ':') {
+        scan->fault = LUMA_LIBSVM_BAD_TOKEN;
+        break;
+      }
+      if (index < 1 || index > LUMA_MAX_DIM) {
+        scan->fault = LUMA_LIBSVM_BAD_INDEX;
+        scan->index = index > LUMA_MAX_DIM ? LUMA_MAX_DIM + 1 : index;
+        break;
+      }
+      if (index <= prev) {
+        scan->fault = LUMA_LIBSVM_UNORDERED;
+        scan->index = index;
+        break;
+      }
+      q++;
+      double value = strtod(q, &after);
+      if (after == q || after != p || !isfinite(value)) {
+        scan->fault = LUMA_LIBSVM_BAD_VALUE;
+        scan->index = index;
+        break;
+      }
+      if (out) {
+        out->indices[nz] = index - 1;
+        out->data[nz] = value;
+      }
+      nz++;
+      prev = index;
+      if (index > max_index) max_index = index;
+    }
+    if (scan->fault != LUMA_LIBSVM_OK) break;
+    if (out) {
+      y[row] = label;
+      out->indptr[row + 1] = nz;
+    }
+    row++;
+    p = eol + (eol < end);
+  }
+  luma_locale_leave(saved);
+  luma_work_flush(&w);
+  scan->rows = row;
+  scan->nnz = nz;
+  scan->max_index = max_index;
+}
+
+void luma_libsvm_scan(luma_Threads *t, const char *text, size_t len, luma_LibsvmScan *scan) {
+  libsvm_parse(t, text, len, scan, NULL, NULL);
+}
+
+void luma_libsvm_fill(luma_Threads *t, const char *text, size_t len, luma_Sparse *out, double *y) {
+  luma_LibsvmScan scan;
+  libsvm_parse(t, text, len, &scan, out, y);
+}

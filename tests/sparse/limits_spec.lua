@@ -1,0 +1,106 @@
+-- Sparse kernels under a sandboxed host's limits: products whose work
+-- far exceeds the instruction budget end with the limit's error (the
+-- kernels charge the meter as they go), the state's memory limit covers
+-- sparse storage, and a sandboxed script cannot read files.
+local support = require("support")
+
+local HOST = [[
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "luma.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* host SETUP CODE: a sandboxed state with a 10^7 instruction limit and a
+ * 64 MB memory limit runs SETUP, then CODE, and prints the seconds CODE
+ * took, the first line of its error (or "finished") and what the next
+ * run returns. */
+int main(int argc, char **argv) {
+  if (argc != 3) return 2;
+  luma_Options opts = {0};
+  opts.sandbox = 1;
+  opts.memory_limit = (size_t)64 << 20;
+  opts.instruction_limit = 10000000;
+  lua_State *L = luma_newstate(&opts);
+  if (luma_run_string(L, argv[1], "=setup", 0) != LUA_OK) {
+    printf("setup failed: %s\n", lua_tostring(L, -1));
+    return 1;
+  }
+  double start = now();
+  int rc = luma_run_string(L, argv[2], "=repro", 0);
+  double took = now() - start;
+  const char *msg = rc == LUA_OK ? "finished" : lua_tostring(L, -1);
+  printf("%.3f\n%.*s\n", took, (int)strcspn(msg, "\n"), msg);
+  lua_settop(L, 0);
+  rc = luma_run_string(L, "return tostring(1 + 1)", "=next", 1);
+  puts(rc == LUA_OK ? lua_tostring(L, -1) : "the next run failed");
+  luma_close(L);
+  return 0;
+}
+]]
+
+-- 2000 x 2000 with 200,000 entries (about 3 million units to make); its
+-- square takes about 6 * 10^7 units, a dense product with 2000 x 200
+-- about 4 * 10^7, a 2000 x 2000 dense times it about 4 * 10^8.
+local SETUP = [[
+  A = luma.sparse.random(2000, 2000, 0.05, luma.random.Generator(1))
+  B = luma.ones(2000, 200)
+  C = luma.ones(500, 2000)]]
+
+describe("sparse products in a sandboxed state", function()
+  local dir = os.tmpname()
+  os.remove(dir)
+  assert(os.execute("mkdir " .. support.quote(dir)))
+  local host = assert(support.compile_host(HOST, dir))
+
+  local function run(code)
+    local out = support.run("timeout 30 " .. support.quote(host) .. " "
+      .. support.quote(SETUP) .. " " .. support.quote(code))
+    local took, message, next_run = out:match("^(%S+)\n([^\n]*)\n([^\n]*)\n$")
+    assert(took, "the host printed: " .. out)
+    return tonumber(took), message, next_run
+  end
+
+  for _, r in ipairs({
+    { "sparse x sparse", "local P = A * A" },
+    { "sparse x dense", "local P = A * B" },
+    { "dense x sparse", "local P = C * A" },
+    { "a transpose chain", "for _ = 1, 100 do A = A:t() end" },
+  }) do
+    it(r[1] .. " stops with the instruction limit's error", function()
+      local took, message, next_run = run(r[2])
+      assert.truthy(message:find("instruction limit exceeded (10000000 instructions)", 1, true),
+        message)
+      assert.is_true(took < 10, took .. " s")
+      assert.equal("2", next_run)
+    end)
+  end
+
+  it("small products finish within the same limits", function()
+    local _, message = run("local P = A:sub(1, 10) * A assert(P:rows() == 10)")
+    assert.equal("finished", message)
+  end)
+
+  it("charges sparse storage to the memory limit", function()
+    local _, message, next_run = run("local S = luma.sparse.eye(8000000)")
+    assert.truthy(message:find("not enough memory", 1, true), message)
+    assert.equal("2", next_run)
+  end)
+
+  it("refuses files but parses text", function()
+    local _, message = run("luma.sparse.read_libsvm('/etc/hostname')")
+    assert.truthy(message:find("'read_libsvm' is not available in a sandboxed state", 1, true),
+      message)
+    local _, ok = run("local X = luma.sparse.read_libsvm('1 2:3', {text = true}) "
+      .. "assert(X:get(1, 2) == 3)")
+    assert.equal("finished", ok)
+  end)
+
+  teardown(function() os.execute("rm -rf " .. support.quote(dir)) end)
+end)
