@@ -2,6 +2,7 @@
 -- far exceeds the instruction budget end with the limit's error (the
 -- kernels charge the meter as they go), the state's memory limit covers
 -- sparse storage, and a sandboxed script cannot read files.
+-- SPDX-License-Identifier: MIT
 local support = require("support")
 
 local HOST = [[

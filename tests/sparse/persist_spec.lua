@@ -1,6 +1,7 @@
 -- Sparse matrices in files: luma.save / luma.load (format tag 9, format
 -- version 3), hostile files, and LIBSVM text (compared with what
 -- scikit-learn's load_svmlight_file reads, tests/sparse/reference.lua).
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local sparse = luma.sparse
 local serial = require("luma.serial")

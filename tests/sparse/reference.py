@@ -3,6 +3,7 @@
 #     /usr/bin/python3 tests/sparse/reference.py > tests/sparse/reference.lua
 # (Debian's python3-scipy and python3-sklearn).  Inputs are small fixed
 # integers and halves, so every printed value is exact.
+# SPDX-License-Identifier: MIT
 import numpy as np
 import scipy.sparse as sp
 from sklearn.datasets import load_svmlight_file

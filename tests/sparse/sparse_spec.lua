@@ -2,6 +2,7 @@
 -- matrix (luma.Matrix), SciPy's values for a fixed example
 -- (tests/sparse/reference.lua, made by reference.py), bad input, and the
 -- thread-count independence of the products.
+-- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local sparse = luma.sparse
 local ref = require("sparse.reference")

@@ -7,6 +7,7 @@
 -- (integers, so duplicate positions sum exactly in any order); the dense
 -- matrix holds (q mod 13) / 13 - 0.5 at row-major position q.  Prints
 -- the time; the entry count and the result's sum go to stderr.
+-- SPDX-License-Identifier: MIT
 local n, m, k, per = 100000, 10000, 64, 10
 local e = luma.arange(0, n * per - 1)
 local a = e * 0.6180339887498949

@@ -1,6 +1,7 @@
 # The peer of sparse_matmul.lua: the same CSR matrix (built from the same
 # formula with NumPy) times the same dense matrix with scipy.sparse's
 # csr_matrix @ ndarray (one thread); best of 5.
+# SPDX-License-Identifier: MIT
 import sys, time
 import numpy as np
 import scipy.sparse as sp

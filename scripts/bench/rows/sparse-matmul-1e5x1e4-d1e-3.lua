@@ -1,6 +1,7 @@
 -- Sparse x dense product: a 100,000 x 10,000 CSR matrix of density 1e-3
 -- times a 10,000 x 64 dense matrix, vs scipy.sparse (csr @ ndarray) on
 -- the same data (issue 33).
+-- SPDX-License-Identifier: MIT
 local env = ...
 
 return {

@@ -6,6 +6,7 @@
  * (one unit per entry or element touched, plus one per row), so a
  * sandboxed host's limits and luma_interrupt stop them within about
  * LUMA_WORK_CHUNK units.
+ * SPDX-License-Identifier: MIT
  */
 #include <math.h>
 #include <stdlib.h>

@@ -14,6 +14,7 @@
  * counting pass.  Work is charged to the meter of core/parallel.h; a
  * kernel that returns nonzero (or whose meter stopped) left its output
  * incomplete, and the caller must discard it.
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_SPARSE_H
 #define LUMA_ML_SPARSE_H

@@ -9,6 +9,7 @@
  * one can be shared, saved or handed to a host without copies.
  * Temporaries (COO triplets, sort buffers, accumulators) are scratch
  * userdata, collected like any garbage, so an error never leaks them.
+ * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <math.h>

@@ -2,6 +2,7 @@
  * sparse_lua.h - what other bindings share about luma.SparseMatrix
  * userdata (the serializer saves and loads them, the dense product hands
  * a sparse right operand over).
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_SPARSE_LUA_H
 #define LUMA_ML_SPARSE_LUA_H
