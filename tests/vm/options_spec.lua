@@ -68,7 +68,7 @@ local BY_NAME = {
   order = 2, n_neighbors = 2, radius = 1.0, epsilon = 1.0, n_clusters = 2, b = luma.ones(3, 1),
   beta = 2, f = quadratic, x0 = luma.zeros(3, 1), lo = 0, hi = 1, text = "a,b\n1,2\n",
   name = "rbf", method = "single", metric = "euclidean", mode = "connectivity",
-  effect_size = 0.5, eps = 0.1,
+  effect_size = 0.5, eps = 0.1, input_size = 3, hidden_size = 2,
 }
 
 -- Files for the readers, removed when the spec ends.
@@ -82,6 +82,7 @@ do
   f:close()
   luma.io.write_npy(X, NPY)
 end
+BY_NAME.source = LIBSVM -- (luma.sparse.read_libsvm's file)
 
 -- The base estimator meta classes wrap in their examples: a ridge-like
 -- model that also transforms (as tests/persist_registry_spec.lua's).
