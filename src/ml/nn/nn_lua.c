@@ -9,6 +9,7 @@
 #include "core/matrix_ops.h"
 #include "core/matrix_lua.h"
 #include "nn/nn.h"
+#include "nn/conv_lua.h"
 #include "nn/rnn_lua.h"
 
 /* The matrix at arg, which must have the shape of ref (argument 1 or 2). */
@@ -138,5 +139,6 @@ int luma_open_nn_native(lua_State *L) {
   lua_newtable(L);
   luma_register_funcs(L, -1, "luma.nn.native", funcs);
   luma_nn_register_rnn(L, lua_gettop(L));
+  luma_nn_conv_register(L, lua_gettop(L));
   return 1;
 }

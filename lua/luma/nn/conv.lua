@@ -1,0 +1,359 @@
+-- luma.nn.conv: convolution and pooling modules for signals and images
+-- (docs/NN.md, "Convolutional networks"), PyTorch's names and semantics.
+--
+-- Layout: a batch of N samples is an N-row matrix; a row holds one
+-- sample's channels-first tensor flattened row-major, C x L for the 1-D
+-- layers and C x H x W for the 2-D ones, and every layer's output has the
+-- same layout (Flatten, then Linear, reads it as it is).  The spatial
+-- shape: Conv1d takes L = columns / in_channels; Conv2d takes input_size
+-- = {H, W}, or square images (H = W = sqrt(columns / in_channels)) when
+-- it is not given; the pooling layers, which do not know the channels,
+-- take input_size = {C, L} or {C, H, W}, which output_size() of the layer
+-- before gives.
+--
+-- Each layer call is one autograd node whose forward and backward are C
+-- kernels (src/ml/nn/conv.c: im2col and dgemm, col2im).
+-- SPDX-License-Identifier: MIT
+local luma = require("luma")
+local args = require("luma.util.args")
+local autograd = require("luma.autograd")
+local variable = require("luma.autograd.variable")
+local module = require("luma.nn.module")
+local native = require("luma.nn.native")
+
+local fail = args.fail
+local class = module.class
+local Variable = autograd.Variable
+local record = variable.record
+
+local conv = {}
+
+local MAX = 2147483647
+
+local function as_variable(x, fname)
+  if autograd.is_variable(x) then return x end
+  if luma.ismatrix(x) then return Variable(x) end
+  fail(4, "%s: input must be a luma.Matrix or a luma.autograd.Variable, got %s", fname,
+    args.type_of(x))
+end
+
+local function wants_grad(x) return x ~= nil and x.requires_grad == true end
+
+local function check_int(v, name, fname, min)
+  if math.type(v) ~= "integer" or v < min or v > MAX then
+    fail(5, "%s: %s must be an integer in [%d, %d], got %s", fname, name, min, MAX, tostring(v))
+  end
+  return v
+end
+
+-- An option of dims sizes: an integer (every dimension) or a list of dims
+-- integers, each >= min; nil gives default.
+local function sizes(v, dims, name, fname, min, default)
+  if v == nil then v = default end
+  if math.type(v) == "integer" then
+    check_int(v, name, fname, min)
+    return dims == 1 and { v } or { v, v }
+  end
+  if type(v) ~= "table" or #v ~= dims then
+    fail(4, "%s: %s must be an integer or a list of %d integers, got %s", fname, name, dims,
+      args.type_of(v))
+  end
+  local out = {}
+  for i = 1, dims do out[i] = check_int(v[i], name, fname, min) end
+  return out
+end
+
+local function generator_of(opts, fname)
+  local g = opts.generator
+  if g == nil then return luma.random.Generator() end
+  if type(g) ~= "userdata" and type(g) ~= "table" then
+    fail(4, "%s: generator must be a luma.random.Generator, got %s", fname, args.type_of(g))
+  end
+  return g
+end
+
+local function out_size(n, k, s, p, d)
+  local span = n + 2 * p - d * (k - 1) - 1
+  return span < 0 and 0 or span // s + 1
+end
+
+-- The 2-D geometry of a window layer on an input of C x H x W (a 1-D one
+-- is H = 1 with a 1-high window): the native functions' arguments.
+local function geometry(self, C, H, W)
+  local k, s, p, d = self._k, self._s, self._p, self._d
+  local oh, ow = out_size(H, k[1], s[1], p[1], d[1]), out_size(W, k[2], s[2], p[2], d[2])
+  return { C, H, W, k[1], k[2], s[1], s[2], p[1], p[2], d[1], d[2], self.groups or 1 }, oh, ow
+end
+
+-- "3" for 1-D, "3 x 3" for 2-D (the layer's own view of its sizes).
+local function shown(self, t)
+  if self._dims == 1 then return tostring(t[2]) end
+  return string.format("%d x %d", t[1], t[2])
+end
+
+local function check_fits(self, fname, H, W, oh, ow)
+  if oh < 1 or ow < 1 then
+    local k, p, d = self._k, self._p, self._d
+    local kh, kw = d[1] * (k[1] - 1) + 1, d[2] * (k[2] - 1) + 1
+    if self._dims == 1 then
+      fail(4, "%s: the kernel (%d wide, dilated) is larger than the padded input (%d)", fname,
+        kw, W + 2 * p[2])
+    end
+    fail(4, "%s: the kernel (%d x %d, dilated) is larger than the padded input (%d x %d)",
+      fname, kh, kw, H + 2 * p[1], W + 2 * p[2])
+  end
+end
+
+-- Lifts 1-D options {a} to the 2-D geometry {1 or zero, a}.
+local function lift(t, dims, fill)
+  if dims == 1 then return { fill, t[1] } end
+  return t
+end
+
+-- Convolutions -------------------------------------------------------------
+
+local CONV_OPTIONS = { stride = true, padding = true, dilation = true, groups = true, bias = true,
+  input_size = true, generator = true }
+
+local function conv_init(self, fname, dims, in_channels, out_channels, kernel_size, opts)
+  check_int(in_channels, "in_channels", fname, 1)
+  check_int(out_channels, "out_channels", fname, 1)
+  opts = args.options(fname, 4, opts, nil, CONV_OPTIONS, 4)
+  local groups = opts.groups == nil and 1 or opts.groups
+  check_int(groups, "groups", fname, 1)
+  if in_channels % groups ~= 0 then
+    fail(4, "%s: in_channels (%d) is not divisible by groups (%d)", fname, in_channels, groups)
+  end
+  if out_channels % groups ~= 0 then
+    fail(4, "%s: out_channels (%d) is not divisible by groups (%d)", fname, out_channels, groups)
+  end
+  self._dims = dims
+  self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
+  self.kernel_size = sizes(kernel_size, dims, "kernel_size", fname, 1)
+  self.stride = sizes(opts.stride, dims, "stride", fname, 1, 1)
+  self.padding = sizes(opts.padding, dims, "padding", fname, 0, 0)
+  self.dilation = sizes(opts.dilation, dims, "dilation", fname, 1, 1)
+  self._k, self._s = lift(self.kernel_size, dims, 1), lift(self.stride, dims, 1)
+  self._p, self._d = lift(self.padding, dims, 0), lift(self.dilation, dims, 1)
+  if opts.input_size ~= nil then
+    self.input_size = sizes(opts.input_size, dims, "input_size", fname, 1)
+  end
+  -- PyTorch's default: kaiming_uniform_(a = sqrt(5)) is U(-1/sqrt(fan_in),
+  -- 1/sqrt(fan_in)), the bias too, fan_in = in/groups * kernel elements
+  local fan_in = in_channels // groups * self._k[1] * self._k[2]
+  local bound = 1 / math.sqrt(fan_in)
+  local g = generator_of(opts, fname)
+  self:register_parameter("weight", g:uniform(out_channels, fan_in) * (2 * bound) - bound)
+  if opts.bias ~= false then
+    self:register_parameter("bias", g:uniform(1, out_channels) * (2 * bound) - bound)
+  end
+end
+
+-- The input's C x H x W by the layer's rule, or an error naming both.
+local function conv_input(self, fname, x)
+  local n, cols = x.value:rows(), x.value:cols()
+  local C = self.in_channels
+  if self._dims == 1 then
+    local L = self.input_size and self.input_size[1] or cols // C
+    if cols ~= C * L or L < 1 then
+      fail(4, "%s: input is %d x %d but the layer expects in_channels (%d) x length%s per row",
+        fname, n, cols, C, self.input_size and (" (" .. L .. ") = " .. C * L) or "")
+    end
+    return C, 1, L
+  end
+  local H, W
+  if self.input_size then
+    H, W = self.input_size[1], self.input_size[2]
+  else
+    local side = math.floor(math.sqrt(cols / C) + 0.5)
+    H, W = side, side
+  end
+  if cols ~= C * H * W or H < 1 then
+    if self.input_size then
+      fail(4, "%s: input is %d x %d but the layer expects in_channels x H x W = %d x %d x %d = %d "
+        .. "columns per row", fname, n, cols, C, H, W, C * H * W)
+    end
+    fail(4, "%s: input is %d x %d, which is not in_channels (%d) x H x W for square images; "
+      .. "give input_size = {H, W}", fname, n, cols, C)
+  end
+  return C, H, W
+end
+
+-- One conv node: the value by native.conv2d, the backward by
+-- native.conv2d_backward for the inputs that want a gradient.
+local function convolve(x, weight, bias, geo)
+  local xv, wv = x.value, weight.value
+  local bv = bias and bias.value
+  local y = native.conv2d(xv, wv, bv, table.unpack(geo))
+  return record("conv", y, { x, weight, bias }, function(g)
+    local dx, dw, db = native.conv2d_backward(xv, wv, g, wants_grad(x), wants_grad(weight),
+      wants_grad(bias), table.unpack(geo))
+    return { dx, dw, db }
+  end)
+end
+
+local function conv_forward(self, fname, x)
+  x = as_variable(x, fname)
+  local C, H, W = conv_input(self, fname, x)
+  local geo, oh, ow = geometry(self, C, H, W)
+  check_fits(self, fname, H, W, oh, ow)
+  return convolve(x, self.weight, self.bias, geo)
+end
+
+-- The output's shape for an input of input_size ({L} or {H, W}; the
+-- layer's own when omitted): {C_out, L_out} or {C_out, H_out, W_out}.
+local function conv_output_size(self, fname, input_size)
+  input_size = input_size or self.input_size
+  if input_size == nil then
+    fail(3, "%s: output_size needs the input's size (no input_size option was given)", fname)
+  end
+  local size = sizes(input_size, self._dims, "input_size", fname, 1)
+  size = lift(size, self._dims, 1)
+  local _, oh, ow = geometry(self, self.in_channels, size[1], size[2])
+  check_fits(self, fname, size[1], size[2], oh, ow)
+  if self._dims == 1 then return { self.out_channels, ow } end
+  return { self.out_channels, oh, ow }
+end
+
+local function conv_repr(self)
+  local parts = { string.format("%d, %d, kernel_size=%s, stride=%s", self.in_channels,
+    self.out_channels, shown(self, self._k), shown(self, self._s)) }
+  if self._p[1] ~= 0 or self._p[2] ~= 0 then parts[#parts + 1] = "padding=" .. shown(self, self._p) end
+  if self._d[1] ~= 1 or self._d[2] ~= 1 then parts[#parts + 1] = "dilation=" .. shown(self, self._d) end
+  if self.groups ~= 1 then parts[#parts + 1] = "groups=" .. self.groups end
+  if self.bias == nil then parts[#parts + 1] = "bias=false" end
+  return table.concat(parts, ", ")
+end
+
+--- Conv1d(in_channels, out_channels, kernel_size [, {stride = 1, padding
+-- = 0, dilation = 1, groups = 1, bias = true, input_size = nil, generator
+-- = nil}]): rows of C x L.
+conv.Conv1d = class("Conv1d", {
+  init = function(self, cin, cout, k, opts) conv_init(self, "Conv1d", 1, cin, cout, k, opts) end,
+  forward = function(self, x) return conv_forward(self, "Conv1d", x) end,
+  output_size = function(self, size) return conv_output_size(self, "Conv1d", size) end,
+  extra_repr = conv_repr,
+})
+
+--- Conv2d(in_channels, out_channels, kernel_size [, {stride = 1, padding
+-- = 0, dilation = 1, groups = 1, bias = true, input_size = nil, generator
+-- = nil}]): rows of C x H x W.
+conv.Conv2d = class("Conv2d", {
+  init = function(self, cin, cout, k, opts) conv_init(self, "Conv2d", 2, cin, cout, k, opts) end,
+  forward = function(self, x) return conv_forward(self, "Conv2d", x) end,
+  output_size = function(self, size) return conv_output_size(self, "Conv2d", size) end,
+  extra_repr = conv_repr,
+})
+
+-- Pooling --------------------------------------------------------------------
+
+-- input_size {C, L} or {C, H, W}: returns C, H, W.
+local function pool_shape(v, dims, fname)
+  if type(v) ~= "table" or #v ~= dims + 1 then
+    fail(5, "%s: input_size must be a list of %d integers (%s), got %s", fname, dims + 1,
+      dims == 1 and "C, L" or "C, H, W", type(v) == "table" and ("a list of " .. #v) or args.type_of(v))
+  end
+  for i = 1, dims + 1 do check_int(v[i], "input_size", fname, 1) end
+  if dims == 1 then return v[1], 1, v[2] end
+  return v[1], v[2], v[3]
+end
+
+local function pool_input(self, fname, x)
+  local n, cols = x.value:rows(), x.value:cols()
+  local C, H, W = self._C, self._H, self._W
+  if cols ~= C * H * W then
+    fail(4, "%s: input is %d x %d but input_size is %s = %d columns per row", fname, n, cols,
+      self._dims == 1 and string.format("%d x %d", C, W) or string.format("%d x %d x %d", C, H, W),
+      C * H * W)
+  end
+end
+
+local function pool_init(self, fname, dims, kind, kernel_size, opts)
+  opts = args.options(fname, 2, opts, nil, { stride = true, padding = true, input_size = true }, 4)
+  self._dims, self._kind = dims, kind
+  self.kernel_size = sizes(kernel_size, dims, "kernel_size", fname, 1)
+  self.stride = sizes(opts.stride, dims, "stride", fname, 1, self.kernel_size)
+  self.padding = sizes(opts.padding, dims, "padding", fname, 0, 0)
+  for i = 1, dims do
+    if self.padding[i] > self.kernel_size[i] // 2 then
+      fail(4, "%s: padding (%d) must be at most half the kernel size (%d)", fname,
+        self.padding[i], self.kernel_size[i])
+    end
+  end
+  self._k, self._s = lift(self.kernel_size, dims, 1), lift(self.stride, dims, 1)
+  self._p, self._d = lift(self.padding, dims, 0), { 1, 1 }
+  self._C, self._H, self._W = pool_shape(opts.input_size, dims, fname)
+  self.input_size = opts.input_size
+  local _, oh, ow = geometry(self, self._C, self._H, self._W)
+  check_fits(self, fname, self._H, self._W, oh, ow)
+  self._oh, self._ow = oh, ow
+end
+
+local function pool_node(kind, x, geo)
+  local xv = x.value
+  return record(kind .. "_pool", native.pool2d(kind, xv, table.unpack(geo)), { x }, function(g)
+    return { native.pool2d_backward(kind, xv, g, table.unpack(geo)) }
+  end)
+end
+
+local function pool_forward(self, fname, x)
+  x = as_variable(x, fname)
+  pool_input(self, fname, x)
+  local geo = geometry(self, self._C, self._H, self._W)
+  return pool_node(self._kind, x, geo)
+end
+
+local function pool_output_size(self)
+  if self._dims == 1 then return { self._C, self._ow } end
+  return { self._C, self._oh, self._ow }
+end
+
+local function pool_repr(self)
+  return string.format("kernel_size=%s, stride=%s, padding=%s", shown(self, self._k),
+    shown(self, self._s), shown(self, self._p))
+end
+
+local function pool_class(name, dims, kind)
+  return class(name, {
+    init = function(self, k, opts) pool_init(self, name, dims, kind, k, opts) end,
+    forward = function(self, x) return pool_forward(self, name, x) end,
+    output_size = pool_output_size,
+    extra_repr = pool_repr,
+  })
+end
+
+--- MaxPool1d/2d(kernel_size, {stride = kernel_size, padding = 0,
+-- input_size = {C, L} or {C, H, W}}), AvgPool1d/2d the same.
+conv.MaxPool1d = pool_class("MaxPool1d", 1, "max")
+conv.MaxPool2d = pool_class("MaxPool2d", 2, "max")
+conv.AvgPool1d = pool_class("AvgPool1d", 1, "avg")
+conv.AvgPool2d = pool_class("AvgPool2d", 2, "avg")
+
+local function adaptive_class(name, dims)
+  return class(name, {
+    init = function(self, output_size, opts)
+      opts = args.options(name, 2, opts, nil, { input_size = true }, 3)
+      self._dims = dims
+      self.output_size_ = sizes(output_size, dims, "output_size", name, 1)
+      self._C, self._H, self._W = pool_shape(opts.input_size, dims, name)
+      self.input_size = opts.input_size
+      local o = lift(self.output_size_, dims, 1)
+      self._oh, self._ow = o[1], o[2]
+    end,
+    forward = function(self, x)
+      x = as_variable(x, name)
+      pool_input(self, name, x)
+      return pool_node("adaptive", x, { self._C, self._H, self._W, self._oh, self._ow })
+    end,
+    output_size = pool_output_size,
+    extra_repr = function(self)
+      return "output_size=" .. (dims == 1 and tostring(self._ow) or (self._oh .. " x " .. self._ow))
+    end,
+  })
+end
+
+--- AdaptiveAvgPool1d/2d(output_size, {input_size = {C, L} or {C, H, W}}).
+conv.AdaptiveAvgPool1d = adaptive_class("AdaptiveAvgPool1d", 1)
+conv.AdaptiveAvgPool2d = adaptive_class("AdaptiveAvgPool2d", 2)
+
+return conv

@@ -1,0 +1,74 @@
+/*
+ * conv.h - convolution and pooling over a batch of samples (no Lua), the
+ * kernels of luma.nn's Conv1d, Conv2d and pooling layers.
+ *
+ * Layout: a batch is an N x (C H W) row-major matrix, a sample a row
+ * holding its channels-first C x H x W tensor flattened row-major (a 1-D
+ * signal is H = 1).  Convolution is im2col and one dgemm per sample and
+ * group (Chellapilla, Puri & Simard, "High performance convolutional
+ * neural networks for document processing", 2006): the receptive fields
+ * of the sample are copied as columns of a (C/groups kH kW) x (oH oW)
+ * matrix, so the layer is the product of the out x (C/groups kH kW)
+ * weight (PyTorch's out x in/groups x kH x kW, flattened) with it.
+ * The backward pass: the input gradient is W^T G scattered back by
+ * col2im, the weight gradient G col^T summed over samples, the bias
+ * gradient G's sums per channel.
+ *
+ * Samples run in chunks on the pool; the chunks depend on the shapes
+ * only and sums over samples are combined in chunk order, so results are
+ * bit-identical for any thread count.
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef LUMA_ML_CONV_H
+#define LUMA_ML_CONV_H
+
+#include <stdint.h>
+
+#include "core/matrix.h"
+#include "core/parallel.h"
+
+/* The geometry of a 2-D window operation (a convolution or a pooling). */
+typedef struct luma_NnConv {
+  int64_t channels, height, width;    /* the input sample, C x H x W */
+  int64_t out_channels, groups;       /* convolution only */
+  int64_t k_h, k_w;                   /* kernel (pooling: the window) */
+  int64_t stride_h, stride_w, pad_h, pad_w, dil_h, dil_w;
+  int64_t out_h, out_w;               /* set by luma_nn_conv_shape */
+} luma_NnConv;
+
+/* Fills out_h, out_w as PyTorch: floor((H + 2p - d (k - 1) - 1) / s) + 1;
+ * 0 when a dimension is empty (the dilated kernel larger than the padded
+ * input). */
+int luma_nn_conv_shape(luma_NnConv *c);
+
+/* Y (N x out oH oW) = conv(X (N x C H W), W (out x C/groups kH kW)) + b
+ * (b 1 x out, or NULL).  X, W contiguous row-major, Y too.  Returns the
+ * loop's status, or -1 when scratch memory ran out. */
+int luma_nn_conv_forward(luma_Threads *t, const luma_NnConv *c, const luma_Mat *X,
+                         const luma_Mat *W, const luma_Mat *b, luma_Mat *Y);
+
+/* From G (Y's shape): dX (X's shape), dW (W's) and db (1 x out), each
+ * computed only when not NULL; all contiguous row-major.  Returns as the
+ * forward. */
+int luma_nn_conv_backward(luma_Threads *t, const luma_NnConv *c, const luma_Mat *X,
+                          const luma_Mat *W, const luma_Mat *G, luma_Mat *dX, luma_Mat *dW,
+                          luma_Mat *db);
+
+typedef enum luma_NnPool {
+  LUMA_NN_POOL_MAX,     /* the window's maximum (padding never wins) */
+  LUMA_NN_POOL_AVG,     /* the window's mean, padding counted as zeros */
+  LUMA_NN_POOL_ADAPTIVE /* mean over [floor(i H / oH), ceil((i + 1) H / oH)) */
+} luma_NnPool;
+
+/* Y (N x C oH oW) = pool(X (N x C H W)); for the adaptive kind out_h,
+ * out_w are given and the window fields unused.  Contiguous row-major. */
+int luma_nn_pool_forward(luma_Threads *t, luma_NnPool kind, const luma_NnConv *c,
+                         const luma_Mat *X, luma_Mat *Y);
+
+/* dX from G: the max kind gives each window's gradient to its first
+ * maximal element in row-major window order (a NaN counts as maximal, as
+ * PyTorch), the mean kinds spread it evenly over the window. */
+int luma_nn_pool_backward(luma_Threads *t, luma_NnPool kind, const luma_NnConv *c,
+                          const luma_Mat *X, const luma_Mat *G, luma_Mat *dX);
+
+#endif
