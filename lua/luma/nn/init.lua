@@ -213,6 +213,48 @@ for _, d in ipairs(DOCS) do
   doc(d[1], { name = d[2], signature = d[3], doc = d[4] })
 end
 
+-- Convolutional networks (lua/luma/nn/conv.lua; docs/NN.md, "Convolutional networks")
+do
+  local conv = require("luma.nn.conv")
+  for name, ctor in pairs(conv) do nn[name] = ctor end
+  local CONV = " Rows are samples, each a channels-first tensor flattened row-major (docs/NN.md, "
+    .. "\"Convolutional networks\"); m:output_size() gives the output's shape for the next layer's input_size."
+  local CONV_OPTS = "{stride = 1, padding = 0, dilation = 1, groups = 1, bias = true, input_size = nil, generator = nil}"
+  local POOL_DOC = "stride defaults to kernel_size; padding (zeros, at most half the kernel) on both sides; "
+    .. "output size floor((n + 2 padding - kernel) / stride) + 1 as PyTorch."
+  local conv_docs = {
+    { nn.Conv1d, "luma.nn.Conv1d", "Conv1d(in_channels, out_channels, kernel_size [, " .. CONV_OPTS .. "]) -> module",
+      "1-D convolution (cross-correlation, as PyTorch) of rows of C x L (L = columns / in_channels, "
+        .. "or input_size = {L}) by im2col and dgemm; weight out x (in/groups kernel_size), bias 1 x out, "
+        .. "both U(-1/sqrt(fan_in), 1/sqrt(fan_in)) as PyTorch; output rows of out x L_out with L_out = "
+        .. "floor((L + 2 padding - dilation (kernel_size - 1) - 1) / stride) + 1." .. CONV .. G },
+    { nn.Conv2d, "luma.nn.Conv2d", "Conv2d(in_channels, out_channels, kernel_size [, " .. CONV_OPTS .. "]) -> module",
+      "2-D convolution of rows of C x H x W (input_size = {H, W}; square images when omitted) by "
+        .. "im2col and dgemm (Chellapilla, Puri & Simard, 2006); kernel_size, stride, padding and "
+        .. "dilation are an integer or {h, w}; weight out x (in/groups kH kW) (PyTorch's out x "
+        .. "in/groups x kH x kW flattened), bias 1 x out, PyTorch's default init; output rows of out x "
+        .. "H_out x W_out sized as PyTorch." .. CONV .. G },
+    { nn.MaxPool1d, "luma.nn.MaxPool1d", "MaxPool1d(kernel_size, {input_size = {C, L} [, stride = kernel_size, padding = 0]}) -> module",
+      "The maximum of each window of each channel; the gradient goes to the window's first maximum "
+        .. "(as PyTorch). " .. POOL_DOC .. CONV },
+    { nn.MaxPool2d, "luma.nn.MaxPool2d", "MaxPool2d(kernel_size, {input_size = {C, H, W} [, stride = kernel_size, padding = 0]}) -> module",
+      "The maximum of each kH x kW window of each channel; the gradient goes to the window's first "
+        .. "maximum in row-major order (as PyTorch). " .. POOL_DOC .. CONV },
+    { nn.AvgPool1d, "luma.nn.AvgPool1d", "AvgPool1d(kernel_size, {input_size = {C, L} [, stride = kernel_size, padding = 0]}) -> module",
+      "The mean of each window of each channel, padding counted as zeros (PyTorch's "
+        .. "count_include_pad). " .. POOL_DOC .. CONV },
+    { nn.AvgPool2d, "luma.nn.AvgPool2d", "AvgPool2d(kernel_size, {input_size = {C, H, W} [, stride = kernel_size, padding = 0]}) -> module",
+      "The mean of each kH x kW window of each channel, padding counted as zeros (PyTorch's "
+        .. "count_include_pad). " .. POOL_DOC .. CONV },
+    { nn.AdaptiveAvgPool1d, "luma.nn.AdaptiveAvgPool1d", "AdaptiveAvgPool1d(output_size, {input_size = {C, L}}) -> module",
+      "Means over output_size windows per channel, window i covering [floor(i L / n), ceil((i + 1) L / n)) as PyTorch." .. CONV },
+    { nn.AdaptiveAvgPool2d, "luma.nn.AdaptiveAvgPool2d", "AdaptiveAvgPool2d(output_size, {input_size = {C, H, W}}) -> module",
+      "Means over oH x oW adaptive windows per channel (output_size an integer or {oH, oW}), as PyTorch; "
+        .. "AdaptiveAvgPool2d(1) is global average pooling." .. CONV },
+  }
+  for _, d in ipairs(conv_docs) do doc(d[1], { name = d[2], signature = d[3], doc = d[4] }) end
+end
+
 local METHOD_DOCS = {
   register_parameter = { "m:register_parameter(name, M) -> Variable", "Makes the matrix M a parameter (a Variable requiring its gradient) at m[name]." },
   register_buffer = { "m:register_buffer(name, M) -> M", "Keeps the matrix M at m[name] in the state_dict without training it." },
