@@ -1,0 +1,207 @@
+-- luma.nn's convolution and pooling layers (lua/luma/nn/conv.lua,
+-- src/ml/nn/conv.c): gradients against central differences
+-- (luma.autograd.gradcheck, 1e-6) for every option, outputs and every
+-- gradient against PyTorch 1.13 within 1e-10 relative, bit-identical
+-- results for any thread count, and the errors of bad inputs at the
+-- caller's line.
+-- The reference values in tests/nn/reference/torch_conv.lua were printed by
+--   /usr/bin/python3 tests/nn/reference/torch_conv.py > tests/nn/reference/torch_conv.lua
+-- from closed formulas repeated below (0-based n, j there, 1-based here).
+-- SPDX-License-Identifier: MIT
+local luma = require("luma")
+local nn = luma.nn
+local ag = luma.autograd
+local REFERENCE = dofile("tests/nn/reference/torch_conv.lua")
+
+local N = 2
+
+local function grid(rows, cols, f)
+  local M = luma.zeros(rows, cols)
+  for i = 1, rows do
+    for j = 1, cols do M:set(i, j, f(i - 1, j - 1)) end
+  end
+  return M
+end
+
+local function x_of(cols)
+  return grid(N, cols, function(n, j) return math.sin(1 + 2 * n + 0.61 * j) + 0.1 * j / cols end)
+end
+
+-- |actual - expected| <= 1e-10 |expected| + 1e-15 (the floor for elements
+-- that are 0 in exact arithmetic, where both leave rounding of O(1) terms).
+local TOL, FLOOR = 1e-10, 1e-15
+local function near(expected, actual, what)
+  local E = luma.matrix(expected)
+  assert.are.equal(E:rows(), actual:rows(), what .. ": rows")
+  assert.are.equal(E:cols(), actual:cols(), what .. ": columns")
+  for i = 1, E:rows() do
+    for j = 1, E:cols() do
+      local e, a = E:get(i, j), actual:get(i, j)
+      if not (math.abs(a - e) <= TOL * math.abs(e) + FLOOR) then
+        error(string.format("%s [%d][%d]: PyTorch %.17g, luma %.17g", what, i, j, e, a), 2)
+      end
+    end
+  end
+end
+
+describe("luma.nn convolution and pooling against PyTorch 1.13", function()
+  local names = {}
+  for name in pairs(REFERENCE) do names[#names + 1] = name end
+  table.sort(names)
+  it("has every case", function() assert.are.equal(20, #names) end)
+  for _, name in ipairs(names) do
+    it(name, function()
+      local case = REFERENCE[name]
+      local m = nn[case.layer](case.args())
+      if m.weight then
+        local W = m.weight.value
+        W:assign(grid(W:rows(), W:cols(), function(o, q) return 0.5 * math.cos(1 + o + 0.37 * q) end))
+        if m.bias then
+          m.bias.value:assign(grid(1, W:rows(), function(_, o) return 0.2 * math.sin(2 + o) end))
+        end
+      end
+      local x = ag.Variable(x_of(case.cols), { requires_grad = true })
+      local y = m(x)
+      near(case.output, y.value, "output")
+      local S = grid(N, y.value:cols(), function(n, j) return math.cos(0.3 + 0.7 * n + 0.29 * j) end)
+      y:mul(S):sum():backward()
+      near(case.grad_input, x.grad, "input gradient")
+      if case.grad_weight then near(case.grad_weight, m.weight.grad, "weight gradient") end
+      if case.grad_bias then near(case.grad_bias, m.bias.grad, "bias gradient") end
+      assert.are.equal(case.grad_bias == nil, m.weight ~= nil and m.bias == nil or m.weight == nil)
+    end)
+  end
+end)
+
+-- gradcheck of m(x) with respect to x and every parameter of m: the
+-- layer runs with the Variables gradcheck perturbs in its parameters'
+-- places.
+local function check(m, cols, seed)
+  local X = luma.random.Generator(seed or 3):normal(3, cols)
+  local inputs, names, saved = { X }, {}, {}
+  for k, pair in ipairs(m:named_parameters()) do
+    names[k], saved[k] = pair[1], pair[2]
+    inputs[k + 1] = pair[2].value:copy()
+  end
+  local ok, err = ag.gradcheck(function(x, ...)
+    local params = { ... }
+    for k, name in ipairs(names) do m[name] = params[k] end
+    local out = m(x)
+    for k, name in ipairs(names) do m[name] = saved[k] end
+    return out
+  end, inputs)
+  assert.is_true(ok, "gradcheck error " .. tostring(err))
+  assert.is_true(err < 1e-6)
+end
+
+describe("luma.nn convolution gradients (gradcheck)", function()
+  local g = function() return luma.random.Generator(5) end
+  it("Conv2d: plain, stride, padding, dilation, groups, no bias", function()
+    check(nn.Conv2d(2, 3, 3, { input_size = { 5, 4 }, generator = g() }), 40)
+    check(nn.Conv2d(2, 3, { 2, 3 }, { stride = { 2, 1 }, input_size = { 5, 4 }, generator = g() }), 40)
+    check(nn.Conv2d(2, 2, 3, { padding = { 1, 2 }, input_size = { 4, 4 }, generator = g() }), 32)
+    check(nn.Conv2d(1, 2, 2, { dilation = 2, padding = 1, generator = g() }), 25)
+    check(nn.Conv2d(4, 2, 2, { groups = 2, generator = g() }), 36)
+    check(nn.Conv2d(2, 2, 3, { bias = false, stride = 2, padding = 1, generator = g() }), 32)
+  end)
+  it("Conv1d: plain, stride, padding, dilation, groups, no bias", function()
+    check(nn.Conv1d(2, 3, 3, { generator = g() }), 14)
+    check(nn.Conv1d(2, 3, 3, { stride = 2, generator = g() }), 14)
+    check(nn.Conv1d(2, 2, 4, { padding = 2, generator = g() }), 12)
+    check(nn.Conv1d(1, 2, 3, { dilation = 2, padding = 1, generator = g() }), 9)
+    check(nn.Conv1d(4, 2, 2, { groups = 2, generator = g() }), 20)
+    check(nn.Conv1d(2, 2, 3, { bias = false, stride = 3, padding = 1, generator = g() }), 16)
+  end)
+  it("pooling layers", function()
+    check(nn.MaxPool2d(2, { input_size = { 2, 4, 5 } }), 40)
+    check(nn.MaxPool2d(3, { stride = { 2, 1 }, padding = 1, input_size = { 2, 4, 5 } }), 40)
+    check(nn.AvgPool2d(3, { stride = 2, padding = 1, input_size = { 2, 4, 5 } }), 40)
+    check(nn.MaxPool1d(3, { stride = 2, padding = 1, input_size = { 2, 7 } }), 14)
+    check(nn.AvgPool1d(2, { input_size = { 2, 7 } }), 14)
+    check(nn.AdaptiveAvgPool2d({ 2, 3 }, { input_size = { 2, 5, 4 } }), 40)
+    check(nn.AdaptiveAvgPool1d(3, { input_size = { 2, 7 } }), 14)
+  end)
+end)
+
+describe("luma.nn convolution layout and kernels", function()
+  it("computes a hand-checked 1-channel convolution and max pooling", function()
+    -- the 3 x 3 image 1..9 with the 2 x 2 kernel [1 0; 0 -1] (no bias):
+    -- x[i][j] - x[i+1][j+1] = -4 everywhere
+    local m = nn.Conv2d(1, 1, 2, { bias = false })
+    m.weight.value:assign(luma.matrix({ { 1, 0, 0, -1 } }))
+    local y = m(luma.matrix({ { 1, 2, 3, 4, 5, 6, 7, 8, 9 } }))
+    assert.matrix_near({ { -4, -4, -4, -4 } }, y.value, 0)
+    -- max of the 2 x 2 windows of 1..16 (4 x 4): 6, 8, 14, 16
+    local p = nn.MaxPool2d(2, { input_size = { 1, 4, 4 } })
+    assert.matrix_near({ { 6, 8, 14, 16 } }, p(luma.arange(1, 16):t()).value, 0)
+    -- ties: the gradient goes to the window's first maximum only
+    local x = ag.Variable(luma.ones(1, 4), { requires_grad = true })
+    nn.MaxPool1d(4, { input_size = { 1, 4 } })(x):sum():backward()
+    assert.matrix_near({ { 1, 0, 0, 0 } }, x.grad, 0)
+  end)
+
+  it("chains to Flatten and Linear with output_size", function()
+    local c = nn.Conv2d(1, 4, 3, { padding = 1, input_size = { 6, 6 }, generator = luma.random.Generator(1) })
+    assert.are.same({ 4, 6, 6 }, c:output_size())
+    local p = nn.MaxPool2d(2, { input_size = c:output_size() })
+    assert.are.same({ 4, 3, 3 }, p:output_size())
+    local model = nn.Sequential{ c, nn.ReLU(), p, nn.Flatten(), nn.Linear(36, 2) }
+    local out = model(luma.random.Generator(2):normal(5, 36))
+    assert.are.same({ 5, 2 }, { out.value:shape() })
+    assert.are.same({ 3, 4 }, nn.Conv1d(2, 3, 3, { stride = 2 }):output_size({ 9 }))
+  end)
+
+  it("gives bit-identical results for any thread count", function()
+    local m = nn.Conv2d(3, 8, 3, { padding = 1, groups = 1, input_size = { 10, 10 },
+      generator = luma.random.Generator(4) })
+    local X = luma.random.Generator(6):normal(64, 300)
+    local saved = luma.config().threads
+    local results = {}
+    for t = 1, 2 do
+      luma.config({ threads = t })
+      m:zero_grad()
+      local x = ag.Variable(X, { requires_grad = true })
+      local y = m(x)
+      y:mul(y):sum():backward()
+      results[t] = { y.value, x.grad, m.weight.grad, m.bias.grad }
+    end
+    luma.config({ threads = saved })
+    for k = 1, 4 do assert.is_true(results[1][k]:equal(results[2][k])) end
+  end)
+end)
+
+describe("luma.nn convolution errors", function()
+  -- the error must name the spec's own line: where the layer was called
+  -- (fn must not tail-call the layer: a tail call leaves no caller line)
+  local function at_line(pattern, fn)
+    local ok, err = pcall(fn)
+    assert.is_false(ok)
+    err = tostring(err)
+    assert.is_truthy(err:match(pattern), err)
+    local line = debug.getinfo(fn, "S").linedefined
+    assert.is_truthy(err:match("conv_spec%.lua:" .. line .. ":"), "not at the caller's line: " .. err)
+  end
+  it("names a row width that does not match C x H x W", function()
+    local m = nn.Conv2d(2, 3, 3, { input_size = { 5, 6 } })
+    at_line("Conv2d: input is 4 x 59 but the layer expects in_channels x H x W = 2 x 5 x 6 = 60 columns per row",
+      function() local r = m(luma.zeros(4, 59)) return r end)
+    at_line("Conv2d: input is 4 x 60, which is not in_channels %(2%) x H x W for square images",
+      function() local r = nn.Conv2d(2, 3, 3)(luma.zeros(4, 60)) return r end)
+    at_line("MaxPool2d: input is 4 x 59 but input_size is 3 x 4 x 5 = 60 columns per row",
+      function() local r = nn.MaxPool2d(2, { input_size = { 3, 4, 5 } })(luma.zeros(4, 59)) return r end)
+  end)
+  it("refuses a kernel larger than the padded input", function()
+    at_line("Conv2d: the kernel %(5 x 5, dilated%) is larger than the padded input %(4 x 4%)",
+      function() local r = nn.Conv2d(1, 1, 3, { dilation = 2 })(luma.zeros(1, 16)) return r end)
+    at_line("Conv1d: the kernel %(4 wide, dilated%) is larger than the padded input %(3%)",
+      function() local r = nn.Conv1d(1, 1, 4)(luma.zeros(1, 3)) return r end)
+  end)
+  it("refuses in_channels not divisible by groups", function()
+    at_line("Conv2d: in_channels %(3%) is not divisible by groups %(2%)",
+      function() local r = nn.Conv2d(3, 4, 3, { groups = 2 }) return r end)
+  end)
+  it("refuses a channel mismatch", function()
+    at_line("Conv1d: input is 2 x 10 but the layer expects in_channels %(3%) x length per row",
+      function() local r = nn.Conv1d(3, 4, 2)(luma.zeros(2, 10)) return r end)
+  end)
+end)
