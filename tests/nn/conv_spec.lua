@@ -151,6 +151,40 @@ describe("luma.nn convolution layout and kernels", function()
     assert.are.same({ 3, 4 }, nn.Conv1d(2, 3, 3, { stride = 2 }):output_size({ 9 }))
   end)
 
+  it("trains the example of docs/NN.md to classify every image", function()
+    -- docs/NN.md, "Convolutional networks": the same code
+    local g = luma.random.Generator(1)
+    local n = 200
+    local X, y = g:normal(n, 64) * 0.3, {}
+    for i = 1, n do
+      y[i] = i % 2 + 1
+      local at = (i * 7) % 8
+      for k = 0, 7 do
+        local r, c = (y[i] == 1) and at or k, (y[i] == 1) and k or at
+        X:set(i, r * 8 + c + 1, X:get(i, r * 8 + c + 1) + 1)
+      end
+    end
+    local conv = nn.Conv2d(1, 4, 3, { padding = 1, input_size = { 8, 8 }, generator = g })
+    local pool = nn.MaxPool2d(2, { input_size = conv:output_size() })
+    local model = nn.Sequential{ conv, nn.ReLU(), pool, nn.Flatten(),
+      nn.Linear(4 * 4 * 4, 2, { generator = g }) }
+    local loss_fn = nn.CrossEntropyLoss()
+    local opt = luma.optim.Adam{ lr = 0.01, params = model:parameters() }
+    for _ = 1, 20 do
+      for Xb, yb in nn.batches(X, luma.matrix(y):reshape(n, 1), { batch_size = 50 }) do
+        opt:zero_grad()
+        loss_fn(model(Xb), yb):backward()
+        opt:step()
+      end
+    end
+    local scores = model:evaluate()(X).value
+    local right = 0
+    for i = 1, n do
+      if (scores:get(i, 2) > scores:get(i, 1) and 2 or 1) == y[i] then right = right + 1 end
+    end
+    assert.are.equal(n, right)
+  end)
+
   it("gives bit-identical results for any thread count", function()
     local m = nn.Conv2d(3, 8, 3, { padding = 1, groups = 1, input_size = { 10, 10 },
       generator = luma.random.Generator(4) })
