@@ -48,7 +48,7 @@ describe("luma.nn convolution and pooling against PyTorch 1.13", function()
   local names = {}
   for name in pairs(REFERENCE) do names[#names + 1] = name end
   table.sort(names)
-  it("has every case", function() assert.are.equal(20, #names) end)
+  it("has every case", function() assert.are.equal(23, #names) end)
   for _, name in ipairs(names) do
     it(name, function()
       local case = REFERENCE[name]
@@ -57,8 +57,14 @@ describe("luma.nn convolution and pooling against PyTorch 1.13", function()
         local W = m.weight.value
         W:assign(grid(W:rows(), W:cols(), function(o, q) return 0.5 * math.cos(1 + o + 0.37 * q) end))
         if m.bias then
-          m.bias.value:assign(grid(1, W:rows(), function(_, o) return 0.2 * math.sin(2 + o) end))
+          m.bias.value:assign(grid(1, m.bias.value:cols(), function(_, o) return 0.2 * math.sin(2 + o) end))
         end
+      end
+      if case.training == false then
+        m:evaluate()
+        local C = m.num_features
+        m.running_mean:assign(grid(1, C, function(_, c) return 0.1 * math.sin(c) end))
+        m.running_var:assign(grid(1, C, function(_, c) return 1 + 0.3 * math.cos(c) end))
       end
       local x = ag.Variable(x_of(case.cols), { requires_grad = true })
       local y = m(x)
@@ -69,6 +75,10 @@ describe("luma.nn convolution and pooling against PyTorch 1.13", function()
       if case.grad_weight then near(case.grad_weight, m.weight.grad, "weight gradient") end
       if case.grad_bias then near(case.grad_bias, m.bias.grad, "bias gradient") end
       assert.are.equal(case.grad_bias == nil, m.weight ~= nil and m.bias == nil or m.weight == nil)
+      if case.running_mean then
+        near(case.running_mean, m.running_mean, "running mean")
+        near(case.running_var, m.running_var, "running variance")
+      end
     end)
   end
 end)
@@ -120,6 +130,14 @@ describe("luma.nn convolution gradients (gradcheck)", function()
     check(nn.AvgPool1d(2, { input_size = { 2, 7 } }), 14)
     check(nn.AdaptiveAvgPool2d({ 2, 3 }, { input_size = { 2, 5, 4 } }), 40)
     check(nn.AdaptiveAvgPool1d(3, { input_size = { 2, 7 } }), 14)
+  end)
+  it("BatchNorm2d (training and inference) and Upsample", function()
+    local bn = nn.BatchNorm2d(2)
+    bn.weight.value:assign(luma.matrix({ { 0.7, -1.3 } }))
+    bn.bias.value:assign(luma.matrix({ { 0.2, 0.5 } }))
+    check(bn, 12)
+    check(bn:evaluate(), 12)
+    check(nn.Upsample({ scale_factor = { 2, 3 }, input_size = { 2, 2, 3 } }), 12)
   end)
 end)
 
@@ -233,6 +251,10 @@ describe("luma.nn convolution errors", function()
   it("refuses in_channels not divisible by groups", function()
     at_line("Conv2d: in_channels %(3%) is not divisible by groups %(2%)",
       function() local r = nn.Conv2d(3, 4, 3, { groups = 2 }) return r end)
+  end)
+  it("refuses a row that is not num_features channels", function()
+    at_line("BatchNorm2d: input is 2 x 10, whose 10 columns are not num_features %(3%) channels of one size",
+      function() local r = nn.BatchNorm2d(3)(luma.zeros(2, 10)) return r end)
   end)
   it("refuses a channel mismatch", function()
     at_line("Conv1d: input is 2 x 10 but the layer expects in_channels %(3%) x length per row",

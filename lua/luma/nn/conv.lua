@@ -1,5 +1,6 @@
--- luma.nn.conv: convolution and pooling modules for signals and images
--- (docs/NN.md, "Convolutional networks"), PyTorch's names and semantics.
+-- luma.nn.conv: convolution, pooling, BatchNorm2d and Upsample modules
+-- for signals and images (docs/NN.md, "Convolutional networks"),
+-- PyTorch's names and semantics.
 --
 -- Layout: a batch of N samples is an N-row matrix; a row holds one
 -- sample's channels-first tensor flattened row-major, C x L for the 1-D
@@ -7,12 +8,13 @@
 -- same layout (Flatten, then Linear, reads it as it is).  The spatial
 -- shape: Conv1d takes L = columns / in_channels; Conv2d takes input_size
 -- = {H, W}, or square images (H = W = sqrt(columns / in_channels)) when
--- it is not given; the pooling layers, which do not know the channels,
--- take input_size = {C, L} or {C, H, W}, which output_size() of the layer
+-- it is not given; the pooling layers and Upsample, which do not know the
+-- channels, take input_size = {C, L} or {C, H, W}, which output_size() of the layer
 -- before gives.
 --
--- Each layer call is one autograd node whose forward and backward are C
--- kernels (src/ml/nn/conv.c: im2col and dgemm, col2im).
+-- Each convolution or pooling call is one autograd node whose forward and
+-- backward are C kernels (src/ml/nn/conv.c: im2col and dgemm, col2im);
+-- BatchNorm2d is composed of autograd operations, Upsample of gathers.
 -- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
@@ -355,5 +357,139 @@ end
 --- AdaptiveAvgPool1d/2d(output_size, {input_size = {C, L} or {C, H, W}}).
 conv.AdaptiveAvgPool1d = adaptive_class("AdaptiveAvgPool1d", 1)
 conv.AdaptiveAvgPool2d = adaptive_class("AdaptiveAvgPool2d", 2)
+
+-- Normalization and resampling ---------------------------------------------
+
+-- x (N x C S, S the spatial size) as the (S N) x C matrix whose columns
+-- are the channels, and back: row-major reshapes around a transpose
+-- (autograd operations, so the gradient flows through them).
+local function channels_as_columns(x, N, C, S)
+  return x:reshape(N * C, S):t():reshape(S * N, C)
+end
+local function columns_as_channels(z, N, C, S)
+  return z:reshape(S, N * C):t():reshape(N, C * S)
+end
+
+--- BatchNorm2d(num_features [, {eps = 1e-5, momentum = 0.1, affine =
+-- true, track_running_stats = true}]): Ioffe & Szegedy (2015) per
+-- channel, the statistics over the batch and every position.
+conv.BatchNorm2d = class("BatchNorm2d", {
+  init = function(self, C, opts)
+    check_int(C, "num_features", "BatchNorm2d", 1)
+    opts = args.options("BatchNorm2d", 2, opts, nil,
+      { eps = true, momentum = true, affine = true, track_running_stats = true }, 3)
+    self.num_features = C
+    self.eps = opts.eps or 1e-5
+    self.momentum = opts.momentum or 0.1
+    self.affine = opts.affine ~= false
+    self.track_running_stats = opts.track_running_stats ~= false
+    if self.affine then
+      self:register_parameter("weight", luma.ones(1, C))
+      self:register_parameter("bias", luma.zeros(1, C))
+    end
+    if self.track_running_stats then
+      self:register_buffer("running_mean", luma.zeros(1, C))
+      self:register_buffer("running_var", luma.ones(1, C))
+    end
+  end,
+  forward = function(self, x)
+    x = as_variable(x, "BatchNorm2d")
+    local N, cols, C = x.value:rows(), x.value:cols(), self.num_features
+    if cols % C ~= 0 or cols == 0 then
+      fail(3, "BatchNorm2d: input is %d x %d, whose %d columns are not num_features (%d) "
+        .. "channels of one size", N, cols, cols, C)
+    end
+    local S = cols // C
+    local z = channels_as_columns(x, N, C, S)
+    local values = z.value -- (S N) x C, a channel a column
+    if self.training or not self.track_running_stats then
+      if self.training and N * S < 2 then
+        fail(3, "BatchNorm2d: a training batch needs at least 2 values a channel, got %d", N * S)
+      end
+      local centred = z - z:mean(1)
+      z = centred:div((centred:mul(centred):mean(1) + self.eps):sqrt())
+      if self.training and self.track_running_stats then
+        local m = self.momentum
+        self.running_mean:assign(self.running_mean * (1 - m) + values:mean(1) * m)
+        self.running_var:assign(self.running_var * (1 - m) + values:var(1, 1) * m)
+      end
+    else
+      z = (z - self.running_mean):div((self.running_var + self.eps):sqrt())
+    end
+    if self.affine then z = z:mul(self.weight) + self.bias end
+    return columns_as_channels(z, N, C, S)
+  end,
+  extra_repr = function(self)
+    return string.format("%d, eps=%g, momentum=%g, affine=%s", self.num_features, self.eps,
+      self.momentum, tostring(self.affine))
+  end,
+})
+
+-- The 1-based columns of the upsampled image (C x sH H x sW W) that copy
+-- input position k, for the offset (a, b) inside its block, as one index
+-- vector over the input positions.
+local function block_indices(C, H, W, sh, sw, a, b)
+  local idx, k = {}, 0
+  local oh, ow = H * sh, W * sw
+  for c = 0, C - 1 do
+    for h = 0, H - 1 do
+      for w = 0, W - 1 do
+        k = k + 1
+        idx[k] = (c * oh + h * sh + a) * ow + w * sw + b + 1
+      end
+    end
+  end
+  return luma.matrix(idx)
+end
+
+--- Upsample({scale_factor = s or {sh, sw}, mode = "nearest", input_size =
+-- {C, H, W}}): each pixel repeated into an sh x sw block.
+conv.Upsample = class("Upsample", {
+  init = function(self, opts)
+    opts = args.options("Upsample", 1, opts, nil,
+      { scale_factor = true, mode = true, input_size = true }, 3)
+    if opts.mode ~= nil and opts.mode ~= "nearest" then
+      fail(3, "Upsample: mode must be \"nearest\" (the only one so far), got %s", tostring(opts.mode))
+    end
+    if opts.scale_factor == nil then fail(3, "Upsample: scale_factor is required") end
+    self.scale_factor = sizes(opts.scale_factor, 2, "scale_factor", "Upsample", 1)
+    self._C, self._H, self._W = pool_shape(opts.input_size, 2, "Upsample")
+    self.input_size = opts.input_size
+    local C, H, W = self._C, self._H, self._W
+    local sh, sw = self.scale_factor[1], self.scale_factor[2]
+    -- output column j copies input column source[j]
+    local source, j = {}, 0
+    for c = 0, C - 1 do
+      for y = 0, H * sh - 1 do
+        for z = 0, W * sw - 1 do
+          j = j + 1
+          source[j] = (c * H + y // sh) * W + z // sw + 1
+        end
+      end
+    end
+    self._source = luma.matrix(source)
+    self._blocks = {}
+    for a = 0, sh - 1 do
+      for b = 0, sw - 1 do self._blocks[#self._blocks + 1] = block_indices(C, H, W, sh, sw, a, b) end
+    end
+    self._dims, self._oh, self._ow = 2, H * sh, W * sw
+  end,
+  forward = function(self, x)
+    x = as_variable(x, "Upsample")
+    pool_input(self, "Upsample", x)
+    local blocks = self._blocks
+    -- the gradient of an input pixel: the sum over its block, offsets in
+    -- row-major order
+    return record("upsample", x.value:take(self._source, 2), { x }, function(g)
+      local dx = g:take(blocks[1], 2)
+      for k = 2, #blocks do dx = dx + g:take(blocks[k], 2) end
+      return { dx }
+    end)
+  end,
+  output_size = pool_output_size,
+  extra_repr = function(self)
+    return string.format("scale_factor=%d x %d, mode=nearest", self.scale_factor[1], self.scale_factor[2])
+  end,
+})
 
 return conv

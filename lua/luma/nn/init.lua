@@ -251,6 +251,14 @@ do
     { nn.AdaptiveAvgPool2d, "luma.nn.AdaptiveAvgPool2d", "AdaptiveAvgPool2d(output_size, {input_size = {C, H, W}}) -> module",
       "Means over oH x oW adaptive windows per channel (output_size an integer or {oH, oW}), as PyTorch; "
         .. "AdaptiveAvgPool2d(1) is global average pooling." .. CONV },
+    { nn.BatchNorm2d, "luma.nn.BatchNorm2d", "BatchNorm2d(num_features [, {eps = 1e-5, momentum = 0.1, affine = true, track_running_stats = true}]) -> module",
+      "Batch normalization per channel (Ioffe & Szegedy, 2015): in training each channel is standardized "
+        .. "by its mean and biased variance over the batch and every position, then weight * z + bias "
+        .. "(1 x num_features each); running_mean and running_var (unbiased) move by momentum and are "
+        .. "used at inference. Rows of num_features x (any spatial size)." .. CONV },
+    { nn.Upsample, "luma.nn.Upsample", "Upsample({scale_factor = s, input_size = {C, H, W} [, mode = \"nearest\"]}) -> module",
+      "Nearest-neighbour upsampling by integer factors (scale_factor an integer or {sh, sw}): each "
+        .. "pixel becomes an sh x sw block; the gradient of a pixel is the sum over its block." .. CONV },
   }
   for _, d in ipairs(conv_docs) do doc(d[1], { name = d[2], signature = d[3], doc = d[4] }) end
 end

@@ -12,6 +12,8 @@
 #   X[n, j] = sin(1 + 2n + 0.61 j) + 0.1 j / cols
 #   W[o, q] = 0.5 cos(1 + o + 0.37 q),  b[o] = 0.2 sin(2 + o)
 #   S[n, j] = cos(0.3 + 0.7 n + 0.29 j)
+# (a weight that is a vector, BatchNorm2d's, is one row: o = 0; the eval
+# case's running statistics are mean[c] = 0.1 sin(c), var[c] = 1 + 0.3 cos(c)).
 # SPDX-License-Identifier: MIT
 import math
 import torch
@@ -66,6 +68,10 @@ CASES = [
      nn.AdaptiveAvgPool2d((2, 4))),
     ("adaptiveavgpool1d", "AdaptiveAvgPool1d", "4", "{input_size = {3, 9}}", (3, 9),
      nn.AdaptiveAvgPool1d(4)),
+    ("batchnorm2d", "BatchNorm2d", "3", "{momentum = 0.2}", (3, 4, 5), nn.BatchNorm2d(3, momentum=0.2)),
+    ("batchnorm2d eval", "BatchNorm2d", "3", "{}", (3, 4, 5), nn.BatchNorm2d(3).eval()),
+    ("upsample", "Upsample", "{scale_factor = {2, 3}, input_size = {2, 3, 4}}", None, (2, 3, 4),
+     nn.Upsample(scale_factor=(2, 3), mode="nearest")),
 ]
 
 
@@ -84,22 +90,34 @@ for name, ctor, positional, opts, shape, layer in CASES:
     cols = math.prod(shape)
     x = x_of(cols).requires_grad_(True)
     with torch.no_grad():
-        if hasattr(layer, "weight"):
+        if getattr(layer, "weight", None) is not None:
             w = layer.weight
-            flat = grid(w.shape[0], w[0].numel(), lambda o, q: 0.5 * math.cos(1 + o + 0.37 * q))
+            rows = 1 if w.dim() == 1 else w.shape[0]
+            flat = grid(rows, w.numel() // rows, lambda o, q: 0.5 * math.cos(1 + o + 0.37 * q))
             w.copy_(flat.reshape(w.shape))
             if layer.bias is not None:
-                layer.bias.copy_(torch.tensor([0.2 * math.sin(2 + o) for o in range(w.shape[0])]))
+                b = layer.bias
+                b.copy_(torch.tensor([0.2 * math.sin(2 + o) for o in range(b.numel())]))
+        if isinstance(layer, nn.BatchNorm2d) and not layer.training:
+            C = layer.num_features
+            layer.running_mean.copy_(torch.tensor([0.1 * math.sin(c) for c in range(C)]))
+            layer.running_var.copy_(torch.tensor([1 + 0.3 * math.cos(c) for c in range(C)]))
     y = layer(x.reshape((N,) + shape)).reshape(N, -1)
     S = grid(N, y.shape[1], lambda n, j: math.cos(0.3 + 0.7 * n + 0.29 * j))
     (y * S).sum().backward()
     print("  [%r] = {" % name)
-    print("    layer = %r, args = function() return %s, %s end," % (ctor, positional, opts))
+    arguments = positional if opts is None else positional + ", " + opts
+    print("    layer = %r, args = function() return %s end," % (ctor, arguments))
+    if isinstance(layer, nn.BatchNorm2d):
+        print("    training = %s," % ("true" if layer.training else "false"))
+        print("    running_mean = { %s }," % lua_matrix(layer.running_mean.reshape(1, -1))[2:-2])
+        print("    running_var = { %s }," % lua_matrix(layer.running_var.reshape(1, -1))[2:-2])
     print("    cols = %d," % cols)
     print("    output = %s," % lua_matrix(y))
     print("    grad_input = %s," % lua_matrix(x.grad))
-    if hasattr(layer, "weight"):
-        print("    grad_weight = %s," % lua_matrix(layer.weight.grad))
+    if getattr(layer, "weight", None) is not None:
+        gw = layer.weight.grad
+        print("    grad_weight = %s," % lua_matrix(gw.reshape(1, -1) if gw.dim() == 1 else gw))
         if layer.bias is not None:
             print("    grad_bias = { %s }," % lua_matrix(layer.bias.grad.reshape(1, -1))[2:-2])
     print("  },")
