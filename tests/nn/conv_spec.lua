@@ -256,6 +256,22 @@ describe("luma.nn convolution errors", function()
     at_line("BatchNorm2d: input is 2 x 10, whose 10 columns are not num_features %(3%) channels of one size",
       function() local r = nn.BatchNorm2d(3)(luma.zeros(2, 10)) return r end)
   end)
+  it("checks the native kernels' arguments (a direct call)", function()
+    local native = require("luma.nn.native")
+    local errors_with = require("support").errors_with
+    errors_with("bad argument #2 to 'conv2d' %(W is 1 x 4 but must be out x 2 with out divisible by 1 groups%)",
+      function() native.conv2d(luma.zeros(1, 5), luma.zeros(1, 4), nil, 1, 1, 5, 1, 2, 1, 1, 0, 0, 1, 1, 1) end)
+    errors_with("bad argument #1 to 'conv2d' %(x has 6 columns but the geometry needs 5%)",
+      function() native.conv2d(luma.zeros(1, 6), luma.zeros(1, 2), nil, 1, 1, 5, 1, 2, 1, 1, 0, 0, 1, 1, 1) end)
+    errors_with("bad argument #7 to 'conv2d' %(the kernel is larger than the padded input%)",
+      function() native.conv2d(luma.zeros(1, 5), luma.zeros(1, 6), nil, 1, 1, 5, 1, 6, 1, 1, 0, 0, 1, 1, 1) end)
+    errors_with("bad argument #15 to 'conv2d' %(3 channels are not divisible by 2 groups%)",
+      function() native.conv2d(luma.zeros(1, 15), luma.zeros(2, 2), nil, 3, 1, 5, 1, 2, 1, 1, 0, 0, 1, 1, 2) end)
+    errors_with("bad argument #3 to 'pool2d' %(a sample or a kernel has more than 2147483647 elements%)",
+      function() native.pool2d("max", luma.zeros(1, 1), 65536, 65536, 1, 1, 1, 1, 1, 0, 0) end)
+    errors_with("bad argument #3 to 'pool2d_backward' %(G has 3 columns but the geometry needs 2%)",
+      function() native.pool2d_backward("max", luma.zeros(1, 4), luma.zeros(1, 3), 1, 1, 4, 1, 2, 1, 2, 0, 0) end)
+  end)
   it("refuses a channel mismatch", function()
     at_line("Conv1d: input is 2 x 10 but the layer expects in_channels %(3%) x length per row",
       function() local r = nn.Conv1d(3, 4, 2)(luma.zeros(2, 10)) return r end)

@@ -32,6 +32,12 @@ static void read_window(lua_State *L, int arg, luma_NnConv *c, int adaptive) {
   c->width = luma_check_int_range(L, arg + 2, "width", 1, MAX_SIZE);
   c->k_h = luma_check_int_range(L, arg + 3, "kernel height", 1, MAX_SIZE);
   c->k_w = luma_check_int_range(L, arg + 4, "kernel width", 1, MAX_SIZE);
+  /* every product of sizes below (a sample, a window, the columns of
+   * im2col) then stays far from overflow */
+  if ((double)c->channels * (double)c->height * (double)c->width > (double)LUMA_MAX_DIM ||
+      (double)c->channels * (double)c->k_h * (double)c->k_w > (double)LUMA_MAX_DIM)
+    luma_arg_error(L, arg, "a sample or a kernel has more than %I elements",
+                   (lua_Integer)LUMA_MAX_DIM);
   if (adaptive) {
     c->out_h = c->k_h;
     c->out_w = c->k_w;
