@@ -256,6 +256,30 @@ describe("luma.nn convolution errors", function()
     at_line("BatchNorm2d: input is 2 x 10, whose 10 columns are not num_features %(3%) channels of one size",
       function() local r = nn.BatchNorm2d(3)(luma.zeros(2, 10)) return r end)
   end)
+  it("checks the constructors' arguments", function()
+    at_line("Conv2d: kernel_size must be an integer in %[1, 2147483647%], got 0",
+      function() local r = nn.Conv2d(2, 3, 0) return r end)
+    at_line("Conv2d: stride must be an integer or a list of 2 integers, got table",
+      function() local r = nn.Conv2d(2, 3, 3, { stride = { 1 } }) return r end)
+    at_line("Conv1d: out_channels %(3%) is not divisible by groups %(2%)",
+      function() local r = nn.Conv1d(2, 3, 3, { groups = 2 }) return r end)
+    at_line("MaxPool2d: input_size must be a list of 3 integers %(C, H, W%), got nil",
+      function() local r = nn.MaxPool2d(2) return r end)
+    at_line("MaxPool2d: the kernel %(5 x 5, dilated%) is larger than the padded input %(3 x 3%)",
+      function() local r = nn.MaxPool2d(5, { input_size = { 1, 3, 3 } }) return r end)
+    at_line("AvgPool1d: padding %(2%) must be at most half the kernel size %(3%)",
+      function() local r = nn.AvgPool1d(3, { padding = 2, input_size = { 1, 5 } }) return r end)
+    at_line("AdaptiveAvgPool2d: output_size must be an integer in %[1, 2147483647%], got 0",
+      function() local r = nn.AdaptiveAvgPool2d(0, { input_size = { 1, 2, 2 } }) return r end)
+    at_line("Upsample: scale_factor must be an integer in %[1, 2147483647%], got 0",
+      function() local r = nn.Upsample({ scale_factor = 0, input_size = { 1, 2, 2 } }) return r end)
+    at_line("BatchNorm2d: num_features must be an integer in %[1, 2147483647%], got 0",
+      function() local r = nn.BatchNorm2d(0) return r end)
+    local c = nn.Conv2d(1, 1, 3)
+    at_line("Conv2d: output_size needs the input's size", function() local r = c:output_size() return r end)
+    at_line("Conv2d: the kernel %(3 x 3, dilated%) is larger than the padded input %(2 x 2%)",
+      function() local r = c:output_size({ 2, 2 }) return r end)
+  end)
   it("checks the native kernels' arguments (a direct call)", function()
     local native = require("luma.nn.native")
     local errors_with = require("support").errors_with

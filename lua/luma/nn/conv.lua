@@ -41,35 +41,37 @@ end
 
 local function wants_grad(x) return x ~= nil and x.requires_grad == true end
 
-local function check_int(v, name, fname, min)
+-- The helpers' level is the one their caller would give fail(): where
+-- the error is reported.
+local function check_int(v, name, fname, min, level)
   if math.type(v) ~= "integer" or v < min or v > MAX then
-    fail(5, "%s: %s must be an integer in [%d, %d], got %s", fname, name, min, MAX, tostring(v))
+    fail(level + 1, "%s: %s must be an integer in [%d, %d], got %s", fname, name, min, MAX, tostring(v))
   end
   return v
 end
 
 -- An option of dims sizes: an integer (every dimension) or a list of dims
 -- integers, each >= min; nil gives default.
-local function sizes(v, dims, name, fname, min, default)
+local function sizes(v, dims, name, fname, min, default, level)
   if v == nil then v = default end
   if math.type(v) == "integer" then
-    check_int(v, name, fname, min)
+    check_int(v, name, fname, min, level + 1)
     return dims == 1 and { v } or { v, v }
   end
   if type(v) ~= "table" or #v ~= dims then
-    fail(4, "%s: %s must be an integer or a list of %d integers, got %s", fname, name, dims,
+    fail(level + 1, "%s: %s must be an integer or a list of %d integers, got %s", fname, name, dims,
       args.type_of(v))
   end
   local out = {}
-  for i = 1, dims do out[i] = check_int(v[i], name, fname, min) end
+  for i = 1, dims do out[i] = check_int(v[i], name, fname, min, level + 1) end
   return out
 end
 
-local function generator_of(opts, fname)
+local function generator_of(opts, fname, level)
   local g = opts.generator
   if g == nil then return luma.random.Generator() end
   if type(g) ~= "userdata" and type(g) ~= "table" then
-    fail(4, "%s: generator must be a luma.random.Generator, got %s", fname, args.type_of(g))
+    fail(level + 1, "%s: generator must be a luma.random.Generator, got %s", fname, args.type_of(g))
   end
   return g
 end
@@ -93,15 +95,15 @@ local function shown(self, t)
   return string.format("%d x %d", t[1], t[2])
 end
 
-local function check_fits(self, fname, H, W, oh, ow)
+local function check_fits(self, fname, H, W, oh, ow, level)
   if oh < 1 or ow < 1 then
     local k, p, d = self._k, self._p, self._d
     local kh, kw = d[1] * (k[1] - 1) + 1, d[2] * (k[2] - 1) + 1
     if self._dims == 1 then
-      fail(4, "%s: the kernel (%d wide, dilated) is larger than the padded input (%d)", fname,
+      fail(level + 1, "%s: the kernel (%d wide, dilated) is larger than the padded input (%d)", fname,
         kw, W + 2 * p[2])
     end
-    fail(4, "%s: the kernel (%d x %d, dilated) is larger than the padded input (%d x %d)",
+    fail(level + 1, "%s: the kernel (%d x %d, dilated) is larger than the padded input (%d x %d)",
       fname, kh, kw, H + 2 * p[1], W + 2 * p[2])
   end
 end
@@ -118,11 +120,11 @@ local CONV_OPTIONS = { stride = true, padding = true, dilation = true, groups = 
   input_size = true, generator = true }
 
 local function conv_init(self, fname, dims, in_channels, out_channels, kernel_size, opts)
-  check_int(in_channels, "in_channels", fname, 1)
-  check_int(out_channels, "out_channels", fname, 1)
+  check_int(in_channels, "in_channels", fname, 1, 4)
+  check_int(out_channels, "out_channels", fname, 1, 4)
   opts = args.options(fname, 4, opts, nil, CONV_OPTIONS, 4)
   local groups = opts.groups == nil and 1 or opts.groups
-  check_int(groups, "groups", fname, 1)
+  check_int(groups, "groups", fname, 1, 4)
   if in_channels % groups ~= 0 then
     fail(4, "%s: in_channels (%d) is not divisible by groups (%d)", fname, in_channels, groups)
   end
@@ -131,20 +133,20 @@ local function conv_init(self, fname, dims, in_channels, out_channels, kernel_si
   end
   self._dims = dims
   self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
-  self.kernel_size = sizes(kernel_size, dims, "kernel_size", fname, 1)
-  self.stride = sizes(opts.stride, dims, "stride", fname, 1, 1)
-  self.padding = sizes(opts.padding, dims, "padding", fname, 0, 0)
-  self.dilation = sizes(opts.dilation, dims, "dilation", fname, 1, 1)
+  self.kernel_size = sizes(kernel_size, dims, "kernel_size", fname, 1, nil, 4)
+  self.stride = sizes(opts.stride, dims, "stride", fname, 1, 1, 4)
+  self.padding = sizes(opts.padding, dims, "padding", fname, 0, 0, 4)
+  self.dilation = sizes(opts.dilation, dims, "dilation", fname, 1, 1, 4)
   self._k, self._s = lift(self.kernel_size, dims, 1), lift(self.stride, dims, 1)
   self._p, self._d = lift(self.padding, dims, 0), lift(self.dilation, dims, 1)
   if opts.input_size ~= nil then
-    self.input_size = sizes(opts.input_size, dims, "input_size", fname, 1)
+    self.input_size = sizes(opts.input_size, dims, "input_size", fname, 1, nil, 4)
   end
   -- PyTorch's default: kaiming_uniform_(a = sqrt(5)) is U(-1/sqrt(fan_in),
   -- 1/sqrt(fan_in)), the bias too, fan_in = in/groups * kernel elements
   local fan_in = in_channels // groups * self._k[1] * self._k[2]
   local bound = 1 / math.sqrt(fan_in)
-  local g = generator_of(opts, fname)
+  local g = generator_of(opts, fname, 4)
   self:register_parameter("weight", g:uniform(out_channels, fan_in) * (2 * bound) - bound)
   if opts.bias ~= false then
     self:register_parameter("bias", g:uniform(1, out_channels) * (2 * bound) - bound)
@@ -198,7 +200,7 @@ local function conv_forward(self, fname, x)
   x = as_variable(x, fname)
   local C, H, W = conv_input(self, fname, x)
   local geo, oh, ow = geometry(self, C, H, W)
-  check_fits(self, fname, H, W, oh, ow)
+  check_fits(self, fname, H, W, oh, ow, 3)
   return convolve(x, self.weight, self.bias, geo)
 end
 
@@ -207,12 +209,12 @@ end
 local function conv_output_size(self, fname, input_size)
   input_size = input_size or self.input_size
   if input_size == nil then
-    fail(3, "%s: output_size needs the input's size (no input_size option was given)", fname)
+    fail(2, "%s: output_size needs the input's size (no input_size option was given)", fname)
   end
-  local size = sizes(input_size, self._dims, "input_size", fname, 1)
+  local size = sizes(input_size, self._dims, "input_size", fname, 1, nil, 2)
   size = lift(size, self._dims, 1)
   local _, oh, ow = geometry(self, self.in_channels, size[1], size[2])
-  check_fits(self, fname, size[1], size[2], oh, ow)
+  check_fits(self, fname, size[1], size[2], oh, ow, 2)
   if self._dims == 1 then return { self.out_channels, ow } end
   return { self.out_channels, oh, ow }
 end
@@ -250,12 +252,12 @@ conv.Conv2d = class("Conv2d", {
 -- Pooling --------------------------------------------------------------------
 
 -- input_size {C, L} or {C, H, W}: returns C, H, W.
-local function pool_shape(v, dims, fname)
+local function pool_shape(v, dims, fname, level)
   if type(v) ~= "table" or #v ~= dims + 1 then
-    fail(5, "%s: input_size must be a list of %d integers (%s), got %s", fname, dims + 1,
+    fail(level + 1, "%s: input_size must be a list of %d integers (%s), got %s", fname, dims + 1,
       dims == 1 and "C, L" or "C, H, W", type(v) == "table" and ("a list of " .. #v) or args.type_of(v))
   end
-  for i = 1, dims + 1 do check_int(v[i], "input_size", fname, 1) end
+  for i = 1, dims + 1 do check_int(v[i], "input_size", fname, 1, level + 1) end
   if dims == 1 then return v[1], 1, v[2] end
   return v[1], v[2], v[3]
 end
@@ -273,9 +275,9 @@ end
 local function pool_init(self, fname, dims, kind, kernel_size, opts)
   opts = args.options(fname, 2, opts, nil, { stride = true, padding = true, input_size = true }, 4)
   self._dims, self._kind = dims, kind
-  self.kernel_size = sizes(kernel_size, dims, "kernel_size", fname, 1)
-  self.stride = sizes(opts.stride, dims, "stride", fname, 1, self.kernel_size)
-  self.padding = sizes(opts.padding, dims, "padding", fname, 0, 0)
+  self.kernel_size = sizes(kernel_size, dims, "kernel_size", fname, 1, nil, 4)
+  self.stride = sizes(opts.stride, dims, "stride", fname, 1, self.kernel_size, 4)
+  self.padding = sizes(opts.padding, dims, "padding", fname, 0, 0, 4)
   for i = 1, dims do
     if self.padding[i] > self.kernel_size[i] // 2 then
       fail(4, "%s: padding (%d) must be at most half the kernel size (%d)", fname,
@@ -284,10 +286,10 @@ local function pool_init(self, fname, dims, kind, kernel_size, opts)
   end
   self._k, self._s = lift(self.kernel_size, dims, 1), lift(self.stride, dims, 1)
   self._p, self._d = lift(self.padding, dims, 0), { 1, 1 }
-  self._C, self._H, self._W = pool_shape(opts.input_size, dims, fname)
+  self._C, self._H, self._W = pool_shape(opts.input_size, dims, fname, 4)
   self.input_size = opts.input_size
   local _, oh, ow = geometry(self, self._C, self._H, self._W)
-  check_fits(self, fname, self._H, self._W, oh, ow)
+  check_fits(self, fname, self._H, self._W, oh, ow, 4)
   self._oh, self._ow = oh, ow
 end
 
@@ -336,8 +338,8 @@ local function adaptive_class(name, dims)
     init = function(self, output_size, opts)
       opts = args.options(name, 2, opts, nil, { input_size = true }, 3)
       self._dims = dims
-      self.output_size_ = sizes(output_size, dims, "output_size", name, 1)
-      self._C, self._H, self._W = pool_shape(opts.input_size, dims, name)
+      self.output_size_ = sizes(output_size, dims, "output_size", name, 1, nil, 3)
+      self._C, self._H, self._W = pool_shape(opts.input_size, dims, name, 3)
       self.input_size = opts.input_size
       local o = lift(self.output_size_, dims, 1)
       self._oh, self._ow = o[1], o[2]
@@ -375,7 +377,7 @@ end
 -- channel, the statistics over the batch and every position.
 conv.BatchNorm2d = class("BatchNorm2d", {
   init = function(self, C, opts)
-    check_int(C, "num_features", "BatchNorm2d", 1)
+    check_int(C, "num_features", "BatchNorm2d", 1, 3)
     opts = args.options("BatchNorm2d", 2, opts, nil,
       { eps = true, momentum = true, affine = true, track_running_stats = true }, 3)
     self.num_features = C
@@ -452,8 +454,8 @@ conv.Upsample = class("Upsample", {
       fail(3, "Upsample: mode must be \"nearest\" (the only one so far), got %s", tostring(opts.mode))
     end
     if opts.scale_factor == nil then fail(3, "Upsample: scale_factor is required") end
-    self.scale_factor = sizes(opts.scale_factor, 2, "scale_factor", "Upsample", 1)
-    self._C, self._H, self._W = pool_shape(opts.input_size, 2, "Upsample")
+    self.scale_factor = sizes(opts.scale_factor, 2, "scale_factor", "Upsample", 1, nil, 3)
+    self._C, self._H, self._W = pool_shape(opts.input_size, 2, "Upsample", 3)
     self.input_size = opts.input_size
     local C, H, W = self._C, self._H, self._W
     local sh, sw = self.scale_factor[1], self.scale_factor[2]

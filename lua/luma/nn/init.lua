@@ -255,7 +255,8 @@ do
       "Batch normalization per channel (Ioffe & Szegedy, 2015): in training each channel is standardized "
         .. "by its mean and biased variance over the batch and every position, then weight * z + bias "
         .. "(1 x num_features each); running_mean and running_var (unbiased) move by momentum and are "
-        .. "used at inference. Rows of num_features x (any spatial size)." .. CONV },
+        .. "used at inference. Rows are samples, each num_features channels of any one spatial size "
+        .. "flattened channels first (docs/NN.md, \"Convolutional networks\")." },
     { nn.Upsample, "luma.nn.Upsample", "Upsample({scale_factor = s, input_size = {C, H, W} [, mode = \"nearest\"]}) -> module",
       "Nearest-neighbour upsampling by integer factors (scale_factor an integer or {sh, sw}): each "
         .. "pixel becomes an sh x sw block; the gradient of a pixel is the sum over its block." .. CONV },
