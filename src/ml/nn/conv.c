@@ -7,7 +7,6 @@
 
 #include <math.h>
 #include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/matrix_ops.h"
@@ -85,13 +84,22 @@ typedef struct ConvJob {
   const luma_NnConv *c;
   const luma_Mat *X, *W, *b, *G;
   luma_Mat *Y, *dX;
+  double *cols;     /* slots im2col matrices */
   double *partials; /* backward: per chunk, dW then db */
-  int want_w, want_b;
-  atomic_int no_memory;
+  int slots, want_w, want_b;
+  atomic_int busy[LUMA_MAX_THREADS];
 } ConvJob;
 
 static int64_t col_rows(const luma_NnConv *c) {
   return c->channels / c->groups * c->k_h * c->k_w;
+}
+
+/* Claims a free im2col matrix: at most `slots` chunks run at once and
+ * each gives its matrix back before it ends, so one pass finds one. */
+static int claim(ConvJob *job) {
+  for (int s = 0; s < job->slots; s++)
+    if (!atomic_exchange(&job->busy[s], 1)) return s;
+  return 0; /* unreachable while slots >= the threads running chunks */
 }
 
 static void forward_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
@@ -100,11 +108,8 @@ static void forward_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
   const luma_NnConv *c = job->c;
   const int64_t cg = c->channels / c->groups, og = c->out_channels / c->groups;
   const int64_t kk = col_rows(c), hw = c->out_h * c->out_w;
-  double *col = malloc((size_t)(kk * hw) * sizeof *col);
-  if (!col) {
-    atomic_store(&job->no_memory, 1);
-    return;
-  }
+  int slot = claim(job);
+  double *col = job->cols + slot * kk * hw;
   luma_Mat cm = view(col, kk, hw);
   for (int64_t n = begin; n < end; n++) {
     const double *x = job->X->data + n * job->X->rs;
@@ -121,7 +126,7 @@ static void forward_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
       luma_mat_gemm(1.0, &wg, &cm, job->b ? 1.0 : 0.0, &yg);
     }
   }
-  free(col);
+  atomic_store(&job->busy[slot], 0);
 }
 
 /* Samples a chunk: enough work that a chunk is worth a hand-off, fixed by
@@ -138,14 +143,24 @@ static uint64_t conv_cost(const luma_NnConv *c) {
   return (uint64_t)c->out_channels * kk * hw + (uint64_t)c->groups * kk * hw + 1;
 }
 
-int luma_nn_conv_forward(luma_Threads *t, const luma_NnConv *c, const luma_Mat *X,
-                         const luma_Mat *W, const luma_Mat *b, luma_Mat *Y) {
+int64_t luma_nn_conv_scratch(const luma_NnConv *c, int64_t n, int slots, int backward) {
+  const double kk = (double)col_rows(c), hw = (double)(c->out_h * c->out_w);
+  double total = (double)slots * kk * hw;
+  if (backward && n > 0) {
+    int64_t grain = grain_of(n, 2 * conv_cost(c));
+    total += (double)((n + grain - 1) / grain) * ((double)c->out_channels * (kk + 1));
+  }
+  return total > (double)LUMA_MAX_ELEMENTS ? -1 : (int64_t)total;
+}
+
+luma_LoopStatus luma_nn_conv_forward(luma_Threads *t, const luma_NnConv *c, const luma_Mat *X,
+                                     const luma_Mat *W, const luma_Mat *b, luma_Mat *Y,
+                                     double *scratch, int slots) {
   if (X->rows == 0) return luma_work_status(t);
-  ConvJob job = {c, X, W, b, NULL, Y, NULL, NULL, 0, 0, 0};
+  ConvJob job = {c, X, W, b, NULL, Y, NULL, scratch, NULL, slots, 0, 0, {0}};
   uint64_t cost = conv_cost(c);
   luma_Loop loop = {X->rows, grain_of(X->rows, cost), cost, 1, forward_chunk, &job};
-  int status = luma_parallel_for(t, &loop);
-  return atomic_load(&job.no_memory) ? -1 : status;
+  return luma_parallel_for(t, &loop);
 }
 
 static void backward_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
@@ -153,14 +168,10 @@ static void backward_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
   const luma_NnConv *c = job->c;
   const int64_t cg = c->channels / c->groups, og = c->out_channels / c->groups;
   const int64_t kk = col_rows(c), hw = c->out_h * c->out_w, out = c->out_channels;
-  double *col = malloc((size_t)(kk * hw) * sizeof *col);
-  if (!col) {
-    atomic_store(&job->no_memory, 1);
-    return;
-  }
+  int slot = claim(job);
+  double *col = job->cols + slot * kk * hw;
   luma_Mat cm = view(col, kk, hw);
-  double *dw = job->partials ? job->partials + k * (out * kk + out) : NULL;
-  double *db = dw ? dw + out * kk : NULL;
+  double *dw = job->partials + k * (out * kk + out), *db = dw + out * kk;
   for (int64_t n = begin; n < end; n++) {
     const double *x = job->X->data + n * job->X->rs;
     const double *gy = job->G->data + n * job->G->rs;
@@ -188,27 +199,25 @@ static void backward_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
         db[o] += s;
       }
   }
-  free(col);
+  atomic_store(&job->busy[slot], 0);
 }
 
-int luma_nn_conv_backward(luma_Threads *t, const luma_NnConv *c, const luma_Mat *X,
-                          const luma_Mat *W, const luma_Mat *G, luma_Mat *dX, luma_Mat *dW,
-                          luma_Mat *db) {
+luma_LoopStatus luma_nn_conv_backward(luma_Threads *t, const luma_NnConv *c, const luma_Mat *X,
+                                      const luma_Mat *W, const luma_Mat *G, luma_Mat *dX,
+                                      luma_Mat *dW, luma_Mat *db, double *scratch, int slots) {
   const int64_t out = c->out_channels, kk = col_rows(c), n = X->rows;
   if (dW) memset(dW->data, 0, (size_t)(out * kk) * sizeof *dW->data);
   if (db) memset(db->data, 0, (size_t)out * sizeof *db->data);
   if (n == 0) return luma_work_status(t);
   uint64_t cost = 2 * conv_cost(c);
   int64_t grain = grain_of(n, cost), chunks = (n + grain - 1) / grain;
-  double *partials = NULL;
-  if (dW || db) {
-    partials = calloc((size_t)(chunks * (out * kk + out)), sizeof *partials);
-    if (!partials) return -1;
-  }
-  ConvJob job = {c, X, W, NULL, G, NULL, dX, partials, dW != NULL, db != NULL, 0};
+  double *partials = scratch + (int64_t)slots * kk * c->out_h * c->out_w;
+  memset(partials, 0, (size_t)(chunks * (out * kk + out)) * sizeof *partials);
+  ConvJob job = {c, X, W, NULL, G, NULL, dX, scratch, partials, slots, dW != NULL, db != NULL,
+                 {0}};
   luma_Loop loop = {n, grain, cost, 1, backward_chunk, &job};
-  int status = luma_parallel_for(t, &loop);
-  if (status == LUMA_LOOP_DONE && !atomic_load(&job.no_memory) && partials) {
+  luma_LoopStatus status = luma_parallel_for(t, &loop);
+  if (status == LUMA_LOOP_DONE) {
     /* chunk by chunk in order: the same sums for any thread count */
     for (int64_t k = 0; k < chunks; k++) {
       const double *p = partials + k * (out * kk + out);
@@ -218,8 +227,7 @@ int luma_nn_conv_backward(luma_Threads *t, const luma_NnConv *c, const luma_Mat 
         for (int64_t o = 0; o < out; o++) db->data[o] += p[out * kk + o];
     }
   }
-  free(partials);
-  return atomic_load(&job.no_memory) ? -1 : status;
+  return status;
 }
 
 /* ------------------------------------------------------------ pooling */
@@ -311,7 +319,7 @@ static void pool_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
   }
 }
 
-static int pool_run(luma_Threads *t, PoolJob *job) {
+static luma_LoopStatus pool_run(luma_Threads *t, PoolJob *job) {
   const luma_NnConv *c = job->c;
   int64_t n = job->X->rows;
   if (n == 0) return luma_work_status(t);
@@ -325,14 +333,14 @@ static int pool_run(luma_Threads *t, PoolJob *job) {
   return luma_parallel_for(t, &loop);
 }
 
-int luma_nn_pool_forward(luma_Threads *t, luma_NnPool kind, const luma_NnConv *c,
-                         const luma_Mat *X, luma_Mat *Y) {
+luma_LoopStatus luma_nn_pool_forward(luma_Threads *t, luma_NnPool kind, const luma_NnConv *c,
+                                     const luma_Mat *X, luma_Mat *Y) {
   PoolJob job = {kind, c, X, NULL, Y, NULL};
   return pool_run(t, &job);
 }
 
-int luma_nn_pool_backward(luma_Threads *t, luma_NnPool kind, const luma_NnConv *c,
-                          const luma_Mat *X, const luma_Mat *G, luma_Mat *dX) {
+luma_LoopStatus luma_nn_pool_backward(luma_Threads *t, luma_NnPool kind, const luma_NnConv *c,
+                                      const luma_Mat *X, const luma_Mat *G, luma_Mat *dX) {
   PoolJob job = {kind, c, X, G, NULL, dX};
   return pool_run(t, &job);
 }

@@ -41,18 +41,27 @@ typedef struct luma_NnConv {
  * input). */
 int luma_nn_conv_shape(luma_NnConv *c);
 
+/* The scratch a convolution of n samples needs, in doubles (the caller
+ * allocates it, from the state's allocator): `slots` im2col matrices, one
+ * for each thread that may run a chunk at once (t's count), and for the
+ * backward pass one partial dW and db per chunk of samples.  -1 when that
+ * is more than LUMA_MAX_ELEMENTS. */
+int64_t luma_nn_conv_scratch(const luma_NnConv *c, int64_t n, int slots, int backward);
+
 /* Y (N x out oH oW) = conv(X (N x C H W), W (out x C/groups kH kW)) + b
- * (b 1 x out, or NULL).  X, W contiguous row-major, Y too.  Returns the
- * loop's status, or -1 when scratch memory ran out. */
-int luma_nn_conv_forward(luma_Threads *t, const luma_NnConv *c, const luma_Mat *X,
-                         const luma_Mat *W, const luma_Mat *b, luma_Mat *Y);
+ * (b 1 x out, or NULL), with scratch as luma_nn_conv_scratch says for
+ * (N, slots, 0).  X, W contiguous row-major, Y too.  Returns the loop's
+ * status. */
+luma_LoopStatus luma_nn_conv_forward(luma_Threads *t, const luma_NnConv *c, const luma_Mat *X,
+                                     const luma_Mat *W, const luma_Mat *b, luma_Mat *Y,
+                                     double *scratch, int slots);
 
 /* From G (Y's shape): dX (X's shape), dW (W's) and db (1 x out), each
- * computed only when not NULL; all contiguous row-major.  Returns as the
- * forward. */
-int luma_nn_conv_backward(luma_Threads *t, const luma_NnConv *c, const luma_Mat *X,
-                          const luma_Mat *W, const luma_Mat *G, luma_Mat *dX, luma_Mat *dW,
-                          luma_Mat *db);
+ * computed only when not NULL; all contiguous row-major; scratch for
+ * (N, slots, 1).  Returns as the forward. */
+luma_LoopStatus luma_nn_conv_backward(luma_Threads *t, const luma_NnConv *c, const luma_Mat *X,
+                                      const luma_Mat *W, const luma_Mat *G, luma_Mat *dX,
+                                      luma_Mat *dW, luma_Mat *db, double *scratch, int slots);
 
 typedef enum luma_NnPool {
   LUMA_NN_POOL_MAX,     /* the window's maximum (padding never wins) */
@@ -62,13 +71,13 @@ typedef enum luma_NnPool {
 
 /* Y (N x C oH oW) = pool(X (N x C H W)); for the adaptive kind out_h,
  * out_w are given and the window fields unused.  Contiguous row-major. */
-int luma_nn_pool_forward(luma_Threads *t, luma_NnPool kind, const luma_NnConv *c,
-                         const luma_Mat *X, luma_Mat *Y);
+luma_LoopStatus luma_nn_pool_forward(luma_Threads *t, luma_NnPool kind, const luma_NnConv *c,
+                                     const luma_Mat *X, luma_Mat *Y);
 
 /* dX from G: the max kind gives each window's gradient to its first
  * maximal element in row-major window order (a NaN counts as maximal, as
  * PyTorch), the mean kinds spread it evenly over the window. */
-int luma_nn_pool_backward(luma_Threads *t, luma_NnPool kind, const luma_NnConv *c,
-                          const luma_Mat *X, const luma_Mat *G, luma_Mat *dX);
+luma_LoopStatus luma_nn_pool_backward(luma_Threads *t, luma_NnPool kind, const luma_NnConv *c,
+                                      const luma_Mat *X, const luma_Mat *G, luma_Mat *dX);
 
 #endif

@@ -78,9 +78,16 @@ static void check_weight(lua_State *L, int arg, const luma_Mat *W, luma_NnConv *
   c->out_channels = W->rows;
 }
 
-static void finish(lua_State *L, luma_Threads *t, int status) {
-  if (status < 0) luaL_error(L, "not enough memory for the convolution's columns");
-  luma_threads_finish(L, t, status);
+/* Pushes the scratch of a convolution (conv.h) from the state's
+ * allocator, so the state's memory limit covers it; sets *slots. */
+static double *push_scratch(lua_State *L, luma_Threads *t, const luma_NnConv *c, int64_t n,
+                            int backward, int *slots) {
+  /* the threads that may run chunks at once: the caller and the workers */
+  *slots = 1;
+  if (t) *slots = t->count > t->started + 1 ? t->count : t->started + 1;
+  int64_t count = luma_nn_conv_scratch(c, n, *slots, backward);
+  if (count < 0) luaL_error(L, "not enough memory (the convolution's scratch is too large)");
+  return lua_newuserdatauv(L, (size_t)(count > 0 ? count : 1) * sizeof(double), 0);
 }
 
 /* conv2d(x, W, b, C, H, W, kH, kW, sH, sW, pH, pW, dH, dW, groups) -> Y */
@@ -99,7 +106,10 @@ static int c_conv2d(lua_State *L) {
   }
   luma_Mat *y = luma_matrix_new(L, x->rows, c.out_channels * c.out_h * c.out_w);
   luma_Threads *t = luma_threads_of(L);
-  finish(L, t, luma_nn_conv_forward(t, &c, x, w, b, y));
+  int slots;
+  double *scratch = push_scratch(L, t, &c, x->rows, 0, &slots);
+  luma_threads_finish(L, t, luma_nn_conv_forward(t, &c, x, w, b, y, scratch, slots));
+  lua_pop(L, 1);
   return 1;
 }
 
@@ -122,7 +132,10 @@ static int c_conv2d_backward(lua_State *L) {
   if (want_w) dw = luma_matrix_new(L, w->rows, w->cols); else lua_pushnil(L);
   if (want_b) db = luma_matrix_new(L, 1, c.out_channels); else lua_pushnil(L);
   luma_Threads *t = luma_threads_of(L);
-  finish(L, t, luma_nn_conv_backward(t, &c, x, w, g, dx, dw, db));
+  int slots;
+  double *scratch = push_scratch(L, t, &c, x->rows, 1, &slots);
+  luma_threads_finish(L, t, luma_nn_conv_backward(t, &c, x, w, g, dx, dw, db, scratch, slots));
+  lua_pop(L, 1);
   return 3;
 }
 
@@ -138,7 +151,7 @@ static int c_pool2d(lua_State *L) {
   check_cols(L, 2, x, c.channels * c.height * c.width, "x");
   luma_Mat *y = luma_matrix_new(L, x->rows, c.channels * c.out_h * c.out_w);
   luma_Threads *t = luma_threads_of(L);
-  finish(L, t, luma_nn_pool_forward(t, kind, &c, x, y));
+  luma_threads_finish(L, t, luma_nn_pool_forward(t, kind, &c, x, y));
   return 1;
 }
 
@@ -156,7 +169,7 @@ static int c_pool2d_backward(lua_State *L) {
                    (lua_Integer)x->rows);
   luma_Mat *dx = luma_matrix_new(L, x->rows, x->cols);
   luma_Threads *t = luma_threads_of(L);
-  finish(L, t, luma_nn_pool_backward(t, kind, &c, x, g, dx));
+  luma_threads_finish(L, t, luma_nn_pool_backward(t, kind, &c, x, g, dx));
   return 1;
 }
 
