@@ -405,6 +405,27 @@ end)()]] },
     code = [[local t = {} for i = 1, 1 << 22 do t[i] = i end
 for i = 1, (1 << 22) - 1 do t[i] = nil end
 while true do next(t) end]] },
+  -- convolutions and pooling (luma.nn): im2col and dgemm charged a chunk
+  -- of samples at a time, the scratch from the state's allocator
+  { name = "conv2d-forward-loop", expect = LIMIT,
+    code = [[local m = luma.nn.Conv2d(3, 8, 3, {stride = 2, input_size = {64, 64}})
+local X = luma.zeros(500, 3 * 64 * 64)
+while true do m(X) end]] },
+  { name = "conv2d-backward-loop", expect = LIMIT,
+    code = [[local m = luma.nn.Conv2d(3, 8, 3, {stride = 2, input_size = {64, 64}})
+local x = luma.autograd.Variable(luma.zeros(500, 3 * 64 * 64), {requires_grad = true})
+while true do m(x):sum():backward() end]] },
+  { name = "conv2d-forward-interrupt", mode = "interrupt", expect = INTERRUPTED,
+    code = [[local m = luma.nn.Conv2d(3, 8, 3, {stride = 2, input_size = {64, 64}})
+local X = luma.zeros(500, 3 * 64 * 64)
+while true do m(X) end]] },
+  { name = "conv2d-huge-columns", expect = { MEMORY, INSTRUCTION, TIME },
+    code = [[local m = luma.nn.Conv2d(1, 1, 256, {input_size = {512, 512}})
+m(luma.zeros(1, 512 * 512))]] },
+  { name = "maxpool2d-loop", expect = LIMIT,
+    code = [[local p = luma.nn.MaxPool2d(3, {stride = 1, input_size = {3, 64, 64}})
+local X = luma.zeros(500, 3 * 64 * 64)
+while true do p(X) end]] },
   -- a run whose last statement is a tail call to a function that caught
   -- the stop still reports it
   { name = "stop-caught-by-tail-pcall", expect = LIMIT,
