@@ -120,9 +120,9 @@ local CONV_OPTIONS = { stride = true, padding = true, dilation = true, groups = 
   input_size = true, generator = true }
 
 local function conv_init(self, fname, dims, in_channels, out_channels, kernel_size, opts)
+  opts = args.options(fname, 4, opts, nil, CONV_OPTIONS, 4)
   check_int(in_channels, "in_channels", fname, 1, 4)
   check_int(out_channels, "out_channels", fname, 1, 4)
-  opts = args.options(fname, 4, opts, nil, CONV_OPTIONS, 4)
   local groups = opts.groups == nil and 1 or opts.groups
   check_int(groups, "groups", fname, 1, 4)
   if in_channels % groups ~= 0 then
@@ -377,9 +377,9 @@ end
 -- channel, the statistics over the batch and every position.
 conv.BatchNorm2d = class("BatchNorm2d", {
   init = function(self, C, opts)
-    check_int(C, "num_features", "BatchNorm2d", 1, 3)
     opts = args.options("BatchNorm2d", 2, opts, nil,
       { eps = true, momentum = true, affine = true, track_running_stats = true }, 3)
+    check_int(C, "num_features", "BatchNorm2d", 1, 3)
     self.num_features = C
     self.eps = opts.eps or 1e-5
     self.momentum = opts.momentum or 0.1
