@@ -39,7 +39,6 @@
  * set by the Makefile from pkg-config); otherwise `available` is false
  * and luma.parallel explains how to enable it.
  * SPDX-License-Identifier: MIT
- * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
 #include <stdint.h>

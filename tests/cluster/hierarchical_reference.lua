@@ -154,7 +154,6 @@
 --   emit("return R")
 --   open('/work/main/tests/cluster/hierarchical_reference.lua', 'w').write("\n".join(out) + "\n")
 -- SPDX-License-Identifier: MIT
--- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local R = {}
 R.linkage = {}

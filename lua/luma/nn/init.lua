@@ -128,7 +128,8 @@ local DOCS = {
     .. "returns a Variable; loss:backward() fills each parameter's grad. Modules: Sequential, "
     .. "Linear, Identity, Flatten, ReLU, LeakyReLU, ELU, Softplus, Tanh, Sigmoid, Softmax, "
     .. "LogSoftmax, Maxout, Dropout, BatchNorm1d, LayerNorm, Embedding, RNNCell, GRUCell, "
-    .. "LSTMCell, RNN, GRU, LSTM; losses: MSELoss, L1Loss, "
+    .. "LSTMCell, RNN, GRU, LSTM, Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, "
+    .. "AdaptiveAvgPool1d, AdaptiveAvgPool2d, BatchNorm2d, Upsample; losses: MSELoss, L1Loss, "
     .. "HuberLoss, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, NLLLoss, TripletMarginLoss, "
     .. "ContrastiveLoss; class(name, def) makes a new module. docs/NN.md." },
   { nn.class, "luma.nn.class", "class(name, {init = fn, forward = fn, extra_repr = fn, ...}) -> constructor",
