@@ -168,8 +168,11 @@ void luma_matrix_check_blas_size(lua_State *L, const luma_Mat *m, int arg) {
 /* A:matmul(B [, out]) and A * B. */
 static int m_matmul(lua_State *L) {
   luma_Mat *pa = luma_matrix_check(L, 1);
-  if (luma_sparse_test(L, 2)) return luma_sparse_dense_matmul(L); /* dense x sparse */
-  luma_Mat *pb = luma_matrix_check(L, 2);
+  luma_Mat *pb = luma_matrix_test(L, 2);
+  if (pb == NULL) { /* dense x sparse, tested second: dense x dense pays nothing for it */
+    if (luma_sparse_test(L, 2)) return luma_sparse_dense_matmul(L);
+    pb = luma_matrix_check(L, 2);
+  }
   if (pa->cols != pb->rows)
     return luma_arg_error(L, 2, "cannot multiply %I x %I by %I x %I (inner dimensions differ)",
                           (lua_Integer)pa->rows, (lua_Integer)pa->cols, (lua_Integer)pb->rows,
