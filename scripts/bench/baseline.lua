@@ -25,7 +25,7 @@ return {
     ["matmul-2000"] = 0.98,
     ["add-1e7"] = 0.97,
     ["exp-1e7"] = 1.10,
-    ["small-3x3-calls"] = 0.40,
+    ["small-3x3-calls"] = 0.55, -- make bench-quick 2026-11-28 (0.40, the README's, did not reproduce)
     ["linalg-solve-1000"] = 1.00,
     ["linalg-cholesky-1000"] = 0.53,
     ["linalg-svd-1000"] = 0.95,
@@ -33,7 +33,7 @@ return {
     ["pairwise-euclidean-5000"] = 0.93,
     ["randn-1e7"] = 1.02,
     ["read-csv-1e5x20"] = 0.74,
-    ["mvn-logpdf-1e5x10"] = 0.93,
+    ["mvn-logpdf-1e5x10"] = 0.43, -- 2026-11-28: the blocked logpdf
     ["cv-ridge-diabetes"] = 0.015,
     ["gridsearch-logreg-bc"] = 0.11,
     ["gridsearch-logreg-bc-2jobs"] = 0.56,
@@ -53,7 +53,7 @@ return {
     ["gridsearch-logreg-bc-mpi"] = 0.58,
     ["nmf-cd-2000x1000-k20"] = 0.97, -- median of twelve runs (0.92-1.03)
     -- docs/CLUSTER.md
-    ["kmeans-lloyd-2e5x20-k16"] = 0.70,
+    ["kmeans-lloyd-2e5x20-k16"] = 0.94, -- make bench-quick 2026-11-28 (0.70, the README's, did not reproduce)
     ["kmeans-elkan-2e5x20-k16"] = 0.54,
     ["agglomerative-ward-1e4x10"] = 0.21,
     ["agglomerative-average-1e4x10"] = 0.61,
@@ -89,5 +89,11 @@ return {
     ["gp-regressor-fit-2000"] = 0.42,
     ["plot-scatter-1e5-svg"] = 0.15,
     ["plot-scatter-1e5-png"] = 0.6, -- 0.56-0.65 across runs
+    -- 2026-11-28, rows of issues 30, 31 and 33 measured alone (load about 1)
+    ["mlp-adam-epoch-5e4x64-torch"] = 0.92,
+    ["mlp-adam-epoch-5e4x64-sklearn"] = 0.73,
+    ["autograd-small-3x3"] = 0.6, -- 0.49-0.76 across runs
+    ["mlp-data-parallel-2ranks"] = 1.14,
+    ["sparse-matmul-1e5x1e4-d1e-3"] = 0.47,
   },
 }
