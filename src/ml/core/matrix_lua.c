@@ -148,14 +148,6 @@ static int64_t check_size(lua_State *L, int arg, const char *what) {
   return luma_check_int_range(L, arg, what, 0, LUMA_MAX_DIM);
 }
 
-/* 1-based index argument, checked against [1, n]; returns it 0-based. */
-static int64_t check_index(lua_State *L, int arg, const char *what, int64_t n) {
-  lua_Integer i = luaL_checkinteger(L, arg);
-  if (i < 1 || i > n)
-    luma_arg_error(L, arg, "%s index %I out of range [1, %I]", what, i, (lua_Integer)n);
-  return i - 1;
-}
-
 /* Reads a number from a table being converted; names the offending spot. */
 static double table_number(lua_State *L, int arg, lua_Integer i, lua_Integer j) {
   int isnum = 0;
@@ -276,14 +268,14 @@ static int m_cols(lua_State *L) {
 
 static int m_get(lua_State *L) {
   luma_Mat *m = luma_matrix_check(L, 1);
-  int64_t i = check_index(L, 2, "row", m->rows), j = check_index(L, 3, "column", m->cols);
+  int64_t i = luma_check_index(L, 2, "row", m->rows), j = luma_check_index(L, 3, "column", m->cols);
   lua_pushnumber(L, LUMA_AT(m, i, j));
   return 1;
 }
 
 static int m_set(lua_State *L) {
   luma_Mat *m = luma_matrix_check(L, 1);
-  int64_t i = check_index(L, 2, "row", m->rows), j = check_index(L, 3, "column", m->cols);
+  int64_t i = luma_check_index(L, 2, "row", m->rows), j = luma_check_index(L, 3, "column", m->cols);
   LUMA_AT(m, i, j) = luaL_checknumber(L, 4);
   luma_matrix_touch(L, 1);
   lua_settop(L, 1);
@@ -349,14 +341,14 @@ static int m_t(lua_State *L) {
 
 static int m_row(lua_State *L) {
   luma_Mat *m = luma_matrix_check(L, 1);
-  int64_t i = check_index(L, 2, "row", m->rows);
+  int64_t i = luma_check_index(L, 2, "row", m->rows);
   luma_matrix_push_view(L, 1, luma_mat_block(m, i, 0, 1, m->cols));
   return 1;
 }
 
 static int m_col(lua_State *L) {
   luma_Mat *m = luma_matrix_check(L, 1);
-  int64_t j = check_index(L, 2, "column", m->cols);
+  int64_t j = luma_check_index(L, 2, "column", m->cols);
   luma_matrix_push_view(L, 1, luma_mat_block(m, 0, j, m->rows, 1));
   return 1;
 }
@@ -365,10 +357,10 @@ static int m_col(lua_State *L) {
  * inclusive and 1-based; omitted bounds mean the whole range. */
 static int m_sub(lua_State *L) {
   luma_Mat *m = luma_matrix_check(L, 1);
-  int64_t r1 = lua_isnoneornil(L, 2) ? 0 : check_index(L, 2, "first row", m->rows);
-  int64_t r2 = lua_isnoneornil(L, 3) ? m->rows - 1 : check_index(L, 3, "last row", m->rows);
-  int64_t c1 = lua_isnoneornil(L, 4) ? 0 : check_index(L, 4, "first column", m->cols);
-  int64_t c2 = lua_isnoneornil(L, 5) ? m->cols - 1 : check_index(L, 5, "last column", m->cols);
+  int64_t r1 = lua_isnoneornil(L, 2) ? 0 : luma_check_index(L, 2, "first row", m->rows);
+  int64_t r2 = lua_isnoneornil(L, 3) ? m->rows - 1 : luma_check_index(L, 3, "last row", m->rows);
+  int64_t c1 = lua_isnoneornil(L, 4) ? 0 : luma_check_index(L, 4, "first column", m->cols);
+  int64_t c2 = lua_isnoneornil(L, 5) ? m->cols - 1 : luma_check_index(L, 5, "last column", m->cols);
   if (r2 < r1) return luma_arg_error(L, 3, "last row %I is before first row %I", r2 + 1, r1 + 1);
   if (c2 < c1)
     return luma_arg_error(L, 5, "last column %I is before first column %I", c2 + 1, c1 + 1);
@@ -428,10 +420,10 @@ static int m_index(lua_State *L) {
   }
   luma_Mat *m = luma_matrix_check(L, 1);
   if (((MatrixUD *)lua_touserdata(L, 1))->row_handle) {
-    lua_pushnumber(L, LUMA_AT(m, 0, check_index(L, 2, "column", m->cols)));
+    lua_pushnumber(L, LUMA_AT(m, 0, luma_check_index(L, 2, "column", m->cols)));
     return 1;
   }
-  int64_t i = check_index(L, 2, "row", m->rows);
+  int64_t i = luma_check_index(L, 2, "row", m->rows);
   luma_matrix_push_view(L, 1, luma_mat_block(m, i, 0, 1, m->cols));
   ((MatrixUD *)lua_touserdata(L, -1))->row_handle = 1;
   return 1;
@@ -446,10 +438,10 @@ static int m_newindex(lua_State *L) {
                       luaL_tolstring(L, 2, NULL));
   luma_matrix_touch(L, 1);
   if (((MatrixUD *)lua_touserdata(L, 1))->row_handle) {
-    LUMA_AT(m, 0, check_index(L, 2, "column", m->cols)) = luaL_checknumber(L, 3);
+    LUMA_AT(m, 0, luma_check_index(L, 2, "column", m->cols)) = luaL_checknumber(L, 3);
     return 0;
   }
-  luma_Mat row = luma_mat_block(m, check_index(L, 2, "row", m->rows), 0, 1, m->cols);
+  luma_Mat row = luma_mat_block(m, luma_check_index(L, 2, "row", m->rows), 0, 1, m->cols);
   luma_Mat *v = luma_matrix_test(L, 3);
   if (v == NULL) {
     luma_mat_fill(&row, luaL_checknumber(L, 3));

@@ -37,6 +37,16 @@ void luma_matrix_check_finite(lua_State *L, int arg, const luma_Mat *m, const ch
  * (luma_matrix_result does for an out argument). */
 void luma_matrix_touch(lua_State *L, int idx);
 
+/* Argument arg as a 1-based index into n rows or columns ("row",
+ * "column" in the message); returns it 0-based.  Inline: get and set
+ * call it on every scalar access. */
+static inline int64_t luma_check_index(lua_State *L, int arg, const char *what, int64_t n) {
+  lua_Integer i = luaL_checkinteger(L, arg);
+  if (i < 1 || i > n)
+    luma_arg_error(L, arg, "%s index %I out of range [1, %I]", what, i, (lua_Integer)n);
+  return i - 1;
+}
+
 /* Pushes a view that shares the storage of the matrix at base_idx. */
 luma_Mat *luma_matrix_push_view(lua_State *L, int base_idx, luma_Mat view);
 

@@ -104,14 +104,6 @@ static int64_t check_size(lua_State *L, int arg, const char *what) {
   return luma_check_int_range(L, arg, what, 0, LUMA_MAX_DIM);
 }
 
-/* 1-based index argument, checked against [1, n]; returns it 0-based. */
-static int64_t check_index(lua_State *L, int arg, const char *what, int64_t n) {
-  lua_Integer i = luaL_checkinteger(L, arg);
-  if (i < 1 || i > n)
-    luma_arg_error(L, arg, "%s index %I out of range [1, %I]", what, i, (lua_Integer)n);
-  return i - 1;
-}
-
 /* Element k of a vector matrix (n x 1 or 1 x n). */
 static double vec_at(const luma_Mat *v, int64_t k) {
   return v->cols == 1 ? LUMA_AT(v, k, 0) : LUMA_AT(v, 0, k);
@@ -327,7 +319,7 @@ static int s_nnz(lua_State *L) {
 
 static int s_get(lua_State *L) {
   luma_Sparse *a = check_sparse(L, 1);
-  int64_t i = check_index(L, 2, "row", a->rows), j = check_index(L, 3, "column", a->cols);
+  int64_t i = luma_check_index(L, 2, "row", a->rows), j = luma_check_index(L, 3, "column", a->cols);
   lua_pushnumber(L, luma_sp_get(a, i, j));
   return 1;
 }
@@ -352,7 +344,7 @@ static void push_rows(lua_State *L, const luma_Sparse *a, const int64_t *rows, i
 
 static int s_row(lua_State *L) {
   luma_Sparse *a = check_sparse(L, 1);
-  int64_t i = check_index(L, 2, "row", a->rows);
+  int64_t i = luma_check_index(L, 2, "row", a->rows);
   push_rows(L, a, &i, 1);
   return 1;
 }
@@ -375,8 +367,8 @@ static int s_sub(lua_State *L) {
   if (!lua_isnoneornil(L, 4) || !lua_isnoneornil(L, 5))
     return luma_arg_error(L, 4, "a sparse matrix's sub selects rows only (sub(r1, r2)); "
                           "column ranges are not supported");
-  int64_t r1 = lua_isnoneornil(L, 2) ? 0 : check_index(L, 2, "first row", a->rows);
-  int64_t r2 = lua_isnoneornil(L, 3) ? a->rows - 1 : check_index(L, 3, "last row", a->rows);
+  int64_t r1 = lua_isnoneornil(L, 2) ? 0 : luma_check_index(L, 2, "first row", a->rows);
+  int64_t r2 = lua_isnoneornil(L, 3) ? a->rows - 1 : luma_check_index(L, 3, "last row", a->rows);
   if (r2 < r1 && a->rows > 0)
     return luma_arg_error(L, 3, "last row %I is before first row %I", (lua_Integer)(r2 + 1),
                           (lua_Integer)(r1 + 1));
