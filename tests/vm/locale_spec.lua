@@ -123,6 +123,8 @@ describe("numbers as text under a comma locale (issue 34)", function()
   end)
 
   it("require 'luma' from stock Lua under de_DE.UTF-8 writes the same text", function()
+    -- (a sanitized C module cannot load into the uninstrumented lua5.4)
+    if os.getenv("LUMA_SANITIZED") == "1" then return end
     local c, de = run_lua("C"), run_lua("de_DE.UTF-8")
     assert.equal("0,5", field(de, "host_g")) -- Lua's own string.format follows the locale
     check_common(de)
