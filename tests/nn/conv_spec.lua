@@ -9,19 +9,14 @@
 -- from closed formulas repeated below (0-based n, j there, 1-based here).
 -- SPDX-License-Identifier: MIT
 local luma = require("luma")
+local support = require("support")
 local nn = luma.nn
 local ag = luma.autograd
 local REFERENCE = dofile("tests/nn/reference/torch_conv.lua")
 
 local N = 2
 
-local function grid(rows, cols, f)
-  local M = luma.zeros(rows, cols)
-  for i = 1, rows do
-    for j = 1, cols do M:set(i, j, f(i - 1, j - 1)) end
-  end
-  return M
-end
+local grid = support.grid
 
 local function x_of(cols)
   return grid(N, cols, function(n, j) return math.sin(1 + 2 * n + 0.61 * j) + 0.1 * j / cols end)
@@ -30,19 +25,7 @@ end
 -- |actual - expected| <= 1e-10 |expected| + 1e-15 (the floor for elements
 -- that are 0 in exact arithmetic, where both leave rounding of O(1) terms).
 local TOL, FLOOR = 1e-10, 1e-15
-local function near(expected, actual, what)
-  local E = luma.matrix(expected)
-  assert.are.equal(E:rows(), actual:rows(), what .. ": rows")
-  assert.are.equal(E:cols(), actual:cols(), what .. ": columns")
-  for i = 1, E:rows() do
-    for j = 1, E:cols() do
-      local e, a = E:get(i, j), actual:get(i, j)
-      if not (math.abs(a - e) <= TOL * math.abs(e) + FLOOR) then
-        error(string.format("%s [%d][%d]: PyTorch %.17g, luma %.17g", what, i, j, e, a), 2)
-      end
-    end
-  end
-end
+local function near(expected, actual, what) support.torch_near(expected, actual, what, TOL, FLOOR) end
 
 describe("luma.nn convolution and pooling against PyTorch 1.13", function()
   local names = {}

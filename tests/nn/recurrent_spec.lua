@@ -9,19 +9,14 @@
 -- weights are repeated below (0-based indices there, 1-based here).
 -- SPDX-License-Identifier: MIT
 local luma = require("luma")
+local support = require("support")
 local nn = luma.nn
 local autograd = luma.autograd
 local REFERENCE = dofile("tests/nn/reference/torch_rnn.lua")
 
 local N, D, H = 3, 3, 4
 
-local function grid(rows, cols, f)
-  local M = luma.zeros(rows, cols)
-  for i = 1, rows do
-    for j = 1, cols do M:set(i, j, f(i - 1, j - 1)) end
-  end
-  return M
-end
+local grid = support.grid
 
 -- the formulas of torch_rnn.py, t and k 1-based here
 local function x_step(t) return grid(N, D, function(i, j) return math.sin(1 + 0.7 * (t - 1) + 1.3 * i + 0.9 * j) end) end
@@ -46,21 +41,7 @@ end
 -- (the floor for the zeros PyTorch pads past a sequence's length, where
 -- luma has -0 or 0: no other element is within 1e-5 of 0).
 local TOL, FLOOR = 1e-10, 1e-15
-local function near(expected, actual, what)
-  local E = luma.ismatrix(expected) and expected or luma.matrix(expected)
-  local A = luma.ismatrix(actual) and actual or luma.matrix(actual)
-  assert.are.equal(E:rows(), A:rows(), what .. ": rows")
-  assert.are.equal(E:cols(), A:cols(), what .. ": columns")
-  for i = 1, E:rows() do
-    for j = 1, E:cols() do
-      local e, a = E:get(i, j), A:get(i, j)
-      if not (math.abs(a - e) <= TOL * math.abs(e) + FLOOR) then
-        error(string.format("%s [%d][%d]: PyTorch %.17g, luma %.17g (relative %.3g)", what, i, j,
-          e, a, math.abs(a - e) / math.abs(e)), 2)
-      end
-    end
-  end
-end
+local function near(expected, actual, what) support.torch_near(expected, actual, what, TOL, FLOOR) end
 
 -- The reference's loss: sum_t sum(out_t .* R_t) + sum_k sum(h_n[k] .* Q_k)
 -- [+ sum_k sum(c_n[k] .* P_k)].

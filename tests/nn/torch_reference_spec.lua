@@ -26,6 +26,7 @@
 --     inverted mode with the same mask.
 -- SPDX-License-Identifier: MIT
 local luma = require("luma")
+local support = require("support")
 local nn = luma.nn
 local REFERENCE = dofile("tests/nn/reference/torch_nn.lua")
 
@@ -33,13 +34,7 @@ local TOL = 1e-10
 local N, D, H, C = 6, 3, 4, 3
 local P_DROP = 0.25
 
-local function grid(rows, cols, f)
-  local M = luma.zeros(rows, cols)
-  for i = 1, rows do
-    for j = 1, cols do M:set(i, j, f(i - 1, j - 1)) end
-  end
-  return M
-end
+local grid = support.grid
 
 local X = grid(N, D, function(i, j) return 2 * math.sin(1 + 3 * i + j) end)
 local X_POS = grid(N, D, function(i, j) return 2 * math.sin(1 + 3 * i + j) + 0.6 * math.cos(i + 2 * j) end)
@@ -73,21 +68,7 @@ local MASK_GENERATOR = {
 -- 2.6e-5 or more, so FLOOR is under 1e-10 of it and the test is relative there.
 -- (When this was written the largest relative difference was 5.3e-14.)
 local FLOOR = 1e-15
-local function near(expected, actual, what)
-  local E = luma.ismatrix(expected) and expected or luma.matrix(expected)
-  local A = luma.ismatrix(actual) and actual or luma.matrix(actual)
-  assert.are.equal(E:rows(), A:rows(), what .. ": rows")
-  assert.are.equal(E:cols(), A:cols(), what .. ": columns")
-  for i = 1, E:rows() do
-    for j = 1, E:cols() do
-      local e, a = E:get(i, j), A:get(i, j)
-      if not (math.abs(a - e) <= TOL * math.abs(e) + FLOOR) then
-        error(string.format("%s [%d][%d]: PyTorch %.17g, luma %.17g (relative %.3g)", what, i, j,
-          e, a, math.abs(a - e) / math.abs(e)), 2)
-      end
-    end
-  end
-end
+local function near(expected, actual, what) support.torch_near(expected, actual, what, TOL, FLOOR) end
 
 local function mlp(middle, tail)
   local list = { nn.Linear(D, H) }

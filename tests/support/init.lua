@@ -98,4 +98,39 @@ function support.capture_warnings(fn)
   return warnings
 end
 
+--- support.grid(rows, cols, f) -> a rows x cols matrix of f(i, j), i and j
+-- 0-based: the closed formulas the PyTorch reference scripts share.
+function support.grid(rows, cols, f)
+  local M = require("luma").zeros(rows, cols)
+  for i = 1, rows do
+    for j = 1, cols do M:set(i, j, f(i - 1, j - 1)) end
+  end
+  return M
+end
+
+--- support.torch_near(expected, actual, what [, tol = 1e-10 [, floor = 1e-15]]):
+-- |actual - expected| <= tol |expected| + floor element by element
+-- (matrices or tables), the error naming what, the element and both
+-- values.  The floor is for elements that are 0 in exact arithmetic, where
+-- both libraries leave rounding of 1e-17 to 1e-16.
+function support.torch_near(expected, actual, what, tol, floor)
+  tol, floor = tol or 1e-10, floor or 1e-15
+  local luma = require("luma")
+  local E = luma.ismatrix(expected) and expected or luma.matrix(expected)
+  local A = luma.ismatrix(actual) and actual or luma.matrix(actual)
+  if E:rows() ~= A:rows() or E:cols() ~= A:cols() then
+    error(string.format("%s: PyTorch's is %d x %d, luma's %d x %d", what, E:rows(), E:cols(),
+      A:rows(), A:cols()), 2)
+  end
+  for i = 1, E:rows() do
+    for j = 1, E:cols() do
+      local e, a = E:get(i, j), A:get(i, j)
+      if not (math.abs(a - e) <= tol * math.abs(e) + floor) then
+        error(string.format("%s [%d][%d]: PyTorch %.17g, luma %.17g (relative %.3g)", what, i, j,
+          e, a, math.abs(a - e) / math.abs(e)), 2)
+      end
+    end
+  end
+end
+
 return support
