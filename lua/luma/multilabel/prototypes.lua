@@ -57,8 +57,8 @@ prototypes.MultiLabelLwP = estimator.class{
   name = "luma.multilabel.MultiLabelLwP",
   kind = "classifier",
   labels = false,
-  doc = "Multi-label learning with prototypes (notes' LwP for recommendation): one prototype "
-    .. "per label, the mean of the rows that hold it; a query's label scores are minus its "
+  doc = "Multi-label learning with prototypes, for recommendation: one prototype per "
+    .. "label, the mean of the rows that hold it; a query's label scores are minus its "
     .. "squared distances to the prototypes, predict marks the top_k closest, score is the "
     .. "mean precision@top_k. A label no training row holds has no prototype and is never "
     .. "recommended. Fitted: prototypes (L x d; NaN rows for labels without one), "
@@ -149,7 +149,7 @@ prototypes.LowRankLabelPredictor = estimator.class{
   name = "luma.multilabel.LowRankLabelPredictor",
   kind = "classifier",
   labels = false,
-  doc = "Low-rank label predictors (notes' latent-variable recommender): L linear predictors "
+  doc = "Low-rank label predictors (a latent-variable recommender): L linear predictors "
     .. "w_j = Z h_j built from k shared meta-predictors, W = Z H of rank k, fitted by "
     .. "reduced-rank ridge regression of the 0/1 labels (Mukherjee & Zhu 2011). predict marks "
     .. "the labels whose score passes threshold. Fitted: coef (d x L, = components * H), "
