@@ -132,6 +132,13 @@ describe("BinaryRelevance and ClassifierChain", function()
         ml.ClassifierChain{ estimator = luma.naive_bayes.GaussianNB{}, order = { 1, 1, 2, 3, 4, 5 } }
           :fit(X, Ytrain)
       end)
+    support.errors_with("multilabel_spec.lua:%d+: .*BinaryRelevance: recommend called before fit",
+      function() ml.BinaryRelevance{}:recommend(Xt) end)
+    support.errors_with("multilabel_spec.lua:%d+: .*X has 3 columns but BinaryRelevance was "
+      .. "fitted on 4", function()
+        ml.BinaryRelevance{ estimator = luma.naive_bayes.GaussianNB{} }:fit(X, Ytrain)
+          :recommend(Xt:sub(1, 12, 1, 3))
+      end)
     support.errors_with("multilabel_spec.lua:%d+: .*has no decision_function", function()
       ml.BinaryRelevance{ estimator = luma.naive_bayes.GaussianNB{} }:fit(X, Ytrain)
         :decision_function(Xt)

@@ -148,6 +148,10 @@ describe("AltMin", function()
       .. "60 users%)", function() fitted:predict(luma.matrix{ { 61, 1 } }) end)
     support.errors_with("recommend_spec.lua:%d+: .*k must be an integer in %[1, 40%]",
       function() fitted:recommend(1, 41) end)
+    support.errors_with("recommend_spec.lua:%d+: .*AltMin: recommend called before fit",
+      function() rec.AltMin{}:recommend(1, 2) end)
+    support.errors_with("recommend_spec.lua:%d+: .*AltMin: similar_items called before fit",
+      function() rec.AltMin{}:similar_items(1, 2) end)
     support.errors_with("recommend_spec.lua:%d+: .*there are no ratings",
       function() m:fit(luma.sparse.csr(3, 3, {}, {}, {})) end)
   end)

@@ -21,6 +21,21 @@ function common.check_labels(name, Y)
   end
 end
 
+--- common.check_recommend(self, X): recommend's checks (the contract's
+-- methods get them from the estimator wrapper; recommend is the class's
+-- own): fitted, and X a matrix of the fitted width.
+function common.check_recommend(self, X)
+  local name = self.__class.short_name
+  if not self:is_fitted() then fail("%s: recommend called before fit", name) end
+  if not luma.ismatrix(X) then
+    fail("bad argument #1 to 'recommend' (X must be a luma.Matrix, got %s)", type(X))
+  end
+  if X:cols() ~= self.n_features_in then
+    fail("bad argument #1 to 'recommend' (X has %d columns but %s was fitted on %d)", X:cols(),
+      name, self.n_features_in)
+  end
+end
+
 --- common.top_k(name, S, k) -> labels, scores: each row's k best-scored
 -- columns (1-based, the smaller first on ties) and their scores.
 function common.top_k(name, S, k)

@@ -133,6 +133,7 @@ prototypes.MultiLabelLwP = estimator.class{
     return total / (k * X:rows())
   end,
   recommend = function(self, X, k)
+    common.check_recommend(self, X)
     return common.top_k(LWP, closeness(self, X), k or 1)
   end,
 }
@@ -202,6 +203,7 @@ prototypes.LowRankLabelPredictor = estimator.class{
     return common.subset_accuracy(Y, scores_of(self, X):gt(self.params.threshold))
   end,
   recommend = function(self, X, k)
+    common.check_recommend(self, X)
     return common.top_k(LOWRANK, scores_of(self, X), k or 1)
   end,
 }

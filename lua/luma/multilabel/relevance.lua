@@ -142,6 +142,7 @@ relevance.BinaryRelevance = estimator.class{
     return common.subset_accuracy(Y, self:predict(X))
   end,
   recommend = function(self, X, k)
+    common.check_recommend(self, X)
     local S = luma.zeros(X:rows(), #self.estimators)
     for j, link in ipairs(self.estimators) do S:col(j):assign(rank_score(link, X)) end
     return common.top_k(BR, S, k or 1)
@@ -263,6 +264,7 @@ relevance.ClassifierChain = estimator.class{
     return common.subset_accuracy(Y, self:predict(X))
   end,
   recommend = function(self, X, k)
+    common.check_recommend(self, X)
     local S = run_chain(self, X, rank_score)
     return common.top_k(CC, S, k or 1)
   end,

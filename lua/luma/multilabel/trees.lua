@@ -71,6 +71,7 @@ local function model_class(name, base, doc)
       return common.subset_accuracy(Y, self.model:predict(X):gt(0.5))
     end,
     recommend = function(self, X, k)
+      common.check_recommend(self, X)
       return common.top_k(short, self.model:predict(X), k or 1)
     end,
   }

@@ -151,9 +151,16 @@ local function scores_for(self, users, exclude_seen)
   return S
 end
 
+-- Errors unless self is fitted (the methods beyond the contract's check
+-- it themselves).
+local function check_fitted(self, method)
+  if not self:is_fitted() then fail("%s: %s called before fit", self.__class.name, method) end
+end
+
 -- users as a column of 1-based indices: an integer or a vector of them.
 local function users_arg(self, users, method)
   local name = self.__class.short_name
+  check_fitted(self, method)
   local n = self.user_factors:rows()
   local col
   if math.type(users) == "integer" then
@@ -239,6 +246,7 @@ local function model_class(spec)
   end
   spec.similar_items = function(self, item, k)
     local name = self.__class.short_name
+    check_fitted(self, "similar_items")
     local V = self.item_factors
     local n = V:rows()
     if math.type(item) ~= "integer" or item < 1 or item > n then
