@@ -138,6 +138,10 @@ local CALLS = {
     bad.sigma = 1
     return bad
   end,
+  ["luma.bayes.NaturalConjugate"] = function(bad)
+    bad.family, bad.lambda, bad.y = luma.dist.Poisson{ lambda = 1 }, 1, 1
+    return bad
+  end,
   ["luma.datasets.load"] = function(bad) return "iris", bad end,
   ["luma.dist.Binomial.fit"] = function(bad)
     bad.n = 4
@@ -269,6 +273,9 @@ local SELVES = {
     return luma.bayes.DirichletCategorical{ alpha = { 1, 1 } }
   end,
   ["luma.bayes.NormalKnownVariance"] = function() return luma.bayes.NormalKnownVariance{ sigma = 1 } end,
+  ["luma.bayes.NaturalConjugate"] = function()
+    return luma.bayes.NaturalConjugate{ family = luma.dist.Poisson{ lambda = 1 }, lambda = 1, y = 1 }
+  end,
   ["luma.bayes.NormalInverseWishart"] = function()
     return luma.bayes.NormalInverseWishart{ delta = { 0, 0 } }
   end,
