@@ -222,9 +222,12 @@ fuzz: deps fuzz-build
 host-libs:
 	@echo $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm -lpthread
 
-# The HTML reference from the doc registry (scripts/make-docs.lua):
-# build/docs/index.html and one page per module.
-docs: all
+# The documentation site (scripts/make-docs.lua): build/docs/index.html,
+# the reference (one page per module), the narrative docs (cmark-gfm,
+# KaTeX) and the gallery (every scripts/examples/*.lua run, cached in
+# build/gallery-cache).  A failing example or a broken link fails it.
+docs: deps
+	@$(MAKE) --no-print-directory all
 	$(BUILD)/luma scripts/make-docs.lua $(BUILD)/docs
 
 # The notes' figures (scripts/make-plots.lua) into build/plots.
