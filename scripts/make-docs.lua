@@ -410,6 +410,9 @@ end
 local function sh_quote(p) return "'" .. p:gsub("'", "'\\''") .. "'" end
 
 if not os.execute("mkdir -p " .. sh_quote(outdir)) then fail("cannot create " .. outdir) end
+-- Pages of a previous build whose source is gone would otherwise stay
+-- (and be installed): the pages and the gallery are written afresh.
+os.execute("rm -rf " .. sh_quote(outdir) .. "/*.html " .. sh_quote(outdir .. "/gallery"))
 write(outdir .. "/index.html", index_page())
 for _, name in ipairs(module_names) do
   write(outdir .. "/" .. page_of(name), module_page(modules[name]))
