@@ -67,7 +67,13 @@ local function header(source)
       args = {}
       for word in directive:gmatch("%S+") do args[#args + 1] = word end
     elseif not body:match("^SPDX%-License%-Identifier:") then
-      if body:match("^  %S") then body = "    " .. body end
+      if body:match("^  %S") then
+        -- a command: a code block, which must not continue a paragraph
+        if #text > 0 and text[#text] ~= "" and not text[#text]:match("^    ") then
+          text[#text + 1] = ""
+        end
+        body = "    " .. body
+      end
       text[#text + 1] = body
     end
   end

@@ -10,8 +10,8 @@
 --     scripts/examples/x.lua point at their pages; a Markdown link to any
 --     other file of the repository (a source file) is left as its text,
 --     since the site is read without the source tree;
---   * an inline code span naming a documented function or class
---     (`luma.linear.Ridge`) links to its reference entry.
+--   * a documented function or class named in prose or in an inline
+--     code span (`luma.linear.Ridge`) links to its reference entry.
 -- SPDX-License-Identifier: MIT
 local M = {}
 
@@ -119,9 +119,11 @@ function M.render(text, ctx)
       local href = name and ctx.api(name)
       if href then return string.format('<a href="%s">%s</a>%s', href, name, tail) end
     end
-    -- plain mentions: docs/X.md, X.md, scripts/examples/x.lua
-    return (t:gsub("()([%w_./-]+%.%a+)()", function(_, word)
-      local href = ctx.mention(word)
+    if state.pre > 0 then return t end
+    -- in prose: documented names (luma.tree.DecisionTreeClassifier) and
+    -- mentions of docs/X.md, X.md, scripts/examples/x.lua
+    return (t:gsub("[%w_][%w_./-]*[%w_]", function(word)
+      local href = word:match("^luma[%w_.]*$") and ctx.api(word) or ctx.mention(word)
       if href then return string.format('<a href="%s">%s</a>', href, word) end
       return nil
     end))
