@@ -277,6 +277,17 @@ describe("make-docs fails and says why", function()
     assert.not_matches("fine.lua: ", err, 1, true)
   end)
 
+  it("unless scripts/setup-deps installed cmark-gfm and KaTeX (make docs runs it first)", function()
+    local setup = read("scripts/setup-deps")
+    local packages = {}
+    for list in setup:gmatch('\nPACKAGES="([^"]*)"') do
+      for name in list:gmatch("[%w.+-]+") do packages[name] = true end
+    end
+    assert.is_true(packages["cmark-gfm"])
+    assert.is_true(packages["libjs-katex"])
+    assert.matches("\ndocs: deps\n", read("Makefile"), 1, true)
+  end)
+
   it("when cmark-gfm or KaTeX is missing, naming the Debian package", function()
     -- a PATH with the tools make-docs runs, but not cmark-gfm
     local bin, out = temp_dir(), temp_dir()
