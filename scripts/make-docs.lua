@@ -159,16 +159,28 @@ local EXAMPLES = os.getenv("LUMA_EXAMPLES") or "scripts/examples"
 local examples = {}
 for _, name in ipairs(gallery.scripts(EXAMPLES)) do examples[name] = true end
 
--- The module a narrative page documents (docs/LINEAR.md: luma.linear),
--- and back.
+-- The modules a narrative page documents, and back: by name
+-- (docs/LINEAR.md: luma.linear) and these.
+local MORE_GUIDES = {
+  ["luma.naive_bayes"] = "docs/CLASSIFIERS.md", ["luma.discriminant"] = "docs/CLASSIFIERS.md",
+  ["luma.Matrix"] = "docs/MATRIX.md", ["luma.linalg"] = "docs/MATRIX.md",
+  ["luma.Table"] = "docs/TABLE.md", ["luma.io"] = "docs/TABLE.md",
+  ["luma.dist"] = "docs/STATS.md", ["luma.special"] = "docs/STATS.md",
+  ["luma.model_selection"] = "docs/ESTIMATORS.md", ["luma.pipeline"] = "docs/ESTIMATORS.md",
+  ["luma.estimator"] = "docs/ESTIMATORS.md", ["luma.autograd"] = "docs/NN.md",
+  ["luma.persist"] = "docs/FORMAT.md", ["luma.mpi"] = "docs/PARALLEL.md",
+}
 local module_guide = {}
 for _, g in ipairs(guides) do
+  g.modules = {}
   local mod = "luma." .. g.src:match("([^/]+)%.md$"):lower()
-  if g.src:match("^docs/") and modules[mod] then
-    g.module = mod
-    module_guide[mod] = g
-  end
+  if g.src:match("^docs/") and modules[mod] then module_guide[mod] = g end
 end
+for mod, src in pairs(MORE_GUIDES) do
+  if modules[mod] and guide_of[src] then module_guide[mod] = guide_of[src] end
+end
+for mod, g in pairs(module_guide) do g.modules[#g.modules + 1] = mod end
+for _, g in ipairs(guides) do table.sort(g.modules) end
 
 -- A repository path (relative to the folder of the file naming it, with
 -- an optional #fragment) -> the href of its page from a page `depth`
@@ -456,8 +468,12 @@ end
 local n_math = 0
 for _, g in ipairs(guides) do
   local html, has_math = markdown.render(g.text, md_context(g.src:match("^(.*)/") or "", 0))
-  local see = g.module and string.format('<p class="see">Reference: <a href="%s"><code>%s</code>'
-    .. "</a>.</p>\n", page_of(g.module), g.module) or ""
+  local refs = {}
+  for _, mod in ipairs(g.modules) do
+    refs[#refs + 1] = string.format('<a href="%s"><code>%s</code></a>', page_of(mod), mod)
+  end
+  local see = #refs > 0 and '<p class="see">Reference: ' .. table.concat(refs, ", ") .. ".</p>\n"
+    or ""
   if has_math then n_math = n_math + 1 end
   write(outdir .. "/" .. g.page, page(g.title .. " - Luma", see .. '<div class="guide">' .. html
     .. "</div>\n", 0, has_math and katex_head("") or nil, has_math and katex_tail("") or nil))
