@@ -171,12 +171,23 @@ static void backward_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
   int slot = claim(job);
   double *col = job->cols + slot * kk * hw;
   luma_Mat cm = view(col, kk, hw);
-  double *dw = job->partials + k * (out * kk + out), *db = dw + out * kk;
+  double *dw = job->partials ? job->partials + k * (out * kk + out) : NULL;
+  double *db = dw ? dw + out * kk : NULL;
+  const int64_t plane = c->height * c->width;
   for (int64_t n = begin; n < end; n++) {
-    const double *x = job->X->data + n * job->X->rs;
+    const double *x = job->want_w ? job->X->data + n * job->X->rs : NULL;
     const double *gy = job->G->data + n * job->G->rs;
     double *dx = job->dX ? job->dX->data + n * job->dX->rs : NULL;
-    if (dx) memset(dx, 0, (size_t)job->dX->cols * sizeof *dx);
+    /* col2im adds onto dx: it starts at zero, or at the bias of each
+     * channel when this is a transposed convolution's forward pass */
+    if (dx && job->b) {
+      for (int64_t ch = 0; ch < c->channels; ch++) {
+        double bias = job->b->data[ch * job->b->cs];
+        for (int64_t q = 0; q < plane; q++) dx[ch * plane + q] = bias;
+      }
+    } else if (dx) {
+      memset(dx, 0, (size_t)job->dX->cols * sizeof *dx);
+    }
     for (int64_t g = 0; g < c->groups; g++) {
       luma_Mat gg = view((double *)gy + g * og * hw, og, hw);
       if (job->want_w) {
@@ -225,6 +236,58 @@ luma_LoopStatus luma_nn_conv_backward(luma_Threads *t, const luma_NnConv *c, con
         for (int64_t e = 0; e < out * kk; e++) dW->data[e] += p[e];
       if (db)
         for (int64_t o = 0; o < out; o++) db->data[o] += p[out * kk + o];
+    }
+  }
+  return status;
+}
+
+/* ------------------------------------------------- transposed convolution
+ *
+ * The adjoint of the convolution c in its input: the transposed layer's
+ * input is c's output (out_channels x oH x oW), its output c's input
+ * (channels x H x W).  Its forward pass is therefore c's input-gradient
+ * pass (col2im of W^T x) started at the bias, and its backward pass c's
+ * forward (the input gradient) and c's weight gradient with the roles of
+ * input and output-gradient swapped. */
+
+int luma_nn_conv_transpose_shape(luma_NnConv *c, int64_t op_h, int64_t op_w) {
+  c->height = (c->out_h - 1) * c->stride_h - 2 * c->pad_h + c->dil_h * (c->k_h - 1) + op_h + 1;
+  c->width = (c->out_w - 1) * c->stride_w - 2 * c->pad_w + c->dil_w * (c->k_w - 1) + op_w + 1;
+  return c->height > 0 && c->width > 0;
+}
+
+luma_LoopStatus luma_nn_conv_transpose_forward(luma_Threads *t, const luma_NnConv *c,
+                                               const luma_Mat *X, const luma_Mat *W,
+                                               const luma_Mat *b, luma_Mat *Y, double *scratch,
+                                               int slots) {
+  if (X->rows == 0) return luma_work_status(t);
+  ConvJob job = {c, NULL, W, b, X, NULL, Y, scratch, NULL, slots, 0, 0, {0}};
+  uint64_t cost = conv_cost(c);
+  luma_Loop loop = {X->rows, grain_of(X->rows, cost), cost, 1, backward_chunk, &job};
+  return luma_parallel_for(t, &loop);
+}
+
+luma_LoopStatus luma_nn_conv_transpose_backward(luma_Threads *t, const luma_NnConv *c,
+                                                const luma_Mat *X, const luma_Mat *W,
+                                                const luma_Mat *G, luma_Mat *dX, luma_Mat *dW,
+                                                luma_Mat *db, double *scratch, int slots) {
+  luma_LoopStatus status = luma_work_status(t);
+  if (dX && status == LUMA_LOOP_DONE)
+    status = luma_nn_conv_forward(t, c, G, W, NULL, dX, scratch, slots);
+  if (dW && status == LUMA_LOOP_DONE)
+    status = luma_nn_conv_backward(t, c, G, W, X, NULL, dW, NULL, scratch, slots);
+  if (db && status == LUMA_LOOP_DONE) {
+    /* the sums of G per output channel, sample by sample in order */
+    const int64_t plane = c->height * c->width;
+    memset(db->data, 0, (size_t)c->channels * sizeof *db->data);
+    for (int64_t n = 0; n < G->rows && status == LUMA_LOOP_DONE; n++) {
+      const double *g = G->data + n * G->rs;
+      for (int64_t ch = 0; ch < c->channels; ch++) {
+        double s = 0;
+        for (int64_t q = 0; q < plane; q++) s += g[ch * plane + q];
+        db->data[ch] += s;
+      }
+      status = luma_work_charge(t, (uint64_t)(c->channels * plane));
     }
   }
   return status;
