@@ -20,6 +20,7 @@ local doc = luma.doc.set
 nn.class = module.class
 nn.MLPClassifier, nn.MLPRegressor, nn.Autoencoder = mlp.MLPClassifier, mlp.MLPRegressor, mlp.Autoencoder
 nn.MetricEmbedding = mlp.MetricEmbedding
+nn.CNNClassifier = require("luma.nn.cnn").CNNClassifier
 nn.is_module = module.is_module
 nn.DataParallel = parallel.DataParallel
 for name, ctor in pairs(layers) do nn[name] = ctor end
