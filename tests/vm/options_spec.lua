@@ -213,6 +213,7 @@ local CALLS = {
   ["luma.nn.LayerNorm"] = function(bad) return 3, bad end,
   ["luma.nn.Embedding"] = function(bad) return 5, 2, bad end,
   ["luma.nn.Dropout"] = function(bad) return 0.5, bad end,
+  ["luma.nn.Dropout2d"] = function(bad) return 0.5, bad end,
   ["luma.optim.brent"] = function(bad) return phi, 0, 0.5, 3, bad end,
   ["luma.optim.golden_section"] = function(bad) return phi, 0, 0.5, 3, bad end,
   ["luma.optim.check_grad"] = function(bad)
