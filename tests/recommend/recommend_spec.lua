@@ -274,3 +274,33 @@ describe("the tools", function()
     assert.near(math.sqrt((pred - luma.matrix{ 4, 2, 5 }):pow(2):mean()), result.rmse, 1e-12)
   end)
 end)
+
+describe("the half-sweeps under mpirun", function()
+  local usable = os.execute("command -v mpirun > /dev/null 2>&1") == true and luma.mpi.available
+    and os.getenv("LUMA_SANITIZED") ~= "1"
+  local env = { OMPI_ALLOW_RUN_AS_ROOT = "1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = "1",
+    LUMA_NUM_THREADS = "1", OPENBLAS_NUM_THREADS = "1" }
+  local name = "give the same factors, bit for bit, with 1, 2 and 3 ranks"
+  if not usable then
+    pending(name .. " (no mpirun or no MPI in this build)")
+    return
+  end
+  it(name, function()
+    local seen = {}
+    for np = 1, 3 do
+      local cmd = np == 1
+        and string.format("timeout 60 %s tests/recommend/mpi_job.lua", support.quote(support.luma))
+        or string.format("timeout 60 mpirun --oversubscribe -np %d %s tests/recommend/mpi_job.lua",
+          np, support.quote(support.luma))
+      local out, err, code = support.run(cmd, nil, env)
+      assert.equal(0, code, out .. err)
+      local ranks = 0
+      for _, digests in out:gmatch("factors (%d+) ([^\n]+)") do
+        ranks = ranks + 1
+        seen[#seen + 1] = digests
+      end
+      assert.equal(np, ranks, out .. err)
+    end
+    for i = 2, #seen do assert.equal(seen[1], seen[i]) end
+  end)
+end)

@@ -32,6 +32,7 @@ local luma = require("luma")
 local estimator = require("luma.estimator")
 local args = require("luma.util.args")
 local native = require("luma.recommend.native")
+local mpi = require("luma.mpi")
 local neighbors_native = require("luma.neighbors.native") -- per-row top-k selection
 
 local factorization = {}
@@ -263,6 +264,28 @@ local function model_class(spec)
   return estimator.class(spec)
 end
 
+-- One half-sweep: every row of U solves its problem against V; with
+-- split, under an MPI job of several ranks, rank r solves the r-th
+-- contiguous block of rows and luma.mpi.allgather assembles U on every
+-- rank (every rank holds all the ratings: only the solves are shared, and
+-- since each row's solve is independent, U is the same, bit for bit,
+-- with any number of ranks).
+local function half_sweep(R, V, U, reg, opts, split)
+  local ranks = split and mpi.size() or 1
+  if ranks == 1 then return native.als_sweep(R, V, U, reg, opts) end
+  local n, k = U:rows(), U:cols()
+  local rank = mpi.rank()
+  local first = (n * rank) // ranks + 1
+  local last = (n * (rank + 1)) // ranks
+  local part = luma.zeros(math.max(0, last - first + 1), k)
+  if last >= first then
+    part:assign(U:sub(first, last, 1, k))
+    native.als_sweep(R:sub(first, last), V, part, reg, opts)
+  end
+  mpi.allgather(part, U)
+  return U
+end
+
 -- Starting factors: normal with std init_std, from the generator.
 local function start(rng, rows, k, std)
   return rng:normal(rows, k) * std
@@ -277,8 +300,14 @@ local SIZE_PARAMS = {
     doc = "{lowest, highest}: ratings outside it are refused at fit, predictions clipped to it" },
 }
 
-local function with_sizes(params)
+local MPI_PARAM = { name = "mpi", type = "boolean", default = false,
+  doc = "under an MPI job of several ranks (luma.mpi), share each half-sweep's rows among the "
+    .. "ranks; every rank runs the same script on the same ratings and ends with the same "
+    .. "factors" }
+
+local function with_sizes(params, extra)
   for _, p in ipairs(SIZE_PARAMS) do params[#params + 1] = p end
+  if extra then params[#params + 1] = extra end
   return params
 end
 
@@ -310,7 +339,7 @@ factorization.AltMin = model_class{
     .. "item, so the objective never increases (Koren, Bell & Volinsky 2009). Fitted: "
     .. "user_factors (n_users x k), item_factors (n_items x k), objective (its value after "
     .. "each iteration), n_iter.",
-  params = with_sizes{
+  params = with_sizes({
     { name = "n_factors", type = "integer", default = 10, min = 1, doc = "k, the rank" },
     { name = "reg", type = "number", default = 0.1, gt = 0, doc = "lambda, the prior's penalty" },
     { name = "max_iter", type = "integer", default = 50, min = 1, doc = "most AltMin iterations" },
@@ -319,7 +348,7 @@ factorization.AltMin = model_class{
     { name = "init_std", type = "number", default = 0.1, gt = 0,
       doc = "std of the normal starting item factors" },
     { name = "seed", type = "seed", doc = "the starting item factors" },
-  },
+  }, MPI_PARAM),
   example = example(function() return factorization.AltMin{ n_factors = 2, seed = 1 } end),
   fit = function(self, R)
     local p = self.params
@@ -331,8 +360,8 @@ factorization.AltMin = model_class{
     self.objective = {}
     local previous = math.huge
     for it = 1, p.max_iter do
-      native.als_sweep(R, V, U, p.reg)
-      native.als_sweep(Rt, U, V, p.reg)
+      half_sweep(R, V, U, p.reg, nil, p.mpi)
+      half_sweep(Rt, U, V, p.reg, nil, p.mpi)
       local value = native.als_objective(R, U, V, p.reg)
       self.objective[it] = value
       self.n_iter = it
@@ -401,7 +430,7 @@ factorization.ImplicitALS = model_class{
     .. "gradient steps from the last sweep (Takacs et al. 2011), or exactly (solver = "
     .. "\"cholesky\"). predict and recommend score preferences <u, v>. Fitted: user_factors, "
     .. "item_factors, n_iter.",
-  params = with_sizes{
+  params = with_sizes({
     { name = "n_factors", type = "integer", default = 10, min = 1, doc = "k, the rank" },
     { name = "reg", type = "number", default = 0.01, gt = 0, doc = "lambda, the penalty" },
     { name = "alpha", type = "number", default = 40, min = 0,
@@ -413,7 +442,7 @@ factorization.ImplicitALS = model_class{
     { name = "init_std", type = "number", default = 0.01, gt = 0,
       doc = "std of the normal starting factors" },
     { name = "seed", type = "seed", doc = "the starting factors" },
-  },
+  }, MPI_PARAM),
   example = example(function() return factorization.ImplicitALS{ n_factors = 2, seed = 1 } end),
   fit = function(self, R, values)
     local p = self.params
@@ -428,8 +457,8 @@ factorization.ImplicitALS = model_class{
     local V = start(rng, R:cols(), k, p.init_std)
     local steps = p.solver == "cg" and p.cg_steps or 0
     for it = 1, p.max_iter do
-      native.als_sweep(R, V, U, p.reg, { gram = V:t() * V, alpha = p.alpha, cg_steps = steps })
-      native.als_sweep(Rt, U, V, p.reg, { gram = U:t() * U, alpha = p.alpha, cg_steps = steps })
+      half_sweep(R, V, U, p.reg, { gram = V:t() * V, alpha = p.alpha, cg_steps = steps }, p.mpi)
+      half_sweep(Rt, U, V, p.reg, { gram = U:t() * U, alpha = p.alpha, cg_steps = steps }, p.mpi)
       self.n_iter = it
     end
     self.user_factors, self.item_factors = U, V
