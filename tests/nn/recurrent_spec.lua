@@ -329,6 +329,46 @@ describe("recurrent errors", function()
   local g = luma.random.Generator(9)
   local lstm = nn.LSTM(3, 4, { num_layers = 2 })
 
+  it("warn once, naming the step, when the gradient explodes through the steps", function()
+    -- relu units with W_hh = 2 I and a positive state: each step back
+    -- doubles the gradient, which first passes a millionfold (2^20) of the
+    -- output's on the 20th step back from step 30, out of step 11
+    local function doubling(options)
+      local m = nn.RNN(2, 3, options)
+      for _, name in ipairs{ "weight_ih", "bias_ih", "bias_hh", "weight_hh" } do
+        local W = m[name .. "_l0"].value
+        W:assign(luma.zeros(W:rows(), W:cols()))
+        local R = m[name .. "_l0_reverse"]
+        if R then R.value:assign(luma.zeros(R.value:rows(), R.value:cols())) end
+      end
+      m.weight_hh_l0.value:assign(luma.eye(3) * 2)
+      return m
+    end
+    local xs = {}
+    for t = 1, 30 do xs[t] = luma.zeros(4, 2) end
+    local m = doubling({ nonlinearity = "relu" })
+    local warnings = support.capture_warnings(function()
+      for _ = 1, 2 do m(xs, { h0 = luma.ones(4, 3) })[30]:sum():backward() end
+    end)
+    assert.are.equal(1, #warnings)
+    assert.matches("^RNN: the gradient through the state grew to 3%.63e%+06, 1%.05e%+06 times "
+      .. "the largest gradient at the outputs, at step 11 of 30 %(layer 1%) in backward; clip "
+      .. "the gradients %(luma%.nn%.clip_grad_norm", warnings[1])
+    -- off when asked (an estimator that clips does so)
+    local quiet = doubling({ nonlinearity = "relu" })
+    quiet.warn_exploding = false
+    assert.are.same({}, support.capture_warnings(function()
+      quiet(xs, { h0 = luma.ones(4, 3) })[30]:sum():backward()
+    end))
+    -- a tanh network at PyTorch's init stays quiet over 30 steps
+    local healthy = nn.LSTM(2, 3, { num_layers = 2, bidirectional = true, generator = g })
+    assert.are.same({}, support.capture_warnings(function()
+      local ys = {}
+      for t = 1, 30 do ys[t] = g:normal(4, 2) end
+      healthy(ys)[30]:sum():backward()
+    end))
+  end)
+
   it("name both widths of a wrong input", function()
     fails_here("LSTM: input%[2%] is 2 x 5 but the layer expects 3 features per row", function()
       local y = lstm({ g:normal(2, 3), g:normal(2, 5) })

@@ -260,6 +260,28 @@ local function initial_states(given, what, count, n, H, fname)
   return list
 end
 
+-- How many times the largest gradient that entered a layer's state from
+-- its outputs the gradient carried back through the steps may grow before
+-- backward warns: a millionfold is far past what the saturating cells
+-- allow in a healthy network and soon followed by overflow.
+local EXPLODING = 1e6
+
+-- The warning of a gradient exploding through the steps (once a module):
+-- it names the step, the layer and direction, and the remedy.
+local function check_exploding(self, dh, dc, scale, t, T, suffix)
+  local size = math.max(dh:norm(), dc and dc:norm() or 0)
+  if size == size and size <= EXPLODING * scale then return end
+  self._warned_exploding = true
+  local layer, reverse = suffix:match("^_l(%d+)(.*)$")
+  warn(string.format("%s: the gradient through the state %s at step %d of %d (layer %d%s) in "
+    .. "backward; clip the gradients (luma.nn.clip_grad_norm, or the estimators' "
+    .. "clip_grad_norm), lower the learning rate or shorten the steps with detach_every "
+    .. "(warned once per module)", self._name,
+    size == size and size < math.huge and string.format("grew to %.3g, %.3g times the "
+      .. "largest gradient at the outputs,", size, size / scale) or "overflowed to " .. size,
+    t, T, tonumber(layer) + 1, reverse ~= "" and ", reverse direction" or ""))
+end
+
 -- One direction of one layer over the whole sequence as one autograd
 -- node (variable.record_many): X holds every step's input, T blocks of n
 -- rows in time order, so all T input products x W_ih^T + b_ih are one
@@ -310,11 +332,17 @@ local function run_direction(self, suffix, X, T, n, h0, c0, masks, reverse, ever
     local dGI = luma.zeros(T * n, G)
     local dGH = kind == "gru" and luma.zeros(T * n, G) or dGI
     local dh, dc = gs[T + 1] or luma.zeros(n, H), lstm and (gs[T + 2] or luma.zeros(n, H))
+    -- the largest gradient that entered the state from outside, against
+    -- which the gradient carried back through the steps is measured
+    local scale = math.max(dh:norm(), lstm and dc:norm() or 0)
     for s = T, 1, -1 do
       local t, gi, gh, hp, cp, out, acts = table.unpack(saved[s], 1, 7)
       local mask = masks and masks[t]
       local gy = gs[t]
-      if gy then dh = dh + (mask and gy:mul(mask) or gy) end
+      if gy then
+        dh = dh + (mask and gy:mul(mask) or gy)
+        scale = math.max(scale, gy:norm())
+      end
       local dgi, dgh, dpass, dcp = rnn_cell_backward(kind, lstm and luma.hstack { dh, dc } or dh,
         gi, gh, hp, cp, mask, out, acts)
       local r1, r2 = (t - 1) * n + 1, t * n
@@ -329,6 +357,9 @@ local function run_direction(self, suffix, X, T, n, h0, c0, masks, reverse, ever
         dh = (dgh or dgi) * Whh
         if dpass then dh = dh + dpass end
         dc = dcp
+        if self.warn_exploding and not self._warned_exploding then
+          check_exploding(self, dh, dc, scale, t, T, suffix)
+        end
       end
     end
     local grads = { nil, nil, nil, dh }
@@ -370,6 +401,9 @@ local function layer_class(name, kind)
       self.bias, self.bidirectional, self.dropout = opts.bias ~= false, opts.bidirectional == true, p
       self.kind = kind == "rnn" and nonlinearity_of(opts.nonlinearity, name, 3) or kind
       self.generator = g
+      -- backward warns once when the gradient explodes through the steps
+      -- (check_exploding); an estimator that clips turns it off
+      self.warn_exploding = true
       local directions = self.bidirectional and 2 or 1
       for l = 0, layers - 1 do
         for d = 0, directions - 1 do
@@ -456,7 +490,9 @@ local LAYER = " layer(xs [, {h0 = nil, c0 = nil, lengths = nil, detach_every = n
   .. "reverse direction starts at each row's last step. detach_every = k cuts the gradient "
   .. "through the state every k steps of each direction (truncated BPTT). Parameter names "
   .. "weight_ih_l0, ..., with _reverse for the reverse direction; dropout applies to every "
-  .. "layer's outputs but the last's, in training."
+  .. "layer's outputs but the last's, in training. Backward warns (once a module) when the "
+  .. "gradient carried back through the steps grows to a million times the largest at the "
+  .. "outputs or overflows, naming the step; layer.warn_exploding = false silences it."
 
 local DOCS = {
   { recurrent.RNNCell, "luma.nn.RNNCell",
