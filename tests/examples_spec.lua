@@ -94,6 +94,16 @@ describe("examples", function()
     os.remove(path)
   end
 
+  it("learns the adding problem at length 100 with an LSTM, not a plain RNN (nn_adding_problem.lua)", function()
+    local out, err, code = support.luma_run({ "scripts/examples/nn_adding_problem.lua" })
+    assert.equal("", err)
+    assert.equal(0, code)
+    local lstm, rnn = out:match("test MSE at T = 100: LSTM ([%d.]+), RNN ([%d.]+)")
+    -- baseline (predict 1): 2/12 = 0.167; 0.0011 and 0.184 measured
+    assert.is_true(tonumber(lstm) < 0.02, lstm)
+    assert.is_true(tonumber(rnn) > 0.15, rnn)
+  end)
+
   it("classifies the digits with an MLP and draws its loss curve (nn_digits.lua)", function()
     local dir = fresh_dir()
     local out, err, code = support.luma_run({ "scripts/examples/nn_digits.lua", dir })
