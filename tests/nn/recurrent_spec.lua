@@ -270,6 +270,35 @@ describe("recurrent layers", function()
     return list
   end
 
+  it("run a layer's one node per direction backward from any of its outputs, again with retain_graph", function()
+    -- the layer's node has T + 2 outputs (variable.record_many): backward
+    -- from step 2's output alone, twice, and from the sum of two outputs,
+    -- equals the sum of the separate passes
+    local model = nn.GRU(3, 4, { bidirectional = true, generator = luma.random.Generator(5) })
+    local xs = states(4, x_step)
+    local function grads(fn)
+      model:zero_grad()
+      fn()
+      local list = {}
+      for _, p in ipairs(model:parameters()) do list[#list + 1] = p.grad:copy() end
+      return list
+    end
+    local outputs, h_n = model(xs)
+    local a = grads(function() outputs[2]:sum():backward({ retain_graph = true }) end)
+    local twice = grads(function()
+      outputs[2]:sum():backward({ retain_graph = true })
+      outputs[2]:sum():backward({ retain_graph = true })
+    end)
+    local b = grads(function() (outputs[3]:sum() + h_n[1]:sum()):backward({ retain_graph = true }) end)
+    local both = grads(function() (outputs[2]:sum() + outputs[3]:sum() + h_n[1]:sum()):backward() end)
+    for p = 1, #a do
+      assert.is_true((twice[p] - a[p] * 2):abs():max() <= 1e-14 * math.max(1, a[p]:abs():max()))
+      assert.is_true((both[p] - a[p] - b[p]):abs():max() <= 1e-14 * math.max(1, both[p]:abs():max()))
+    end
+    -- the freed graph refuses a second backward without retain_graph
+    assert.has_error(function() outputs[1]:sum():backward() end)
+  end)
+
   it("truncate backpropagation through time with detach_every", function()
     local model = nn.LSTM(3, 4, { generator = luma.random.Generator(4) })
     local xs = states(6, x_step)
