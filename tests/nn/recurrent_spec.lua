@@ -272,8 +272,8 @@ describe("recurrent layers", function()
 
   it("run a layer's one node per direction backward from any of its outputs, again with retain_graph", function()
     -- the layer's node has T + 2 outputs (variable.record_many): backward
-    -- from step 2's output alone, twice, and from the sum of two outputs,
-    -- equals the sum of the separate passes
+    -- from step 2's output alone, twice, doubles its gradients, and
+    -- backward from a sum of outputs equals the sum of separate passes
     local model = nn.GRU(3, 4, { bidirectional = true, generator = luma.random.Generator(5) })
     local xs = states(4, x_step)
     local function grads(fn)
