@@ -269,7 +269,14 @@ local EXPLODING = 1e6
 -- The warning of a gradient exploding through the steps (once a module):
 -- it names the step, the layer and direction, and the remedy.
 local function check_exploding(self, dh, dc, scale, t, T, suffix)
-  local size = math.max(dh:norm(), dc and dc:norm() or 0)
+  -- the 2-norm of [dh dc] by dot products (a step's norm() cost more than
+  -- its cell); only a sum of squares past the double range takes norm()
+  local size = math.sqrt(dh:dot(dh) + (dc and dc:dot(dc) or 0))
+  if size == math.huge then
+    local a, b = dh:norm(), dc and dc:norm() or 0
+    local m = math.max(a, b)
+    size = m < math.huge and m * math.sqrt((a / m) ^ 2 + (b / m) ^ 2) or m
+  end
   if size == size and size <= EXPLODING * scale then return end
   self._warned_exploding = true
   local layer, reverse = suffix:match("^_l(%d+)(.*)$")
