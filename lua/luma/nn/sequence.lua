@@ -433,8 +433,8 @@ M.SequenceClassifier = estimator.class{
     .. "bidirectional, dropout between layers) whose last state feeds a linear head and a "
     .. "softmax, trained on the mean log loss plus the L2 penalty alpha by adam or sgd, with "
     .. "optional gradient clipping and early stopping, as the MLP estimators. predict_proba "
-    .. "gives n x k probabilities, columns in the order of classes. " .. LAYOUT
-    .. "Fitted also: classes. " .. FITTED,
+    .. "gives n x k probabilities, columns in the order of classes. " .. LAYOUT .. FITTED
+    .. " The classifier also keeps classes, the labels in order.",
   params = PARAMS,
   example = function()
     local X = example_data()
