@@ -338,7 +338,14 @@ local function run_direction(self, suffix, X, T, n, h0, c0, masks, reverse, ever
     local G = GI:cols()
     local dGI = luma.zeros(T * n, G)
     local dGH = kind == "gru" and luma.zeros(T * n, G) or dGI
-    local dh, dc = gs[T + 1] or luma.zeros(n, H), lstm and (gs[T + 2] or luma.zeros(n, H))
+    -- the gradient at the state carried from step to step: for the LSTM
+    -- one n x 2H buffer [dh dc], the layout the fused backward reads,
+    -- written in place through its two column blocks
+    local carry = luma.zeros(n, lstm and 2 * H or H)
+    local dh, dc = carry, nil
+    if lstm then dh, dc = carry:sub(nil, nil, 1, H), carry:sub(nil, nil, H + 1, 2 * H) end
+    if gs[T + 1] then dh:assign(gs[T + 1]) end
+    if lstm and gs[T + 2] then dc:assign(gs[T + 2]) end
     -- the largest gradient that entered the state from outside, against
     -- which the gradient carried back through the steps is measured
     local scale = math.max(dh:norm(), lstm and dc:norm() or 0)
@@ -347,11 +354,10 @@ local function run_direction(self, suffix, X, T, n, h0, c0, masks, reverse, ever
       local mask = masks and masks[t]
       local gy = gs[t]
       if gy then
-        dh = dh + (mask and gy:mul(mask) or gy)
+        dh:add(mask and gy:mul(mask) or gy, dh)
         scale = math.max(scale, gy:norm())
       end
-      local dgi, dgh, dpass, dcp = rnn_cell_backward(kind, lstm and luma.hstack { dh, dc } or dh,
-        gi, gh, hp, cp, mask, out, acts)
+      local dgi, dgh, dpass, dcp = rnn_cell_backward(kind, carry, gi, gh, hp, cp, mask, out, acts)
       local r1, r2 = (t - 1) * n + 1, t * n
       dGI:sub(r1, r2, nil, nil):assign(dgi)
       if dgh then dGH:sub(r1, r2, nil, nil):assign(dgh) end
@@ -359,16 +365,17 @@ local function run_direction(self, suffix, X, T, n, h0, c0, masks, reverse, ever
       -- (or it is the initial state and needs none)
       if (every and s > 1 and (s - 1) % every == 0)
           or (s == 1 and not wants_grad(h0) and not (lstm and wants_grad(c0))) then
-        dh, dc = luma.zeros(n, H), lstm and luma.zeros(n, H)
+        carry:fill(0)
       else
-        dh = (dgh or dgi) * Whh
-        if dpass then dh = dh + dpass end
-        dc = dcp
+        (dgh or dgi):matmul(Whh, dh)
+        if dpass then dh:add(dpass, dh) end
+        if dc then dc:assign(dcp) end
         if self.warn_exploding and not self._warned_exploding then
           check_exploding(self, dh, dc, scale, t, T, suffix)
         end
       end
     end
+    dh, dc = dh:copy(), dc and dc:copy()
     local grads = { nil, nil, nil, dh }
     if wants_grad(X) then grads[1] = dGI * Wih end
     if wants_grad(W_ih) then grads[2] = dGI:t() * Xv end
