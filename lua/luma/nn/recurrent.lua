@@ -268,15 +268,17 @@ local EXPLODING = 1e6
 
 -- The warning of a gradient exploding through the steps (once a module):
 -- it names the step, the layer and direction, and the remedy.
-local function check_exploding(self, dh, dc, scale, t, T, suffix)
-  -- the 2-norm of [dh dc] by dot products (a step's norm() cost more than
-  -- its cell); only a sum of squares past the double range takes norm()
-  local size = math.sqrt(dh:dot(dh) + (dc and dc:dot(dc) or 0))
-  if size == math.huge then
-    local a, b = dh:norm(), dc and dc:norm() or 0
-    local m = math.max(a, b)
-    size = m < math.huge and m * math.sqrt((a / m) ^ 2 + (b / m) ^ 2) or m
-  end
+-- The 2-norm of a contiguous matrix by a dot product, a fraction of
+-- norm()'s cost; only a sum of squares past the double range takes norm().
+local function norm2(M)
+  local size = math.sqrt(M:dot(M))
+  if size == math.huge then size = M:norm() end
+  return size
+end
+
+local function check_exploding(self, carry, scale, t, T, suffix)
+  -- (carry: the state's gradient, [dh dc] for the LSTM, in one buffer)
+  local size = norm2(carry)
   if size == size and size <= EXPLODING * scale then return end
   self._warned_exploding = true
   local layer, reverse = suffix:match("^_l(%d+)(.*)$")
@@ -348,14 +350,14 @@ local function run_direction(self, suffix, X, T, n, h0, c0, masks, reverse, ever
     if lstm and gs[T + 2] then dc:assign(gs[T + 2]) end
     -- the largest gradient that entered the state from outside, against
     -- which the gradient carried back through the steps is measured
-    local scale = math.max(dh:norm(), lstm and dc:norm() or 0)
+    local scale = norm2(carry)
     for s = T, 1, -1 do
       local t, gi, gh, hp, cp, out, acts = table.unpack(saved[s], 1, 7)
       local mask = masks and masks[t]
       local gy = gs[t]
       if gy then
         dh:add(mask and gy:mul(mask) or gy, dh)
-        scale = math.max(scale, gy:norm())
+        scale = math.max(scale, norm2(gy))
       end
       local dgi, dgh, dpass, dcp = rnn_cell_backward(kind, carry, gi, gh, hp, cp, mask, out, acts)
       local r1, r2 = (t - 1) * n + 1, t * n
@@ -371,7 +373,7 @@ local function run_direction(self, suffix, X, T, n, h0, c0, masks, reverse, ever
         if dpass then dh:add(dpass, dh) end
         if dc then dc:assign(dcp) end
         if self.warn_exploding and not self._warned_exploding then
-          check_exploding(self, dh, dc, scale, t, T, suffix)
+          check_exploding(self, carry, scale, t, T, suffix)
         end
       end
     end
