@@ -310,7 +310,10 @@ local function run_direction(self, suffix, X, T, n, h0, c0, masks, reverse, ever
   local Xv, Wih, Whh = value_of(X), W_ih.value, W_hh.value
   local bih, bhh = b_ih and b_ih.value, b_hh and b_hh.value
   local GI = affine(Xv, Wih, bih, true)
-  local Hprev = luma.zeros(T * n, H) -- each step's incoming h, in time order
+  -- what backward needs is kept only when a graph is recorded (not under
+  -- no_grad, where the estimators predict)
+  local recording = variable.grad_enabled()
+  local Hprev = recording and luma.zeros(T * n, H) -- each step's incoming h, in time order
   local h, c = value_of(h0), c0 and value_of(c0)
   local saved, values = {}, {}
   for s = 1, T do
@@ -320,8 +323,10 @@ local function run_direction(self, suffix, X, T, n, h0, c0, masks, reverse, ever
     local gi = GI:sub(r1, r2, nil, nil)
     local gh = affine(h, Whh, bhh, true)
     local out, acts = rnn_cell(kind, gi, gh, h, c, mask)
-    Hprev:sub(r1, r2, nil, nil):assign(h)
-    saved[s] = { t, gi, gh, h, c, out, acts }
+    if recording then
+      Hprev:sub(r1, r2, nil, nil):assign(h)
+      saved[s] = { t, gi, gh, h, c, out, acts }
+    end
     if lstm then
       h, c = out:sub(nil, nil, 1, H), out:sub(nil, nil, H + 1, 2 * H)
     else
