@@ -29,6 +29,8 @@ for name, ctor in pairs(losses) do
 end
 -- the recurrent cells and layers (luma.nn.recurrent documents them)
 for name, ctor in pairs(require("luma.nn.recurrent")) do nn[name] = ctor end
+-- the sequence estimators over them
+for name, class in pairs(require("luma.nn.sequence")) do nn[name] = class end
 
 --- init(M, scheme [, generator]) -> M: refills the out x in matrix M.
 function nn.init(M, scheme, g)
