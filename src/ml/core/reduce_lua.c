@@ -230,8 +230,15 @@ static int r_dot(lua_State *L) {
   double s = 0;
   if (luma_mat_is_contiguous(a) && luma_mat_is_contiguous(b)) {
     s = luma_dot(a->data, b->data, n); /* (10 times the strided loop's speed) */
+  } else if (vectors) {
+    /* strided vectors (a column view): one stride each, no division per
+     * element as flat_at needs (54 us for a 4096-element column before) */
+    const int64_t sa = a->rows == 1 ? a->cs : a->rs, sb = b->rows == 1 ? b->cs : b->rs;
+    for (int64_t k = 0; k < n; k++) s += a->data[k * sa] * b->data[k * sb];
   } else {
-    for (int64_t k = 0; k < n; k++) s += flat_at(a, k) * flat_at(b, k);
+    /* the same row-major order as flat_at */
+    for (int64_t i = 0; i < a->rows; i++)
+      for (int64_t j = 0; j < a->cols; j++) s += LUMA_AT(a, i, j) * LUMA_AT(b, i, j);
   }
   lua_pushnumber(L, s);
   return 1;
