@@ -94,8 +94,8 @@ end
 local function state_index(self, v, s, level)
   local names = self.states[v]
   if not names then fail(level + 1, "unknown variable %s", show(v)) end
-  if math.type(s) == "integer" and s >= 1 and s <= #names then return s end
   for i, n in ipairs(names) do if n == s then return i end end
+  if math.type(s) == "integer" and s >= 1 and s <= #names then return s end
   fail(level + 1, "unknown state %s of variable %s (states: %s)", show(s), show(v),
     table.concat(names, ", "))
 end

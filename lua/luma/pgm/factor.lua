@@ -72,9 +72,11 @@ function Factor:state_index(v, s, level)
   if not k then fail((level or 1) + 1, "unknown variable %s (the factor is over %s)", show(v),
     table.concat(self:_shown(), ", ")) end
   local names = self.states[v]
-  if math.type(s) == "integer" and s >= 1 and s <= self.card[k] then return s end
   if names then
     for i, n in ipairs(names) do if n == s then return i end end
+  end
+  if math.type(s) == "integer" and s >= 1 and s <= self.card[k] then return s end
+  if names then
     fail((level or 1) + 1, "unknown state %s of variable %s (states: %s)", show(s), show(v),
       table.concat(names, ", "))
   end
@@ -117,8 +119,8 @@ local function check_values(values, n, log, fname, level)
   for k = 1, n do
     local x = m:get(k, 1)
     if x ~= x or (not log and (x < 0 or x == math.huge)) or (log and x == math.huge) then
-      fail(level + 1, "%s: value %d is %s: potentials must be finite and >= 0%s", fname, k,
-        tostring(x), log and " (log space: < inf)" or "")
+      fail(level + 1, "%s: value %d is %.17g: potentials must be finite and >= 0%s", fname, k,
+        x, log and " (log space: < inf)" or "")
     end
   end
   return m

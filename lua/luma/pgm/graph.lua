@@ -251,9 +251,13 @@ function DiGraph:_topo()
     path[#path + 1] = at
     for p in pairs(self.inn[at]) do if indeg[p] > 0 then at = p; break end end
   end
+  -- the cycle in edge direction, started at its earliest-inserted node
+  local ring = {}
+  for k = #path, pos[at], -1 do ring[#ring + 1] = path[k] end
+  local first = 1
+  for k = 2, #ring do if ring[k] < ring[first] then first = k end end
   local cycle = {}
-  for k = #path, pos[at], -1 do cycle[#cycle + 1] = self.list[path[k]] end
-  cycle[#cycle + 1] = cycle[1]
+  for k = 0, #ring do cycle[#cycle + 1] = self.list[ring[(first - 1 + k) % #ring + 1]] end
   return nil, cycle
 end
 

@@ -51,7 +51,8 @@ local function class(mt, name, ctor, bases)
   args.wrap_methods(mt, name, args.is_named(name), function(k) return k:sub(1, 1) == "_" end,
     function() return true end)
   local cls = setmetatable({ methods = mt }, { __call = function(_, ...)
-    return args.relay(2, ctor, ...)
+    local obj = args.relay(2, ctor, ...) -- (not a tail call: level 2 is the caller)
+    return obj
   end })
   return cls
 end

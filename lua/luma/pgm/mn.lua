@@ -115,8 +115,8 @@ local function read_evidence(self, evidence, level)
     local names = self.states[v]
     if not names then fail(level + 1, "unknown variable %s in evidence", show(v)) end
     local idx
-    if math.type(s) == "integer" and s >= 1 and s <= #names then idx = s end
     for k, n in ipairs(names) do if idx == nil and n == s then idx = k end end
+    if idx == nil and math.type(s) == "integer" and s >= 1 and s <= #names then idx = s end
     if not idx then
       local shown = {}
       for k, n in ipairs(names) do shown[k] = tostring(n) end

@@ -48,8 +48,14 @@ static void check_cells(lua_State *L, double cells, int nv, const char *what) {
   const double bytes = cells * (double)sizeof(double);
   if (what == NULL) what = "a table";
   if (cells > (double)LUMA_MAX_ELEMENTS) {
-    lua_pushfstring(L, "%s over %d variables would have %f cells (%f bytes), more than any "
-                    "matrix may hold", what, nv, cells, bytes);
+    /* exact as an integer while it fits one, as Lua would print it */
+    if (cells < 9.2e18)
+      lua_pushfstring(L, "%s over %d variables would have %I cells (%I bytes), more than any "
+                      "matrix may hold", what, nv, (lua_Integer)cells,
+                      (lua_Integer)(bytes < 9.2e18 ? bytes : 0));
+    else
+      lua_pushfstring(L, "%s over %d variables would have %f cells, more than any matrix may "
+                      "hold", what, nv, cells);
     lua_error(L);
   }
   luma_StateInfo *info = luma_state_info(L);
