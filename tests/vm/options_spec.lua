@@ -265,6 +265,19 @@ local SELVES = {
   ["luma.bayes.NormalInverseWishart"] = function()
     return luma.bayes.NormalInverseWishart{ delta = { 0, 0 } }
   end,
+  ["luma.pgm.BayesianNetwork"] = function()
+    local bn = luma.pgm.BayesianNetwork{ { "a", "b" } }
+    bn:set_cpt("a", { states = { "x", "y" }, probs = { 0.5, 0.5 } })
+    return bn:set_cpt("b", { states = { "x", "y" }, parents = { "a" }, probs = { { 1, 0 }, { 0, 1 } } })
+  end,
+  ["luma.pgm.DiGraph"] = function() return luma.pgm.DiGraph{ { "a", "b" } } end,
+  ["luma.pgm.Graph"] = function() return luma.pgm.Graph{ { "a", "b" } } end,
+  ["luma.pgm.MarkovNetwork"] = function()
+    return luma.pgm.MarkovNetwork():add_variable("a", 2):add_factor({ "a" }, { 1, 2 })
+  end,
+  ["luma.pgm.FactorGraph"] = function()
+    return luma.pgm.FactorGraph():add_variable("a", 2):add_factor({ "a" }, { 1, 2 })
+  end,
 }
 
 -- Plot arguments by parameter name (coordinates as columns).

@@ -529,8 +529,10 @@ end
 
 --- The probability of the evidence, P(e) (virtual evidence weighs it).
 function BN:evidence_probability(evidence, opts)
+  opts = args.options("evidence_probability", 2, opts, nil,
+    { evidence = true, virtual_evidence = true, method = true }, 2)
   local all = { evidence = evidence }
-  for k, v in pairs(opts or {}) do all[k] = v end
+  for k, v in pairs(opts) do if k ~= "evidence" then all[k] = v end end
   local method, hard, lambdas, model
   all, method, hard, lambdas, model = prepare(self, "evidence_probability", 2, all, 2,
     { evidence = true, virtual_evidence = true, method = true })

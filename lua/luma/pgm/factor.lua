@@ -45,6 +45,21 @@ local function show(v) return type(v) == "string" and ("'" .. v .. "'") or tostr
 -- The factor with these fields (no checks): vars (names), card, values (n
 -- x 1), log, states (var -> names or nil).
 local function make(vars, card, values, log, states)
+  -- the parts are checked, so no caller can build a malformed factor
+  if type(vars) ~= "table" or type(card) ~= "table" or #card ~= #vars or not luma.ismatrix(values)
+    or (states ~= nil and type(states) ~= "table") then
+    error("luma.pgm.factor.make: vars, card (as many), values (a matrix) and states (a table) expected", 2)
+  end
+  local n = 1
+  for k = 1, #card do
+    if math.type(card[k]) ~= "integer" or card[k] < 1 then
+      error("luma.pgm.factor.make: cardinalities must be integers >= 1", 2)
+    end
+    n = n * card[k]
+  end
+  if values:cols() ~= 1 or values:rows() ~= n then
+    error("luma.pgm.factor.make: the values must be a column of one value per cell", 2)
+  end
   local vid = {}
   for k, v in ipairs(vars) do vid[k] = id_of(v) end
   local pos = {}
@@ -67,7 +82,7 @@ local function from_native(v_ids, cards, values, log, s1, s2)
 end
 --- The 1-based index of state s (index or name) of variable v, or an
 -- error naming both.
-function Factor:state_index(v, s, level)
+function Factor:_state_index(v, s, level)
   local k = self.pos[v]
   if not k then fail((level or 1) + 1, "unknown variable %s (the factor is over %s)", show(v),
     table.concat(self:_shown(), ", ")) end
@@ -84,6 +99,8 @@ function Factor:state_index(v, s, level)
     self.card[k], show(s))
 end
 
+function Factor:state_index(v, s) return self:_state_index(v, s, 2) end
+
 function Factor:_shown()
   local out = {}
   for k, v in ipairs(self.vars) do out[k] = show(v) end
@@ -93,7 +110,7 @@ end
 local function check_values(values, n, log, fname, level)
   local m
   if luma.ismatrix(values) then
-    if values:rows() * values:cols() ~= n then
+    if values:cols() ~= 1 or values:rows() ~= n then
       fail(level + 1, "%s: %d values for a table of %d cells", fname, values:rows() * values:cols(), n)
     end
     m = values:cols() == 1 and values:copy() or values:flatten():t():copy()
@@ -205,8 +222,24 @@ function Factor:divide(other)
   return from_native(v, c, x, self.log, self.states)
 end
 
-Factor.__mul = function(a, b) return a:product(b) end
-Factor.__div = function(a, b) return a:divide(b) end
+local function operands(a, b, op)
+  for k = 1, 2 do
+    local x = k == 1 and a or b
+    if not is_factor(x) then
+      fail(3, "bad argument #%d to '%s' (luma.pgm.Factor expected, got %s)", k, op, args.type_of(x))
+    end
+  end
+end
+Factor.__mul = function(a, b)
+  operands(a, b, "__mul")
+  local p = a:product(b)
+  return p
+end
+Factor.__div = function(a, b)
+  operands(a, b, "__div")
+  local q = a:divide(b)
+  return q
+end
 
 local function var_list(self, vs, fname, level)
   if type(vs) ~= "table" then vs = { vs } end
@@ -260,7 +293,7 @@ function Factor:reduce(evidence)
   end
   local e, any = {}, false
   for v, s in pairs(evidence) do
-    if self.pos[v] then e[id_of(v)] = self:state_index(v, s, 2); any = true end
+    if self.pos[v] then e[id_of(v)] = self:_state_index(v, s, 2); any = true end
   end
   if not any then return self end
   local v, c, x = native.reduce(self.vid, self.card, self.values, e)
@@ -315,7 +348,7 @@ function Factor:get(assignment)
   local st = {}
   for k, v in ipairs(self.vars) do
     if assignment[v] == nil then fail(2, "get: no state given for variable %s", show(v)) end
-    st[k] = self:state_index(v, assignment[v], 2)
+    st[k] = self:_state_index(v, assignment[v], 2)
   end
   return self.values:get(self:_cell(st), 1)
 end
@@ -357,6 +390,9 @@ function Factor:totable()
 end
 
 Factor.__tostring = function(self)
+  if not is_factor(self) then
+    fail(2, "bad argument #1 to '__tostring' (luma.pgm.Factor expected, got %s)", args.type_of(self))
+  end
   local lines = { string.format("Factor(%s)%s", table.concat(self:_shown(), ", "),
     self.log and " [log]" or "") }
   local n = self.values:rows()

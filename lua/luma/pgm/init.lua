@@ -39,6 +39,16 @@ end })
 
 -- ---------------------------------------------------------------- classes
 
+-- __methods: the public methods only (what walkers of a metatable list;
+-- the private helpers stay reachable through __index for the parts).
+local function publish(mt)
+  local public = {}
+  for k, fn in pairs(mt) do
+    if type(k) == "string" and type(fn) == "function" and k:sub(1, 1) ~= "_" then public[k] = fn end
+  end
+  rawset(mt, "__methods", public)
+end
+
 -- A class: a callable table whose `methods` are its instances' methods
 -- (flattened from the shared bases, so help lists them all), each behind
 -- a self check and relayed so errors point at the caller's line.
@@ -50,6 +60,7 @@ local function class(mt, name, ctor, bases)
   end
   args.wrap_methods(mt, name, args.is_named(name), function(k) return k:sub(1, 1) == "_" end,
     function() return true end)
+  publish(mt)
   local cls = setmetatable({ methods = mt }, { __call = function(_, ...)
     local obj = args.relay(2, ctor, ...) -- (not a tail call: level 2 is the caller)
     return obj
@@ -84,6 +95,7 @@ pgm.JunctionTree = { methods = infer.JunctionTree_mt }
 args.wrap_methods(infer.JunctionTree_mt, "luma.pgm.JunctionTree",
   args.is_named("luma.pgm.JunctionTree"),
   function(k) return k:sub(1, 1) == "_" end, function() return true end)
+publish(infer.JunctionTree_mt)
 
 pgm.chow_liu = args.relayed(learn.chow_liu)
 pgm.hill_climb = args.relayed(learn.hill_climb)
