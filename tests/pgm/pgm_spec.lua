@@ -182,7 +182,7 @@ end)
 describe("d-separation", function()
   local sprinkler_graph = pgm.DiGraph{ { "C", "S" }, { "C", "R" }, { "S", "W" }, { "R", "W" } }
   it("follows the three-node rules on the sprinkler", function()
-    for _, method in ipairs({ "bayes_ball", "moral", "path" }) do
+    for _, method in ipairs({ "bayes_ball", "bayes_ball_lua", "moral", "path" }) do
       local o = { method = method }
       assert.is_false(sprinkler_graph:d_separated("S", "R", {}, o))
       assert.is_true(sprinkler_graph:d_separated("S", "R", { "C" }, o))      -- fork blocked
@@ -199,7 +199,7 @@ describe("d-separation", function()
       local g = pgm.DiGraph()
       for v = 1, c.n do g:add_node(v) end
       for _, e in ipairs(c.edges) do g:add_edge(e[1], e[2]) end
-      for _, method in ipairs({ "bayes_ball", "moral", "path" }) do
+      for _, method in ipairs({ "bayes_ball", "bayes_ball_lua", "moral", "path" }) do
         local got = g:d_separated(c.x, c.y, c.z, { method = method })
         assert(got == c.separated, string.format("case %d, %s: %s", k, method, tostring(got)))
       end
@@ -223,6 +223,7 @@ describe("d-separation", function()
       local a = g:d_separated(x, y, z, { method = "path" })
       assert.equal(a, g:d_separated(x, y, z))
       assert.equal(a, g:d_separated(x, y, z, { method = "moral" }))
+      assert.equal(a, g:d_separated(x, y, z, { method = "bayes_ball_lua" }))
     end
   end)
 end)

@@ -12,6 +12,7 @@
 -- ties broken by insertion order.
 -- SPDX-License-Identifier: MIT
 local args = require("luma.util.args")
+local native = require("luma.pgm.native")
 
 local M = {}
 local fail = args.fail
@@ -38,6 +39,7 @@ function Base:_add(v)
   if i then return i end
   i = #self.list + 1
   self.list[i], self.index[v] = v, i
+  self._dag = nil
   self.out[i], self.inn[i] = {}, {}
   return i
 end
@@ -170,18 +172,21 @@ function M.Graph(edges) return fill(new(Graph, false), edges) end
 function DiGraph:_link(i, j)
   if i == j then fail(4, "a self-loop on %s", show(self.list[i])) end
   self.out[i][j], self.inn[j][i] = true, true
+  self._dag = nil
 end
 
 function DiGraph:add_edge(u, v)
   local i, j = self:_add(u), self:_add(v)
   if i == j then fail(2, "add_edge: a self-loop on %s", show(u)) end
   self.out[i][j], self.inn[j][i] = true, true
+  self._dag = nil
   return self
 end
 
 function DiGraph:remove_edge(u, v)
   local i, j = self:_id(u, 2), self:_id(v, 2)
   self.out[i][j], self.inn[j][i] = nil, nil
+  self._dag = nil
   return self
 end
 
@@ -440,13 +445,13 @@ local function ancestral_moral(g, X, Y, Z)
   return true
 end
 
-local DSEP_METHODS = { bayes_ball = true, path = true, moral = true }
+local DSEP_METHODS = { bayes_ball = true, bayes_ball_lua = true, path = true, moral = true }
 
 function DiGraph:d_separated(x, y, z, opts)
   opts = args.options("d_separated", 4, opts, nil, { method = true }, 2)
   local method = opts.method or "bayes_ball"
   if not DSEP_METHODS[method] then
-    fail(2, "d_separated: method must be \"bayes_ball\", \"moral\" or \"path\", got %s",
+    fail(2, "d_separated: method must be \"bayes_ball\", \"bayes_ball_lua\", \"moral\" or \"path\", got %s",
       tostring(method))
   end
   local X, Y = self:_set(x, 2), self:_set(y, 2)
@@ -458,9 +463,22 @@ function DiGraph:d_separated(x, y, z, opts)
   end
   if method == "path" then return path_rule(self, X, Y, Z) end
   if method == "moral" then return ancestral_moral(self, X, Y, Z) end
-  local r = bayes_ball(self, X, Z)
-  for i in pairs(Y) do if r[i] then return false end end
-  return true
+  if method == "bayes_ball_lua" then
+    local r = bayes_ball(self, X, Z)
+    for i in pairs(Y) do if r[i] then return false end end
+    return true
+  end
+  -- Bayes ball in C over the DAG compiled once per change of the graph
+  if not self._dag then
+    local parents = {}
+    for i = 1, #self.list do parents[i] = sorted_keys(self.inn[i]) end
+    self._dag = native.dag_compile(math.max(#self.list, 1), parents)
+  end
+  local xs, ys, zs = {}, {}, {}
+  for i in pairs(X) do xs[#xs + 1] = i end
+  for i in pairs(Y) do ys[#ys + 1] = i end
+  for i in pairs(Z) do zs[#zs + 1] = i end
+  return native.d_separated(self._dag, xs, ys, zs)
 end
 
 --- Markov equivalence (Verma and Pearl 1990): same skeleton, same

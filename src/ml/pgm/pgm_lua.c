@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/matrix_lua.h"
+#include "pgm/dsep.h"
 #include "pgm/factor.h"
 #include "budget.h"
 
@@ -272,6 +273,100 @@ static int p_check_cells(lua_State *L) {
   return 1;
 }
 
+/* A compiled DAG for d-separation queries: the compressed parents and
+ * children, and the scratch a query needs, in one userdata. */
+static const char DAG_NAME[] = "luma.pgm.Dag";
+
+typedef struct Dag {
+  luma_PgmDag g;
+  uint8_t *mark;
+  int64_t *stack;
+} Dag;
+
+/* dag_compile(n, parents) -> dag: parents[i] lists node i's parents
+ * (1-based positions). */
+static int p_dag_compile(lua_State *L) {
+  const int64_t n = (int64_t)luma_check_int_range(L, 1, "n", 1, (lua_Integer)1 << 30);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  int64_t m = 0;
+  for (int64_t i = 1; i <= n; i++) {
+    if (lua_geti(L, 2, (lua_Integer)i) != LUA_TTABLE)
+      luma_arg_error(L, 2, "parents[%I] must be a table", (lua_Integer)i);
+    m += (int64_t)luaL_len(L, -1);
+    lua_pop(L, 1);
+  }
+  const size_t bytes = sizeof(Dag) + sizeof(int64_t) * (size_t)(2 * (n + 1) + 2 * m + 2 * n) +
+                       (size_t)n;
+  Dag *d = lua_newuserdatauv(L, bytes, 0);
+  luaL_setmetatable(L, DAG_NAME);
+  int64_t *pptr = (int64_t *)(d + 1), *cptr = pptr + n + 1, *pidx = cptr + n + 1,
+          *cidx = pidx + m;
+  d->stack = cidx + m;
+  d->mark = (uint8_t *)(d->stack + 2 * n);
+  luma_charge(L, (uint64_t)(4 * (n + m)));
+  for (int64_t i = 0; i <= n; i++) pptr[i] = cptr[i] = 0;
+  int64_t e = 0;
+  for (int64_t i = 0; i < n; i++) {
+    lua_geti(L, 2, (lua_Integer)(i + 1));
+    const lua_Integer k = luaL_len(L, -1);
+    for (lua_Integer j = 1; j <= k; j++) {
+      lua_geti(L, -1, j);
+      int isnum = 0;
+      const lua_Integer p = lua_tointegerx(L, -1, &isnum);
+      lua_pop(L, 1);
+      if (!isnum || p < 1 || p > n)
+        luma_arg_error(L, 2, "parents[%I][%I] must be a node position in [1, %I]",
+                       (lua_Integer)(i + 1), j, (lua_Integer)n);
+      pidx[e++] = p - 1;
+      cptr[p]++; /* children counts, shifted by one */
+    }
+    pptr[i + 1] = e;
+    lua_pop(L, 1);
+  }
+  for (int64_t i = 0; i < n; i++) cptr[i + 1] += cptr[i];
+  /* fill children in node order, using the marks as no scratch: a
+   * running copy of cptr lives in the stack area */
+  int64_t *next = d->stack;
+  for (int64_t i = 0; i < n; i++) next[i] = cptr[i];
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t k = pptr[i]; k < pptr[i + 1]; k++) cidx[next[pidx[k]]++] = i;
+  for (int64_t i = 0; i < n; i++) d->mark[i] = 0;
+  d->g = (luma_PgmDag){n, pptr, pidx, cptr, cidx};
+  return 1;
+}
+
+/* Marks the 1-based positions of the table at arg with bit. */
+static void mark_set(lua_State *L, int arg, Dag *d, uint8_t bit) {
+  luaL_checktype(L, arg, LUA_TTABLE);
+  const lua_Integer k = luaL_len(L, arg);
+  for (lua_Integer j = 1; j <= k; j++) {
+    lua_geti(L, arg, j);
+    int isnum = 0;
+    const lua_Integer p = lua_tointegerx(L, -1, &isnum);
+    lua_pop(L, 1);
+    if (!isnum || p < 1 || p > d->g.n) {
+      for (int64_t i = 0; i < d->g.n; i++) d->mark[i] = 0;
+      luma_arg_error(L, arg, "entry %I must be a node position in [1, %I]", j,
+                     (lua_Integer)d->g.n);
+    }
+    d->mark[p - 1] |= bit;
+  }
+}
+
+/* d_separated(dag, x, y, z) -> boolean: x, y, z tables of 1-based node
+ * positions (disjoint: the caller checks). */
+static int p_d_separated(lua_State *L) {
+  Dag *d = luaL_checkudata(L, 1, DAG_NAME);
+  mark_set(L, 2, d, 1);
+  mark_set(L, 3, d, 2);
+  mark_set(L, 4, d, 4);
+  luma_charge(L, (uint64_t)(4 * (d->g.n + d->g.pptr[d->g.n])));
+  const int sep = luma_pgm_d_separated(&d->g, d->mark, d->stack);
+  for (int64_t i = 0; i < d->g.n; i++) d->mark[i] = 0;
+  lua_pushboolean(L, sep);
+  return 1;
+}
+
 int luma_open_pgm_native(lua_State *L) {
   static const luma_Func funcs[] = {
       {"combine", p_combine, "combine(va, ca, A, vb, cb, B, op) -> vars, card, values",
@@ -290,7 +385,18 @@ int luma_open_pgm_native(lua_State *L) {
       {"check_cells", p_check_cells, "check_cells(cards [, what = \"a table\"]) -> cells",
        "Refuses, naming its size (and what it is), a table with these cardinalities that the "
        "state's memory limit cannot hold. Returns its number of cells."},
+      {"dag_compile", p_dag_compile, "dag_compile(n, parents) -> dag",
+       "A DAG of n nodes compiled for d-separation queries; parents[i] lists node i's "
+       "parents (1-based positions). Returns an opaque handle."},
+      {"d_separated", p_d_separated, "d_separated(dag, x, y, z) -> boolean",
+       "Whether the node sets x and y (tables of 1-based positions, disjoint from z) are "
+       "d-separated given z, by Bayes ball. Returns a boolean."},
       {NULL, NULL, NULL, NULL}};
+  if (luaL_newmetatable(L, DAG_NAME)) {
+    lua_pushliteral(L, "luma.pgm.Dag");
+    lua_setfield(L, -2, "__name");
+  }
+  lua_pop(L, 1);
   lua_newtable(L);
   luma_register_funcs(L, -1, "luma.pgm.native", funcs);
   luma_doc_set(L, -1, "luma.pgm.native", NULL,
