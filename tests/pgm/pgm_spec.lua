@@ -339,6 +339,16 @@ describe("luma.pgm.BayesianNetwork", function()
       return base
     end
     compare(asia(), { asia = "yes", xray = "yes" })
+    -- log space gives the same posteriors
+    local base = asia():marginals{ evidence = { xray = "no" }, method = "enumeration" }
+    for _, method in ipairs({ "ve", "jt", "enumeration" }) do
+      local got = asia():marginals{ evidence = { xray = "no" }, method = method, log = true }
+      for v, t in pairs(base) do
+        for s, p in pairs(t) do close(got[v][s], p, 1e-12, "log " .. method) end
+      end
+      close(asia():query("lung", { evidence = { xray = "no" }, method = method, log = true })
+        :get{ lung = "yes" }, base.lung.yes, 1e-12)
+    end
     compare(asia(), { smoke = "no", dysp = "yes" })
     local rng = luma.random.Generator(32)
     for _ = 1, 200 do

@@ -382,8 +382,11 @@ end
 
 -- Unnormalised marginal over query (a list) by method; ve and enumeration
 -- take reduced factors.
-local function raw_marginal(self, model, hard, lambdas, query, method)
+-- In log space (log true) every factor is converted first and the result
+-- converted back: products become sums, sums log-sum-exp.
+local function raw_marginal(self, model, hard, lambdas, query, method, log)
   local fs = evidence_factors(self, hard, lambdas, method ~= "jt")
+  if log then for k, f in ipairs(fs) do fs[k] = f:to_log() end end
   local m = {}
   for k, v in pairs(model) do m[k] = v end
   if method ~= "jt" then
@@ -391,8 +394,10 @@ local function raw_marginal(self, model, hard, lambdas, query, method)
     for _, v in ipairs(model.vars) do if not hard[v] then vars[#vars + 1] = v end end
     m.vars = vars
   end
-  if method == "enumeration" then return infer.enumerate(m, fs, query, false) end
-  return infer.ve(m, fs, query, false)
+  local r
+  if method == "enumeration" then r = infer.enumerate(m, fs, query, log)
+  else r = infer.ve(m, fs, query, log) end
+  return log and r:to_prob() or r
 end
 
 -- Folds soft evidence into virtual evidence (Jeffrey's rule): returns the
@@ -434,10 +439,10 @@ local function jeffrey(self, model, hard, virtual, soft, level)
 end
 
 -- Options, evidence and model for a query; level counted from the caller.
-local function prepare(self, fname, argn, opts, level, valid)
+local function prepare(self, fname, argn, opts, level, valid, default_method)
   opts = args.options(fname, argn, opts, nil, valid or QUERY_OPTS, level + 1)
   check_model(self, level + 1)
-  local method = opts.method or "ve"
+  local method = opts.method or default_method or "ve"
   if not METHODS[method] then
     fail(level + 1, "%s: method must be \"ve\", \"jt\", \"enumeration\" or \"bp\", got %s", fname,
       tostring(method))
@@ -465,11 +470,13 @@ local function impossible(level) fail(level + 1, "impossible evidence: its proba
 
 -- The calibrated junction tree for the evidence, or an error when the
 -- evidence is impossible.
-local function calibrated(self, model, hard, lambdas, mode, level)
+local function calibrated(self, model, hard, lambdas, mode, level, log)
   local fs = evidence_factors(self, hard, lambdas, false)
+  if log then for k, f in ipairs(fs) do fs[k] = f:to_log() end end
   local jt = args.relay(level + 1, infer.junction_tree, model, fs)
-  args.relay(level + 1, jt._calibrate, jt, fs, mode or "sum", false)
+  args.relay(level + 1, jt._calibrate, jt, fs, mode or "sum", log)
   local z = jt:normalizer()
+  if log then z = math.exp(z) end
   if not (z > 0) then impossible(level + 1) end
   return jt, z
 end
@@ -479,15 +486,15 @@ function BN:query(vars, opts)
   opts, method, hard, lambdas, model = prepare(self, "query", 2, opts, 2)
   vars = query_list(self, vars, hard, "query", 2)
   if method == "jt" and #vars == 1 then
-    local jt = calibrated(self, model, hard, lambdas, "sum", 2)
-    return jt:marginal(vars[1])
+    local jt = calibrated(self, model, hard, lambdas, "sum", 2, opts.log)
+    return jt:marginal(vars[1]):to_prob()
   end
   if method == "bp" then
     if #vars ~= 1 then fail(2, "query: method \"bp\" gives single-variable marginals only") end
     local beliefs = self:_bp(model, hard, lambdas, {}, 2)
     return beliefs[vars[1]]
   end
-  local m = raw_marginal(self, model, hard, lambdas, vars, method == "jt" and "ve" or method)
+  local m = raw_marginal(self, model, hard, lambdas, vars, method == "jt" and "ve" or method, opts.log)
   if not (m:sum() > 0) then impossible(2) end
   return (m:normalize())
 end
@@ -502,23 +509,23 @@ end
 --- Every unobserved variable's posterior: variable -> {state = p}.
 function BN:marginals(opts)
   local method, hard, lambdas, model
-  opts, method, hard, lambdas, model = prepare(self, "marginals", 1, opts, 2)
+  opts, method, hard, lambdas, model = prepare(self, "marginals", 1, opts, 2, nil, "jt")
   local out = {}
   local function record(v, f)
     local t = {}
     for k, s in ipairs(self.states[v]) do t[s] = f.values:get(k, 1) end
     out[v] = t
   end
-  if method == "jt" or method == "ve" and #model.vars > 1 then
-    local jt = calibrated(self, model, hard, lambdas, "sum", 2)
-    for _, v in ipairs(model.vars) do if not hard[v] then record(v, jt:marginal(v)) end end
+  if method == "jt" then
+    local jt = calibrated(self, model, hard, lambdas, "sum", 2, opts.log)
+    for _, v in ipairs(model.vars) do if not hard[v] then record(v, jt:marginal(v):to_prob()) end end
   elseif method == "bp" then
     local beliefs = self:_bp(model, hard, lambdas, {}, 2)
     for v, b in pairs(beliefs) do record(v, b) end
   else
     for _, v in ipairs(model.vars) do
       if not hard[v] then
-        local m = raw_marginal(self, model, hard, lambdas, { v }, method)
+        local m = raw_marginal(self, model, hard, lambdas, { v }, method, opts.log)
         if not (m:sum() > 0) then impossible(2) end
         record(v, (m:normalize()))
       end

@@ -289,12 +289,13 @@ doc_methods(pgm.BayesianNetwork, "luma.pgm.BayesianNetwork", {
   query = { signature = "bn:query(vars [, opts])", doc = "The posterior over vars (a name or a "
     .. "list) given the evidence. Impossible evidence is an error. Returns a normalised Factor.",
     params = with(EVIDENCE_PARAMS, { METHOD_PARAM, { name = "log", default = false,
-      doc = "accepted for pgmpy compatibility; inference runs in probability space" } }) },
+      doc = "run ve, jt or enumeration in log space (products as sums, sums as log-sum-exp)" } }) },
   marginals = { signature = "bn:marginals([opts])", doc = "Every unobserved variable's "
     .. "posterior, by one junction-tree calibration unless method says otherwise. Returns "
     .. "a table var -> {state = p}.",
-    params = with(EVIDENCE_PARAMS, { METHOD_PARAM, { name = "log", default = false,
-      doc = "accepted for pgmpy compatibility" } }) },
+    params = with(EVIDENCE_PARAMS, { { name = "method", default = "\"jt\"",
+      doc = "\"jt\" (one calibration), \"ve\" or \"enumeration\" (one run per variable) or \"bp\"" },
+      { name = "log", default = false, doc = "run ve, jt or enumeration in log space" } }) },
   evidence_probability = { signature = "bn:evidence_probability(evidence [, opts])",
     doc = "P(evidence) (weighted by virtual evidence). Returns a number.",
     params = { { name = "virtual_evidence", default = "{}", doc = "likelihoods per variable" },
