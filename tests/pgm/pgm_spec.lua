@@ -191,6 +191,20 @@ describe("d-separation", function()
     end
   end)
 
+  it("recompiles the DAG of the C walk after the graph changes", function()
+    local g = pgm.DiGraph{ { "a", "b" }, { "c", "d" } }
+    assert.is_true(g:d_separated("a", "d"))
+    g:add_edge("b", "c")
+    assert.is_false(g:d_separated("a", "d"))
+    assert.is_true(g:d_separated("a", "d", { "c" }))
+    g:remove_edge("b", "c")
+    assert.is_true(g:d_separated("a", "d"))
+    g:add_node("e")
+    g:add_edge("e", "a")
+    assert.is_false(g:d_separated("e", "b"))
+    errors_here("x and z share node 'a'", function() g:d_separated("a", "b", { "a" }) end)
+  end)
+
   it("agrees with networkx 2.8 on 500 random queries, by all three methods", function()
     local cases = dofile("tests/pgm/reference/dsep_networkx.lua")
     assert.equal(500, #cases)
