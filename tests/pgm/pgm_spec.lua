@@ -173,6 +173,40 @@ describe("luma.pgm graphs", function()
     -- the v-structure stays directed; the chain becomes undirected (both ways)
     assert.same({ { "a", "b" }, { "c", "b" } }, vee:cpdag():edges())
     assert.same({ { "a", "b" }, { "b", "a" }, { "b", "c" }, { "c", "b" } }, chain:cpdag():edges())
+    -- against brute force: on random DAGs of up to 6 nodes, an edge is
+    -- directed in the CPDAG exactly when every Markov-equivalent DAG
+    -- (all orientations of the skeleton) orients it the same way
+    local rng = luma.random.Generator(9)
+    for _ = 1, 40 do
+      local n = 3 + math.floor(rng:uniform(1, 1):get(1, 1) * 4)
+      local dag, pairs_ = pgm.DiGraph(), {}
+      for v = 1, n do dag:add_node(v) end
+      for i = 1, n do
+        for j = i + 1, n do
+          if rng:uniform(1, 1):get(1, 1) < 0.5 then dag:add_edge(i, j); pairs_[#pairs_ + 1] = { i, j } end
+        end
+      end
+      local seen = {} -- seen[k] = set of orientations of edge k among equivalent DAGs
+      for mask = 0, (1 << #pairs_) - 1 do
+        local h = pgm.DiGraph()
+        for v = 1, n do h:add_node(v) end
+        for k, e in ipairs(pairs_) do
+          if mask & (1 << (k - 1)) == 0 then h:add_edge(e[1], e[2]) else h:add_edge(e[2], e[1]) end
+        end
+        if h:is_dag() and h:is_markov_equivalent(dag) then
+          for k = 1, #pairs_ do
+            seen[k] = seen[k] or {}
+            seen[k][mask & (1 << (k - 1)) == 0 and "fwd" or "back"] = true
+          end
+        end
+      end
+      local c = dag:cpdag()
+      for k, e in ipairs(pairs_) do
+        local both = seen[k].fwd and seen[k].back
+        assert.equal(both and true or false, c:has_edge(e[1], e[2]) and c:has_edge(e[2], e[1]))
+        if not both then assert.is_true(c:has_edge(e[1], e[2])) end
+      end
+    end
     -- a -> c <- b, c -> d: Meek R1 compels c -> d
     local g = pgm.DiGraph{ { "a", "c" }, { "b", "c" }, { "c", "d" } }
     assert.same({ { "a", "c" }, { "c", "d" }, { "b", "c" } }, g:cpdag():edges())
@@ -501,6 +535,10 @@ describe("learning belief networks", function()
     assert.same({ { "a", "b" }, { "b", "c" }, { "b", "d" } }, tree:edges())
     local net, info = pgm.hill_climb(t)
     close(info.score, pgm.score(net, t), 1e-9)
+    local bnet, binfo = pgm.hill_climb(t, { score = "bdeu", max_indegree = 1 })
+    close(binfo.score, pgm.score(bnet, t, { score = "bdeu" }), 1e-9)
+    assert.is_true(bnet:is_markov_equivalent(truth))
+    for _, v in ipairs(bnet:nodes()) do assert.is_true(#bnet:parents(v) <= 1) end
     assert.is_true(info.score > pgm.score(pgm.BayesianNetwork{ "a", "b", "c", "d" }, t))
     assert.is_true(net:is_markov_equivalent(truth))
   end)
