@@ -467,6 +467,21 @@ describe("luma.pgm.BayesianNetwork", function()
     end
   end)
 
+  it("converts to a Markov network (Z = 1, the moral graph) and a factor graph", function()
+    local bn = asia()
+    local mn = bn:to_markov_network()
+    close(mn:partition_function(), 1, 1e-15)
+    close(mn:partition_function{ method = "jt" }, 1, 1e-15)
+    local g, moral = mn:to_graph(), bn:moralize()
+    assert.equal(#moral:edges(), #g:edges())
+    for _, e in ipairs(moral:edges()) do assert.is_true(g:has_edge(e[1], e[2])) end
+    close(mn:query("lung", { evidence = { xray = "yes" } }):get{ lung = "yes" },
+      bn:query("lung", { evidence = { xray = "yes" } }):get{ lung = "yes" }, 1e-14)
+    local fg = bn:to_factor_graph()
+    assert.equal(8, #fg:get_factors())
+    assert.is_false(fg:is_tree()) -- smoke -> lung/bronc -> either/dysp closes a loop
+  end)
+
   it("handles disconnected networks with a junction forest", function()
     local bn = pgm.BayesianNetwork{ { "a", "b" } }
     bn:set_cpt("a", { states = { 0, 1 }, probs = { 0.3, 0.7 } })
