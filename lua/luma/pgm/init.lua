@@ -24,15 +24,19 @@ local mn = require("luma.pgm.mn")
 
 local pgm = {}
 
--- Members of other parts, loaded when first read: name -> part module.
--- (Issue 32 item 5 wires its names here at merge, e.g.
---  maxflow = "luma.pgm.grid", BernoulliRBM = "luma.pgm.rbm".)
+-- Other parts, loaded when first read: name -> part module.  A name that
+-- is the part's own last component is the whole part (luma.pgm.grid),
+-- any other a member of it (luma.pgm.BernoulliRBM).  Issue 32 item 5
+-- (branch pgmgrid) wires its names here at merge, e.g.
+--   grid = "luma.pgm.grid", BoltzmannMachine = "luma.pgm.rbm",
+--   BernoulliRBM = "luma.pgm.rbm".
 local LAZY_PARTS = {}
 
 setmetatable(pgm, { __index = function(t, key)
   local part = LAZY_PARTS[key]
   if part == nil then return nil end
-  local value = require(part)[key]
+  local module = require(part)
+  local value = part:match("([%w_]+)$") == key and module or module[key]
   rawset(t, key, value)
   return value
 end })
