@@ -253,18 +253,6 @@ local CALLS = {
 
 -- Instances for the methods of types other than estimators.
 local SELVES = {
-  ["luma.plot.Axes"] = function() return figure():axes(1, 1) end,
-  ["luma.plot.Figure"] = figure,
-  ["luma.bayes.BetaBernoulli"] = function() return luma.bayes.BetaBernoulli{} end,
-  ["luma.bayes.GammaPoisson"] = function() return luma.bayes.GammaPoisson{} end,
-  ["luma.bayes.NormalInverseGamma"] = function() return luma.bayes.NormalInverseGamma{} end,
-  ["luma.bayes.DirichletCategorical"] = function()
-    return luma.bayes.DirichletCategorical{ alpha = { 1, 1 } }
-  end,
-  ["luma.bayes.NormalKnownVariance"] = function() return luma.bayes.NormalKnownVariance{ sigma = 1 } end,
-  ["luma.bayes.NormalInverseWishart"] = function()
-    return luma.bayes.NormalInverseWishart{ delta = { 0, 0 } }
-  end,
   ["luma.pgm.BayesianNetwork"] = function()
     local bn = luma.pgm.BayesianNetwork{ { "a", "b" } }
     bn:set_cpt("a", { states = { "x", "y" }, probs = { 0.5, 0.5 } })
@@ -277,6 +265,18 @@ local SELVES = {
   end,
   ["luma.pgm.FactorGraph"] = function()
     return luma.pgm.FactorGraph():add_variable("a", 2):add_factor({ "a" }, { 1, 2 })
+  end,
+  ["luma.plot.Axes"] = function() return figure():axes(1, 1) end,
+  ["luma.plot.Figure"] = figure,
+  ["luma.bayes.BetaBernoulli"] = function() return luma.bayes.BetaBernoulli{} end,
+  ["luma.bayes.GammaPoisson"] = function() return luma.bayes.GammaPoisson{} end,
+  ["luma.bayes.NormalInverseGamma"] = function() return luma.bayes.NormalInverseGamma{} end,
+  ["luma.bayes.DirichletCategorical"] = function()
+    return luma.bayes.DirichletCategorical{ alpha = { 1, 1 } }
+  end,
+  ["luma.bayes.NormalKnownVariance"] = function() return luma.bayes.NormalKnownVariance{ sigma = 1 } end,
+  ["luma.bayes.NormalInverseWishart"] = function()
+    return luma.bayes.NormalInverseWishart{ delta = { 0, 0 } }
   end,
 }
 
