@@ -55,7 +55,7 @@ BIN_OBJS  := $(BUILD)/obj/src/vm/main.o $(BUILD)/obj/src/vm/repl.o
 TOOL_BINS := $(BUILD)/test_embed $(BUILD)/embed_host $(BUILD)/ptydrive $(BUILD)/benchtool \
 	$(BUILD)/api_fuzz $(BUILD)/test_threads $(BUILD)/attack_probe
 
-.PHONY: lua-module install-rock all run test check bench bench-ready bench-quick bench-baseline install uninstall clean deps lint fuzz fuzz-build fuzz-bins docs plots host-libs FORCE
+.PHONY: install-docs lua-module install-rock all run test check bench bench-ready bench-quick bench-baseline install uninstall clean deps lint fuzz fuzz-build fuzz-bins docs plots host-libs FORCE
 all: $(BUILD)/luma $(BUILD)/libluma.a $(BUILD)/libluma.so $(BUILD)/libluma.so.0 $(BUILD)/luma.so \
 	$(BUILD)/luma.pc $(TOOL_BINS)
 
@@ -222,9 +222,12 @@ fuzz: deps fuzz-build
 host-libs:
 	@echo $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm -lpthread
 
-# The HTML reference from the doc registry (scripts/make-docs.lua):
-# build/docs/index.html and one page per module.
-docs: all
+# The documentation site (scripts/make-docs.lua): build/docs/index.html,
+# the reference (one page per module), the narrative docs (cmark-gfm,
+# KaTeX) and the gallery (every scripts/examples/*.lua run, cached in
+# build/gallery-cache).  A failing example or a broken link fails it.
+docs: deps
+	@$(MAKE) --no-print-directory all
 	$(BUILD)/luma scripts/make-docs.lua $(BUILD)/docs
 
 # The notes' figures (scripts/make-plots.lua) into build/plots.
@@ -263,6 +266,18 @@ install: all
 	install -m 755 $(BUILD)/luma.so $(DESTDIR)$(CMODDIR)/luma.so
 	for f in $(LUA_SRCS); do install -D -m 644 $$f $(DESTDIR)$(LMODDIR)/$${f#lua/}; done
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then ldconfig; fi
+	@if [ "$(DOCS)" != no ]; then $(MAKE) --no-print-directory install-docs; fi
+
+# The documentation under DOCDIR: the Markdown sources as in the
+# repository (README.md beside docs/, so their links work) and the HTML
+# site of `make docs` in html/.  `make install DOCS=no` leaves them out.
+DOCDIR ?= $(PREFIX)/share/doc/luma
+DOCS   ?= yes
+install-docs: docs
+	install -d $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR)/html
+	install -m 644 README.md CHANGELOG.md LICENSE $(DESTDIR)$(DOCDIR)/
+	install -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+	cp -R $(BUILD)/docs/. $(DESTDIR)$(DOCDIR)/html/
 
 # What `luarocks make` installs (luma-VERSION.rockspec): the C module
 # into the rock's C module folder, the Lua modules beside the rock's Lua
@@ -281,7 +296,7 @@ install-rock: lua-module
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/luma $(DESTDIR)$(LIBDIR)/libluma.* $(DESTDIR)$(INCLUDEDIR)/luma.h \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/luma.pc $(DESTDIR)$(CMODDIR)/luma.so
-	rm -rf $(DESTDIR)$(LMODDIR)/luma
+	rm -rf $(DESTDIR)$(LMODDIR)/luma $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build build-asan build-clang build-fuzz build-tsan

@@ -1,15 +1,25 @@
---- make-docs.lua: the HTML reference, generated from the doc registry that
--- help() reads, so the two never disagree.
+--- make-docs.lua: the documentation site.  The HTML reference is
+-- generated from the doc registry that help() reads, so the two never
+-- disagree; the narrative pages are README.md, CHANGELOG.md and docs/*.md
+-- rendered by cmark-gfm with their formulas typeset by KaTeX
+-- (scripts/docs/markdown.lua); the gallery runs every example script
+-- (scripts/docs/gallery.lua).  Every internal link is then checked
+-- (scripts/docs/linkcheck.lua): a broken one, or an example that fails,
+-- fails the build.
 --
 --   build/luma scripts/make-docs.lua OUTDIR      (make docs: build/docs)
 --
--- Writes OUTDIR/index.html (the modules, and a search box filtering every
--- name and one-line summary with a few lines of inline JavaScript) and one
--- page per module, OUTDIR/<module>.html: each function and class with its
--- signature, text, parameter table and methods.  A qualified name in a
--- text (luma.linear.Ridge), or the short name of a unique public function
--- or class (cross_validate, KFold), links to its entry.  Plain static HTML
--- and CSS, no external assets: the pages work offline and from file://.
+-- Writes OUTDIR/index.html (the guides, the gallery, the modules, and a
+-- search box filtering every name and one-line summary with a few lines of
+-- inline JavaScript), one page per module, OUTDIR/<module>.html: each
+-- function and class with its signature, text, parameter table and
+-- methods; one page per narrative document (OUTDIR/LINEAR.html for
+-- docs/LINEAR.md); OUTDIR/gallery/; and KaTeX (Debian's libjs-katex)
+-- copied into OUTDIR/katex.  A qualified name in a text
+-- (luma.linear.Ridge), or the short name of a unique public function or
+-- class (cross_validate, KFold), links to its entry; "docs/X.md" to its
+-- page.  Static HTML and CSS, no external assets: the pages work offline
+-- and from file://.
 -- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local repl = require("luma.repl")
@@ -18,6 +28,31 @@ local outdir = arg and arg[1]
 if not outdir or outdir == "" then
   io.stderr:write("usage: luma scripts/make-docs.lua OUTDIR\n")
   os.exit(2)
+end
+
+local function fail(msg)
+  io.stderr:write("make-docs: ", msg, "\n")
+  os.exit(1)
+end
+
+-- The helper modules live beside this script.
+local here = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/docs/"
+package.path = here .. "?.lua;" .. package.path
+local markdown = require("markdown")
+local gallery = require("gallery")
+local linkcheck = require("linkcheck")
+
+-- The two tools the site needs, named by their Debian packages.
+local KATEX = os.getenv("LUMA_KATEX_DIR") or "/usr/share/javascript/katex"
+do
+  local ok, why = markdown.have_cmark()
+  if not ok then fail(why) end
+  local f = io.open(KATEX .. "/katex.min.js", "rb")
+  if not f then
+    fail("KaTeX is not installed: no " .. KATEX .. "/katex.min.js (Debian package "
+      .. "libjs-katex; scripts/setup-deps installs it)")
+  end
+  f:close()
 end
 
 local function html_escape(s)
@@ -91,8 +126,105 @@ for _, e in ipairs(entries) do
   end
 end
 
+-- ------------------------------------------------ the narrative pages
+
+local function read(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+-- Repository path of each narrative document -> its page.
+local guides, guide_of = {}, {}
+do
+  local sources = { "README.md", "CHANGELOG.md" }
+  local p = assert(io.popen("ls docs/*.md"))
+  for line in p:lines() do sources[#sources + 1] = line end
+  p:close()
+  for _, src in ipairs(sources) do
+    local text = read(src)
+    if text then
+      local base = src:match("([^/]+)%.md$")
+      local g = { src = src, page = base .. ".html", text = text,
+        title = text:match("^#%s+([^\n]+)") or text:match("\n#%s+([^\n]+)") or base }
+      guides[#guides + 1] = g
+      guide_of[src] = g
+    end
+  end
+end
+-- LUMA_EXAMPLES names another folder of examples (the tests' failing one).
+local EXAMPLES = os.getenv("LUMA_EXAMPLES") or "scripts/examples"
+local examples = {}
+for _, name in ipairs(gallery.scripts(EXAMPLES)) do examples[name] = true end
+
+-- The modules a narrative page documents, and back: by name
+-- (docs/LINEAR.md: luma.linear) and these.
+local MORE_GUIDES = {
+  ["luma.naive_bayes"] = "docs/CLASSIFIERS.md", ["luma.discriminant"] = "docs/CLASSIFIERS.md",
+  ["luma.Matrix"] = "docs/MATRIX.md", ["luma.linalg"] = "docs/MATRIX.md",
+  ["luma.Table"] = "docs/TABLE.md", ["luma.io"] = "docs/TABLE.md",
+  ["luma.dist"] = "docs/STATS.md", ["luma.special"] = "docs/STATS.md",
+  ["luma.model_selection"] = "docs/ESTIMATORS.md", ["luma.pipeline"] = "docs/ESTIMATORS.md",
+  ["luma.estimator"] = "docs/ESTIMATORS.md", ["luma.autograd"] = "docs/NN.md",
+  ["luma.persist"] = "docs/FORMAT.md", ["luma.mpi"] = "docs/PARALLEL.md",
+}
+local module_guide = {}
+for _, g in ipairs(guides) do
+  g.modules = {}
+  local mod = "luma." .. g.src:match("([^/]+)%.md$"):lower()
+  if g.src:match("^docs/") and modules[mod] then module_guide[mod] = g end
+end
+for mod, src in pairs(MORE_GUIDES) do
+  if modules[mod] and guide_of[src] then module_guide[mod] = guide_of[src] end
+end
+for mod, g in pairs(module_guide) do g.modules[#g.modules + 1] = mod end
+for _, g in ipairs(guides) do table.sort(g.modules) end
+
+-- A repository path (relative to the folder of the file naming it, with
+-- an optional #fragment) -> the href of its page from a page `depth`
+-- folders below the site's root, or nil.
+local function site_href(target, from_dir, depth)
+  local path, frag = target:match("^([^#]*)(#?.*)$")
+  local parts = {}
+  for part in ((from_dir ~= "" and from_dir .. "/" or "") .. path):gmatch("[^/]+") do
+    if part == ".." then parts[#parts] = nil elseif part ~= "." then parts[#parts + 1] = part end
+  end
+  path = table.concat(parts, "/")
+  local up = string.rep("../", depth)
+  if guide_of[path] then return up .. guide_of[path].page .. frag end
+  if path == "scripts/examples" then return up .. "gallery/index.html" end
+  local example = path:match("^scripts/examples/([%w_%-]+)%.lua$")
+  if example and examples[example] then return up .. "gallery/" .. example .. ".html" end
+  return nil
+end
+
+-- A path mentioned in prose: docs/X.md, X.md (a page of docs/ or the
+-- root), scripts/examples/x.lua or x.lua (an example).
+local function mention_href(word, depth)
+  return site_href(word, "", depth) or site_href(word, "docs", depth)
+    or site_href("scripts/examples/" .. word, "", depth)
+end
+
 -- Escapes text and links the documented names in it (but not self).
+local linked_names
 local function linked(text, self_name)
+  local out, pos = {}, 1
+  -- the mentions of narrative pages and examples first
+  for start, word, stop in text:gmatch("()([%w_./-]+%.%a+)()") do
+    local link = mention_href(word, 0)
+    if link then
+      out[#out + 1] = linked_names(text:sub(pos, start - 1), self_name)
+      out[#out + 1] = string.format('<a href="%s">%s</a>', link, html_escape(word))
+      pos = stop
+    end
+  end
+  out[#out + 1] = linked_names(text:sub(pos), self_name)
+  return table.concat(out)
+end
+
+function linked_names(text, self_name)
   local out, pos = {}, 1
   for start, word, stop in text:gmatch("()([%a_][%w_%.]*[%w_])()") do
     out[#out + 1] = html_escape(text:sub(pos, start - 1))
@@ -131,15 +263,36 @@ th { background: #f3f5f8; }
 ul.names { list-style: none; padding: 0; }
 ul.names li { padding: 0.15em 0; }
 ul.names li span { color: #57606a; }
+header nav { display: inline; margin-left: 2em; }
+header nav a { font-weight: normal; margin-right: 1.2em; }
+.guide pre, pre.code, pre.output { background: #f6f8fa; padding: 0.6em 0.9em; overflow-x: auto; }
+pre.output { border-left: 3px solid #2a9d8f; }
+.math.display { margin: 0.8em 0; overflow-x: auto; }
+p.see { color: #57606a; }
+figure { margin: 1em 0; }
+figure img { max-width: 100%; border: 1px solid #d0d7de; }
+.thumbs { display: grid; grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); gap: 1em; }
+a.thumb { display: block; border: 1px solid #d0d7de; padding: 0.5em; color: inherit;
+  text-decoration: none; }
+a.thumb:hover { border-color: #457b9d; }
+a.thumb img { width: 100%; height: 160px; object-fit: contain; display: block; }
+a.thumb span { display: block; font-weight: 600; margin: 0.4em 0 0.2em; }
+a.thumb code { color: #57606a; font-size: 0.8em; }
 ]]
 
-local function page(title, body)
+-- A page of the site, `depth` folders below its root (gallery pages: 1),
+-- with extra elements for its head (KaTeX) and the end of its body.
+local function page(title, body, depth, head, tail)
+  local up = string.rep("../", depth or 0)
   return table.concat({
     "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
-    "<title>", html_escape(title), "</title>\n<style>\n", STYLE, "</style>\n</head>\n<body>\n",
-    "<header><a href=\"index.html\">Luma ", html_escape(luma.VERSION),
-    " reference</a></header>\n<main>\n", body, "</main>\n</body>\n</html>\n" })
+    "<title>", html_escape(title), "</title>\n<style>\n", STYLE, "</style>\n", head or "",
+    "</head>\n<body>\n<header><a href=\"", up, "index.html\">Luma ", html_escape(luma.VERSION),
+    "</a> <nav><a href=\"", up, "GETTING_STARTED.html\">Getting started</a> <a href=\"", up,
+    "index.html#guides\">Guides</a> <a href=\"", up, "gallery/index.html\">Gallery</a> <a href=\"",
+    up, "index.html#modules\">Reference</a></nav></header>\n<main>\n", body, "</main>\n",
+    tail or "", "</body>\n</html>\n" })
 end
 
 local function params_table(params)
@@ -181,6 +334,11 @@ local function module_page(m)
   local rec = m.record or (by_name[m.name] and by_name[m.name].record) or {}
   local body = { "<h1><code>", html_escape(m.name), "</code></h1>\n" }
   if rec.doc then body[#body + 1] = "<p>" .. linked(rec.doc, m.name) .. "</p>\n" end
+  local guide = module_guide[m.name]
+  if guide then
+    body[#body + 1] = string.format('<p class="see">Guide: <a href="%s">%s</a> (%s).</p>\n',
+      guide.page, html_escape(guide.title), html_escape(guide.src))
+  end
   table.sort(m.members, function(a, b) return a.name < b.name end)
   body[#body + 1] = "<h2>Contents</h2>\n<ul>\n"
   for _, e in ipairs(m.members) do
@@ -222,6 +380,10 @@ local function index_page()
   local body = { "<h1>Luma ", html_escape(luma.VERSION), " reference</h1>\n",
     "<p>Every public module, function, class and method, as <code>help()</code> shows "
       .. "them.</p>\n",
+    "<p>New to Luma? <a href=\"GETTING_STARTED.html\">Getting started</a> (for scikit-learn "
+      .. "users: <a href=\"SKLEARN.html\">the translation table</a>); embedding Luma in a C "
+      .. "program: <a href=\"EMBEDDING.html\">the embedding guide</a>; examples with their "
+      .. "output and figures: <a href=\"gallery/index.html\">the gallery</a>.</p>\n",
     '<input id="search" type="search" placeholder="Search names and summaries" '
       .. 'aria-label="Search">\n<p id="count"></p>\n<ul class="names" id="names">\n' }
   for _, e in ipairs(entries) do
@@ -234,7 +396,12 @@ local function index_page()
         html_escape(text))
     end
   end
-  body[#body + 1] = "</ul>\n<h2>Modules</h2>\n<ul>\n"
+  body[#body + 1] = "</ul>\n<h2 id=\"guides\">Guides</h2>\n<ul>\n"
+  for _, g in ipairs(guides) do
+    body[#body + 1] = string.format('<li><a href="%s">%s</a> <span class="kind">%s</span></li>\n',
+      g.page, html_escape(g.title), html_escape(g.src))
+  end
+  body[#body + 1] = "</ul>\n<h2 id=\"modules\">Modules</h2>\n<ul>\n"
   for _, name in ipairs(module_names) do
     local rec = modules[name].record or (by_name[name] and by_name[name].record)
     body[#body + 1] = string.format('<li><a href="%s"><code>%s</code></a> %s</li>\n',
@@ -252,9 +419,86 @@ local function write(path, text)
   f:close()
 end
 
-assert(os.execute("mkdir -p '" .. outdir:gsub("'", "'\\''") .. "'"), "cannot create " .. outdir)
+local function sh_quote(p) return "'" .. p:gsub("'", "'\\''") .. "'" end
+
+if not os.execute("mkdir -p " .. sh_quote(outdir)) then fail("cannot create " .. outdir) end
+-- Pages of a previous build whose source is gone would otherwise stay
+-- (and be installed): the pages and the gallery are written afresh.
+os.execute("rm -rf " .. sh_quote(outdir) .. "/*.html " .. sh_quote(outdir .. "/gallery"))
 write(outdir .. "/index.html", index_page())
 for _, name in ipairs(module_names) do
   write(outdir .. "/" .. page_of(name), module_page(modules[name]))
 end
-print(string.format("wrote %s/index.html and %d module pages", outdir, #module_names))
+
+-- KaTeX, copied (fonts included) so the pages need no network.
+if not os.execute("rm -rf " .. sh_quote(outdir .. "/katex") .. " && mkdir -p "
+    .. sh_quote(outdir .. "/katex") .. " && cp -rL " .. sh_quote(KATEX .. "/katex.min.js") .. " "
+    .. sh_quote(KATEX .. "/katex.min.css") .. " " .. sh_quote(KATEX .. "/fonts") .. " "
+    .. sh_quote(outdir .. "/katex/")) then
+  fail("cannot copy KaTeX from " .. KATEX)
+end
+local function katex_head(up)
+  return string.format('<link rel="stylesheet" href="%skatex/katex.min.css">\n', up)
+end
+-- Typesets each formula the Markdown post-processing marked; a formula
+-- KaTeX cannot parse is shown in red with its source (throwOnError off),
+-- and the tests look for those.
+local function katex_tail(up)
+  return string.format('<script src="%skatex/katex.min.js"></script>\n', up) .. [[
+<script>
+document.querySelectorAll(".math").forEach(function (el) {
+  katex.render(el.textContent, el, {
+    displayMode: el.classList.contains("display"), throwOnError: false });
+});
+</script>
+]]
+end
+
+local function md_context(from_dir, depth)
+  return {
+    resolve = function(target) return site_href(target, from_dir, depth) end,
+    mention = function(word) return mention_href(word, depth) end,
+    api = function(name)
+      local h = href(name)
+      return h and string.rep("../", depth) .. h
+    end,
+  }
+end
+
+local n_math = 0
+for _, g in ipairs(guides) do
+  local html, has_math = markdown.render(g.text, md_context(g.src:match("^(.*)/") or "", 0))
+  local refs = {}
+  for _, mod in ipairs(g.modules) do
+    refs[#refs + 1] = string.format('<a href="%s"><code>%s</code></a>', page_of(mod), mod)
+  end
+  local see = #refs > 0 and '<p class="see">Reference: ' .. table.concat(refs, ", ") .. ".</p>\n"
+    or ""
+  if has_math then n_math = n_math + 1 end
+  write(outdir .. "/" .. g.page, page(g.title .. " - Luma", see .. '<div class="guide">' .. html
+    .. "</div>\n", 0, has_math and katex_head("") or nil, has_math and katex_tail("") or nil))
+end
+
+local luma_bin = arg[-1] or "build/luma"
+local root = os.getenv("PWD") or "."
+if not luma_bin:match("^/") then luma_bin = root .. "/" .. luma_bin end
+local cache = os.getenv("LUMA_GALLERY_CACHE") or (luma_bin:match("^(.*)/[^/]*$") .. "/gallery-cache")
+local ran, failures = gallery.build({
+  outdir = outdir, examples = EXAMPLES, root = root, luma = luma_bin, runner = here .. "run-example.lua",
+  cache = cache, timeout = 300, escape = html_escape,
+  render = function(text, depth) return (markdown.render(text, md_context("scripts/examples", depth))) end,
+  page = page,
+  api_module = function(name) return modules[name] and "../" .. page_of(name) or nil end,
+  log = function(msg) io.stderr:write(msg, "\n") end,
+})
+if not ran then
+  fail("examples failed:\n" .. table.concat(failures, "\n"))
+end
+
+local n_pages, n_links, bad = linkcheck.check(outdir)
+if #bad > 0 then
+  fail(string.format("%d broken links:\n%s", #bad, table.concat(bad, "\n")))
+end
+print(string.format("wrote %s/index.html, %d module pages, %d guides (%d with formulas), "
+  .. "%d gallery examples; %d pages, %d links checked", outdir, #module_names, #guides, n_math,
+  #ran, n_pages, n_links))

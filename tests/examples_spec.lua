@@ -94,6 +94,50 @@ describe("examples", function()
     os.remove(path)
   end
 
+  it("learns the adding problem at length 100 with an LSTM, not a plain RNN (nn_adding_problem.lua)", function()
+    local out, err, code = support.luma_run({ "scripts/examples/nn_adding_problem.lua" })
+    assert.equal("", err)
+    assert.equal(0, code)
+    local lstm, rnn = out:match("test MSE at T = 100: LSTM ([%d.]+), RNN ([%d.]+)")
+    -- baseline (predict 1): 2/12 = 0.167; 0.0011 and 0.184 measured
+    assert.is_true(tonumber(lstm) < 0.02, lstm)
+    assert.is_true(tonumber(rnn) > 0.15, rnn)
+  end)
+
+  it("trains a character-level LSTM on SQLite's release history and samples from it (nn_char_lstm.lua)", function()
+    local out, err, code = support.luma_run({ "scripts/examples/nn_char_lstm.lua" })
+    assert.equal("", err)
+    assert.equal(0, code)
+    local V = tonumber(out:match("vocabulary of (%d+)"))
+    local before, after = out:match("held%-out loss ([%d.]+) before training, ([%d.]+) after")
+    -- untrained: about log V (4.52 for the 92 characters); 2.02 measured
+    assert.is_true(math.abs(tonumber(before) - math.log(V)) < 0.2, before)
+    assert.is_true(tonumber(after) < 2.4, after)
+    local first = tonumber(out:match("batch   50: training loss ([%d.]+)"))
+    local last = tonumber(out:match("batch  400: training loss ([%d.]+)"))
+    assert.is_true(last < first - 1, first .. " -> " .. last) -- 3.63 -> 2.06 measured
+    local sample = out:match("sample: (SQLite [^\n]*)")
+    assert.equal(7 + 300, #sample)
+    -- plausible text: mostly letters and spaces, words of English length
+    local letters = select(2, sample:gsub("[%a ]", ""))
+    assert.is_true(letters > 0.85 * #sample)
+  end)
+
+  it("forecasts a seasonal series with an LSTM and with ARIMA and plots both (nn_lstm_vs_arima.lua)", function()
+    local dir = fresh_dir()
+    local out, err, code = support.luma_run({ "scripts/examples/nn_lstm_vs_arima.lua", dir })
+    assert.equal("", err)
+    assert.equal(0, code)
+    local arima, lstm = out:match("ARIMA%(1,0,0%)%(0,1,1%)_12 ([%d.]+), LSTM ([%d.]+)")
+    arima, lstm = tonumber(arima), tonumber(lstm)
+    -- ARIMA is deterministic (1.378); the LSTM (2.276 measured) must
+    -- forecast the cycle, far below the series' seasonal swing of 20
+    assert.near(1.378, arima, 0.001)
+    assert.is_true(lstm < 3, lstm)
+    assert_png(out, dir .. "/nn_lstm_vs_arima.png")
+    os.remove(dir)
+  end)
+
   it("classifies the digits with an MLP and draws its loss curve (nn_digits.lua)", function()
     local dir = fresh_dir()
     local out, err, code = support.luma_run({ "scripts/examples/nn_digits.lua", dir })
@@ -107,6 +151,22 @@ describe("examples", function()
     local acc = tonumber(out:match("test accuracy ([%d.]+)"))
     assert.is_true(acc >= 0.97, "accuracy " .. acc) -- 0.987 measured, as tests/nn/mlp_spec.lua
     assert_png(out, dir .. "/nn_digits.png")
+    os.remove(dir)
+  end)
+
+  it("classifies the digits with a CNN at 0.98 or better (nn_cnn_digits.lua)", function()
+    local dir = fresh_dir()
+    local out, err, code = support.luma_run({ "scripts/examples/nn_cnn_digits.lua", dir })
+    assert.equal("", err)
+    assert.equal(0, code)
+    assert.truthy(out:find("1347 training and 450 test images of 1 x 8 x 8", 1, true))
+    local n_iter, first, last = out:match("n_iter (%d+), loss ([%d.]+) after the first epoch, ([%d.]+)")
+    assert.equal(30, tonumber(n_iter))
+    assert.is_true(tonumber(last) < tonumber(first) / 100) -- 2.01 -> 0.0020 measured
+    local acc = tonumber(out:match("test accuracy ([%d.]+)"))
+    assert.is_true(acc >= 0.98, "accuracy " .. acc) -- 0.9844 measured (0.984-0.989 over seeds 1 to 3)
+    assert.truthy(out:find("reloaded copy predicts the same: true", 1, true))
+    assert_png(out, dir .. "/nn_cnn_digits.png")
     os.remove(dir)
   end)
 
@@ -165,5 +225,173 @@ describe("examples", function()
     assert.equal(5, tonumber(n)) -- inner and outer weight and bias, alpha
     assert.is_true(tonumber(max_err) < 1e-6) -- 1.2e-08 measured
     assert.equal("ok", verdict)
+  end)
+
+  -- The examples added with the gallery (`make docs` runs every script of
+  -- scripts/examples: scripts/docs/gallery.lua).  Each draws one PNG into the folder it is given.
+  local function run_example(name)
+    local dir = fresh_dir()
+    local out, err, code = support.luma_run({ "scripts/examples/" .. name .. ".lua", dir })
+    assert.equal("", err)
+    assert.equal(0, code)
+    return out, dir
+  end
+  local function assert_figure(out, path, dir)
+    assert.truthy(out:find("wrote " .. path, 1, true))
+    local f = assert(io.open(path, "rb"))
+    local head = f:read(8)
+    local size = f:seek("end")
+    f:close()
+    assert.equal("\137PNG\r\n\26\n", head)
+    assert.is_true(size > 10000) -- a drawn figure, not a blank canvas
+    os.remove(path)
+    os.remove(dir)
+  end
+
+  it("grows a tree and a forest on the breast cancer data (tree_forest.lua)", function()
+    local out, dir = run_example("tree_forest")
+    assert.truthy(out:find("426 training and 143 test tumours, 30 features", 1, true))
+    assert.truthy(out:find("|--- worst radius <= ", 1, true)) -- the root split, by name
+    local train, test = out:match("unpruned tree: training accuracy ([%d.]+), test accuracy ([%d.]+)")
+    assert.equal(1, tonumber(train)) -- an unpruned tree separates distinct rows
+    local oob, forest = out:match("out%-of%-bag accuracy ([%d.]+), test accuracy ([%d.]+)")
+    -- 0.958 and 0.958 measured; scikit-learn's forests reach 0.95 to 0.97 here
+    assert.is_true(tonumber(forest) >= tonumber(test))
+    assert.is_true(tonumber(forest) > 0.93 and tonumber(oob) > 0.93)
+    assert_figure(out, dir .. "/forest_importances.png", dir)
+  end)
+
+  it("separates the moons with an RBF kernel and not a linear one (svm_kernels.lua)", function()
+    local out, dir = run_example("svm_kernels")
+    local linear = tonumber(out:match("linear kernel: %d+ support vectors, test accuracy ([%d.]+)"))
+    local rbf = tonumber(out:match("RBF kernel: %d+ support vectors, test accuracy ([%d.]+)"))
+    assert.is_true(linear < 0.9)       -- 0.80 measured: a line cannot follow the moons
+    assert.is_true(rbf >= linear + 0.1) -- 0.96 measured
+    assert.truthy(out:find("best C = %d+, gamma = [%d.]+"))
+    assert_figure(out, dir .. "/svm_regions.png", dir)
+  end)
+
+  it("clusters blobs and moons three ways (cluster_compare.lua)", function()
+    local out, dir = run_example("cluster_compare")
+    local rows = {}
+    for name, blobs, moons in out:gmatch("\n(%a[%a%- ]-)%s+([%d.]+)%s+([%d.]+)") do
+      rows[name] = { tonumber(blobs), tonumber(moons) }
+    end
+    -- every method finds the well-separated blobs ...
+    for _, name in ipairs{ "k-means", "DBSCAN", "single linkage" } do
+      assert.is_true(rows[name][1] > 0.95, name)
+    end
+    -- ... only the density and chaining methods the moons (k-means 0.48)
+    assert.is_true(rows["k-means"][2] < 0.7)
+    assert.is_true(rows["DBSCAN"][2] > 0.95)
+    assert.is_true(rows["single linkage"][2] > 0.95)
+    assert_figure(out, dir .. "/cluster_compare.png", dir)
+  end)
+
+  it("explains the wine data's variance as scikit-learn does (pca_decomposition.lua)", function()
+    local out, dir = run_example("pca_decomposition")
+    -- scikit-learn 1.2.1 on the standardized wine data: 0.3620, 0.1921, 0.1112,
+    -- and 8 components for 90% (np.searchsorted of the cumulative ratios)
+    assert.truthy(out:find("\n        1               0.362       0.362", 1, true))
+    assert.truthy(out:find("\n        2               0.192       0.554", 1, true))
+    assert.truthy(out:find("8 of 13 components keep 90% of the variance", 1, true))
+    assert.truthy(out:find("component 1 loading flavanoids", 1, true))
+    local two, all = out:match("2 components ([%d.]+), all 13 columns ([%d.]+)")
+    assert.is_true(tonumber(two) > 0.9 and tonumber(all) > 0.9)
+    assert_figure(out, dir .. "/pca_wine.png", dir)
+  end)
+
+  it("chooses k for k-NN on the digits by cross-validation (neighbors_knn.lua)", function()
+    local out, dir = run_example("neighbors_knn")
+    local train1 = tonumber(out:match("\n   1%s+([%d.]+)"))
+    assert.equal(1, train1) -- k = 1 predicts each training digit by itself
+    local k, acc = out:match("best k = (%d+) %(cross%-validated accuracy ([%d.]+)%)")
+    assert.is_true(tonumber(k) <= 5)     -- 3 measured
+    assert.is_true(tonumber(acc) > 0.98) -- 0.987 measured
+    assert_figure(out, dir .. "/knn_validation.png", dir)
+  end)
+
+  it("fits a GP's kernel, noise included, by the marginal likelihood (gp_regression.lua)", function()
+    local out, dir = run_example("gp_regression")
+    local noise = tonumber(out:match("WhiteKernel%(noise_level=([%d.e%-]+)%)"))
+    assert.is_true(noise > 0.01 and noise < 0.1) -- 0.0416 measured; the true variance is 0.04
+    local rmse = tonumber(out:match("noise%-free function on 201 points: ([%d.]+)"))
+    assert.is_true(rmse < 0.2) -- 0.113 measured, half the noise's sd from 30 points
+    local covered = tonumber(out:match("holds the function at (%d+) of 201"))
+    assert.is_true(covered >= 190)
+    assert_figure(out, dir .. "/gp_regression.png", dir)
+  end)
+
+  it("reports a classifier's confusion matrix, ROC AUC and log loss (roc_metrics.lua)", function()
+    local out, dir = run_example("roc_metrics")
+    assert.truthy(out:find("precision    recall  f1-score   support", 1, true))
+    local a00, a01, a10, a11 = out:match("%[%[(%d+)%s+(%d+)%]\n %[%s*(%d+)%s+(%d+)%]%]")
+    -- 53 malignant and 90 benign test tumours (stratified 25% of 212 and 357)
+    assert.equal(53, tonumber(a00) + tonumber(a01))
+    assert.equal(90, tonumber(a10) + tonumber(a11))
+    local auc_lr = tonumber(out:match("logistic regression%s+accuracy [%d.]+%s+ROC AUC ([%d.]+)"))
+    local auc_nb = tonumber(out:match("Gaussian naive Bayes%s+accuracy [%d.]+%s+ROC AUC ([%d.]+)"))
+    assert.is_true(auc_lr > 0.99 and auc_nb > 0.97) -- 0.9987 and 0.9910 measured
+    assert_figure(out, dir .. "/roc_curves.png", dir)
+  end)
+
+  it("computes a weather chain's stationary law and hitting times (markov_weather.lua)", function()
+    local out, dir = run_example("markov_weather")
+    -- pi = (21, 13, 12) / 46 solves pi = pi P by hand; hitting times of
+    -- rain: h_cloudy = 5, h_sunny = 20/3 from h = 1 + P h
+    assert.truthy(out:find("sunny 0.4565, cloudy 0.2826, rainy 0.2609", 1, true))
+    assert.truthy(out:find("1/pi_3 = 3.833 days", 1, true))
+    assert.truthy(out:find("from sunny 6.667, from cloudy 5.000", 1, true))
+    assert.truthy(out:find("irreducible: true, period 1", 1, true))
+    local err = tonumber(out:match("largest error in P ([%d.]+)"))
+    assert.is_true(err < 0.06) -- counts from 5000 steps: standard errors near 0.01
+    assert_figure(out, dir .. "/markov_weather.png", dir)
+  end)
+
+  it("runs t, Welch, KS, chi-squared and ANOVA tests and a bootstrap (stats_tests.lua)", function()
+    local out, dir = run_example("stats_tests")
+    local t, p = out:match("t%-test:%s+t = ([%-%d.]+), df = 78, p = ([%d.]+)")
+    local tw = out:match("Welch:%s+t = ([%-%d.]+)")
+    assert.equal(t, tw) -- equal group sizes: the pooled and Welch statistics coincide
+    assert.is_true(tonumber(p) < 0.05)
+    -- scipy.stats.chi2_contingency([[30, 15, 5], [20, 20, 10]], correction=False):
+    -- 4.380952, df 2, p 0.111863
+    assert.truthy(out:find("statistic 4.381, df 2, p = 0.1119", 1, true))
+    local lo, hi = out:match("95%% interval %[([%-%d.]+), ([%-%d.]+)%]")
+    assert.is_true(tonumber(lo) > 0 and tonumber(hi) > tonumber(lo))
+    assert_figure(out, dir .. "/stats_tests.png", dir)
+  end)
+
+  it("picks three mixture components by BIC (mixture_bic.lua)", function()
+    local out, dir = run_example("mixture_bic")
+    assert.truthy(out:find("BIC chooses k = 3", 1, true))
+    local ari = tonumber(out:match("against the true groups ([%d.]+)"))
+    assert.is_true(ari > 0.95) -- 0.981 measured
+    assert_figure(out, dir .. "/mixture_bic.png", dir)
+  end)
+
+  it("compares generative classifiers on the wine data (generative_classifiers.lua)", function()
+    local out, dir = run_example("generative_classifiers")
+    local acc = {}
+    for name, a in out:gmatch("\n(%a[%a ]-)%s+([%d.]+) %+%- ") do acc[name] = tonumber(a) end
+    for _, name in ipairs{ "Gaussian naive Bayes", "LDA", "QDA", "nearest centroid",
+        "logistic regression" } do
+      assert.is_true(acc[name] > 0.9, name) -- 0.96 to 0.99 measured
+    end
+    assert.truthy(out:find("LDA projection: 178 x 2", 1, true)) -- K - 1 = 2 directions
+    assert_figure(out, dir .. "/lda_wine.png", dir)
+  end)
+
+  it("finds Rosenbrock's minimum with five optimizers (optim_rosenbrock.lua)", function()
+    local out, dir = run_example("optim_rosenbrock")
+    local n = 0
+    for method, x, y, f in out:gmatch("\n(%a[%a%-]*)%s+([%-%d.]+)%s+([%-%d.]+)%s+([%d.e%-+]+)") do
+      n = n + 1
+      assert.near(1, tonumber(x), 1e-4, method)
+      assert.near(1, tonumber(y), 1e-4, method)
+      assert.is_true(tonumber(f) < 1e-8, method)
+    end
+    assert.equal(5, n)
+    assert_figure(out, dir .. "/optim_rosenbrock.png", dir)
   end)
 end)

@@ -1,5 +1,6 @@
--- Every code block of README.md runs as written: the Lua blocks in a
--- fresh `luma` process each (in a scratch directory, since one saves a
+-- Every code block of README.md runs as written: the Lua blocks (and
+-- those of docs/FEATURES.md, where the README's longer sections moved) in
+-- a fresh `luma` process each (in a scratch directory, since some save a
 -- file), the C block compiled into a small host around it, the shell
 -- block of "Using the build tree" in the repository.  The `make` blocks
 -- are what runs this suite, so they are only checked to name real
@@ -15,16 +16,17 @@ local function read(path)
   return s
 end
 
--- The fenced blocks of README.md as {lang = ..., code = ..., line = ...}.
-local function blocks()
+-- The fenced blocks of a Markdown file as {lang = ..., code = ..., line = ...}.
+local function blocks(path)
   local list, lang, code, start, n = {}, nil, nil, nil, 0
-  for line in (read("README.md") .. "\n"):gmatch("(.-)\n") do
+  for line in (read(path) .. "\n"):gmatch("(.-)\n") do
     n = n + 1
     local fence = line:match("^```(%w*)%s*$")
     if fence and not lang then
       lang, code, start = fence, {}, n
     elseif fence and lang then
-      list[#list + 1] = { lang = lang, code = table.concat(code, "\n") .. "\n", line = start }
+      list[#list + 1] = { lang = lang, code = table.concat(code, "\n") .. "\n", line = start,
+        file = path }
       lang = nil
     elseif lang then
       code[#code + 1] = line
@@ -41,20 +43,27 @@ local function scratch_dir()
 end
 
 describe("README.md", function()
-  local all = blocks()
+  local all = blocks("README.md")
+  local features = blocks("docs/FEATURES.md")
   local luma_bin = os.getenv("PWD") .. "/" .. support.luma
 
   it("has the blocks this spec knows how to run", function()
     local langs = {}
     for _, b in ipairs(all) do langs[b.lang] = (langs[b.lang] or 0) + 1 end
-    assert.is_true((langs.lua or 0) >= 4, "lua blocks")
+    assert.equal(1, langs.lua) -- the tour
     assert.equal(1, langs.c)
     assert.equal(2, langs.sh)
+    local n = 0
+    for _, b in ipairs(features) do if b.lang == "lua" then n = n + 1 end end
+    assert.is_true(n >= 4, "lua blocks of docs/FEATURES.md")
   end)
 
-  for _, b in ipairs(all) do
+  local lua_blocks = {}
+  for _, b in ipairs(all) do lua_blocks[#lua_blocks + 1] = b end
+  for _, b in ipairs(features) do lua_blocks[#lua_blocks + 1] = b end
+  for _, b in ipairs(lua_blocks) do
     if b.lang == "lua" then
-      it("runs the Lua block at line " .. b.line, function()
+      it("runs the Lua block of " .. b.file .. " at line " .. b.line, function()
         local dir = scratch_dir()
         local path = dir .. "/block.lua"
         local f = assert(io.open(path, "w"))

@@ -609,8 +609,10 @@ local function classifier_targets(class, method, y, n, level)
     return y
   end
   if class.labels == false then
-    fail(level + 1, "bad argument #2 to '%s' (y must be a luma.Matrix, got %s)", method,
-      args.type_of(y))
+    -- a label matrix may come sparse (luma.multilabel); the classes read it dense
+    if luma.sparse.issparse(y) then return y:todense() end
+    fail(level + 1, "bad argument #2 to '%s' (y must be a luma.Matrix or a sparse label "
+      .. "matrix, got %s)", method, args.type_of(y))
   end
   local lv = labels.read(y, { fname = method, argn = 2 }, level + 1)
   if not coded(lv) then

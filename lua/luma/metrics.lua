@@ -15,10 +15,20 @@ local luma = require("luma")
 local args = require("luma.util.args")
 local native = require("luma.util.native") -- numbers with "." whatever the locale
 local label_util = require("luma.util.labels")
+local multilabel = require("luma.multilabel.metrics")
 
 local metrics = {}
 
 local fail = args.fail
+
+-- Whether y is a label matrix (n x L of 0/1 with several rows and
+-- columns, or sparse), which the classification metrics score as
+-- scikit-learn scores a multilabel-indicator target.  (A 1 x n row stays
+-- a row of n labels, as before.)
+local function is_label_matrix(y)
+  if luma.sparse.issparse(y) then return true end
+  return luma.ismatrix(y) and y:rows() > 1 and y:cols() > 1
+end
 
 local function column(fname, what, v)
   if not luma.ismatrix(v) then fail(3, "luma.metrics.%s: %s must be a luma.Matrix, got %s", fname, what, type(v)) end
@@ -251,6 +261,7 @@ local function normalize_flag(fname, opts)
 end
 
 function metrics.accuracy_score(y, p, opts)
+  if is_label_matrix(y) then return multilabel.subset_accuracy(y, p, opts) end
   opts = opts or {}
   y, p = label_pair("accuracy_score", y, p)
   local w = weights("accuracy_score", opts, y:rows())
@@ -260,6 +271,11 @@ function metrics.accuracy_score(y, p, opts)
 end
 
 function metrics.zero_one_loss(y, p, opts)
+  if is_label_matrix(y) then
+    local accuracy = multilabel.subset_accuracy(y, p, opts)
+    if opts and opts.normalize == false then return y:rows() - accuracy end
+    return 1 - accuracy
+  end
   opts = opts or {}
   y, p = label_pair("zero_one_loss", y, p)
   local w = weights("zero_one_loss", opts, y:rows())
@@ -311,6 +327,14 @@ end
 -- other label is not among labels), and micro averages sum them over
 -- labels; labels is ignored with average = "binary".
 function metrics.precision_recall_fscore(y, p, opts)
+  if is_label_matrix(y) then
+    local average = opts and opts.average
+    if average == nil or average == "binary" then
+      fail(2, "luma.metrics: y_true is a label matrix; average must be micro, macro, weighted, "
+        .. "samples or none")
+    end
+    return multilabel.precision_recall_fscore(y, p, opts)
+  end
   opts = opts or {}
   local values
   y, p, values = label_pair("precision_recall_fscore", y, p)
@@ -718,11 +742,19 @@ end
 --- precision_at_k(y, scores, k): the fraction of relevant items among the
 -- k highest scores (notes 001 §K).
 function metrics.precision_at_k(y, s, k)
+  if is_label_matrix(y) then return multilabel.precision_at_k(y, s, k) end
   local truth, score = binary_scores("precision_at_k", y, s)
   if math.type(k) ~= "integer" or k < 1 or k > truth:rows() then
     fail(2, "luma.metrics.precision_at_k: k must be an integer in [1, %d]", truth:rows())
   end
   return truth:take(score:argsort(1, true):sub(1, k)):mean()
+end
+
+-- Multi-label and ranking metrics (luma.multilabel.metrics).
+for _, name in ipairs({ "hamming_loss", "label_ranking_average_precision_score",
+                        "coverage_error", "label_ranking_loss", "recall_at_k",
+                        "average_precision_at_k", "ndcg_at_k", "hit_rate_at_k" }) do
+  metrics[name] = multilabel[name]
 end
 
 -- ------------------------------------------------------------- clustering
@@ -1015,7 +1047,8 @@ local SAMPLE_WEIGHT = { { name = "sample_weight", doc = "per-sample weights, n x
   .. "all equal)" } }
 local AVERAGING = {
   { name = "average", default = "binary", doc = "\"binary\" (pos_label's scores), \"micro\", "
-    .. "\"macro\", \"weighted\" (by support) or \"none\" (one per label)" },
+    .. "\"macro\", \"weighted\" (by support), \"samples\" (label matrices: per row) or "
+    .. "\"none\" (one per label)" },
   { name = "pos_label", default = 1, doc = "the positive label for average = \"binary\" (for "
     .. "labels that are not numbers: the larger one, e.g. \"yes\" of \"no\"/\"yes\")" },
   { name = "labels", doc = "the labels to score, in order (default: those in y_true and "
@@ -1061,8 +1094,9 @@ luma.doc.set_members(metrics, "luma.metrics", {
         .. "\"all\"; a row or column of zeros stays zero" },
       SAMPLE_WEIGHT[1] } },
   accuracy_score = { signature = "accuracy_score(y_true, y_pred [, opts])",
-    doc = "The fraction of correct predictions. Returns a number in [0, 1] (the count with "
-      .. "normalize = false).",
+    doc = "The fraction of correct predictions; for n x L label matrices (dense or sparse) "
+      .. "the subset accuracy, rows whose labels are all right. Returns a number in [0, 1] "
+      .. "(the count with normalize = false).",
     params = { NORMALIZE, SAMPLE_WEIGHT[1] } },
   zero_one_loss = { signature = "zero_one_loss(y_true, y_pred [, opts])",
     doc = "The fraction of wrong predictions, 1 - accuracy. Returns a number in [0, 1] (the "
@@ -1075,8 +1109,10 @@ luma.doc.set_members(metrics, "luma.metrics", {
       doc = "rescale so that chance scores 0: (score - 1/k) / (1 - 1/k)" } } },
   precision_recall_fscore = { signature = "precision_recall_fscore(y_true, y_pred [, opts])",
     doc = "Precision TP / (TP + FP), recall TP / (TP + FN), the F-beta score and the "
-      .. "support; an undefined ratio is 0 with a warning. Returns precision, recall, "
-      .. "fscore, support (numbers, or k x 1 columns with average = \"none\").",
+      .. "support; an undefined ratio is 0 with a warning. For n x L label matrices (dense "
+      .. "or sparse) the counts are per label, and average may also be \"samples\" (per-row "
+      .. "scores averaged; support nil). Returns precision, recall, fscore, support (numbers, "
+      .. "or k x 1 columns with average = \"none\").",
     params = { AVERAGING[1], AVERAGING[2], AVERAGING[3], AVERAGING[4],
       { name = "beta", default = 1, doc = "weight of recall in the F score" } } },
   precision_score = { signature = "precision_score(y_true, y_pred [, opts])",
@@ -1139,8 +1175,42 @@ luma.doc.set_members(metrics, "luma.metrics", {
     doc = "The mean of max(0, 1 - y' d) with y' = +-1. Returns a number, lower is better." },
   precision_at_k = { signature = "precision_at_k(y_true, scores, k)",
     doc = "The fraction of relevant items (y_true = 1) among the k highest scores (Manning, "
-      .. "Raghavan and Schutze, Introduction to Information Retrieval, sec. 8.4). Returns a "
-      .. "number in [0, 1]." },
+      .. "Raghavan and Schutze, Introduction to Information Retrieval, sec. 8.4). y_true and "
+      .. "scores as n x L matrices (rows users or samples, columns items or labels): the mean "
+      .. "over the rows that have a relevant item. Returns a number in [0, 1]." },
+  recall_at_k = { signature = "recall_at_k(Y_true, scores, k)",
+    doc = "The share of each row's relevant columns (Y_true > 0) found among its k "
+      .. "best-scored columns (the smaller column first on ties), averaged over the rows that "
+      .. "have a relevant column (n x L matrices). Returns a number in [0, 1]." },
+  average_precision_at_k = { signature = "average_precision_at_k(Y_true, scores, k)",
+    doc = "MAP@k: each row's sum over its k best-scored columns of precision@i at the "
+      .. "relevant ones, divided by min(k, its relevant count), averaged over the rows that "
+      .. "have a relevant column. Returns a number in [0, 1]." },
+  ndcg_at_k = { signature = "ndcg_at_k(Y_true, scores, k)",
+    doc = "Normalized discounted cumulative gain at k (Jarvelin and Kekalainen, ACM TOIS 20, "
+      .. "2002): sum over the k best-scored columns of Y_true / log2(position + 1), divided "
+      .. "by the same sum in the ideal order; gains may be graded (Y_true >= 0). Averaged "
+      .. "over the rows with a relevant column. Returns a number in [0, 1]." },
+  hit_rate_at_k = { signature = "hit_rate_at_k(Y_true, scores, k)",
+    doc = "The share of rows (among those with a relevant column) whose k best-scored "
+      .. "columns hold a relevant one. Returns a number in [0, 1]." },
+  hamming_loss = { signature = "hamming_loss(Y_true, Y_pred [, opts])",
+    doc = "The fraction of label entries predicted wrongly, for n x L label matrices (dense "
+      .. "or sparse). Returns a number in [0, 1].", params = SAMPLE_WEIGHT },
+  label_ranking_average_precision_score = {
+    signature = "label_ranking_average_precision_score(Y_true, scores [, opts])",
+    doc = "For each row, the mean over its labels j of (labels scored at least as high as j) "
+      .. "/ (all labels scored at least as high as j); a row with no label or every label "
+      .. "scores 1 (scikit-learn's convention). Averaged over rows. Returns a number in "
+      .. "(0, 1].", params = SAMPLE_WEIGHT },
+  coverage_error = { signature = "coverage_error(Y_true, scores [, opts])",
+    doc = "How many of the best-scored labels of each row one must take to cover all its "
+      .. "labels (ties take the whole tied group; a row without labels counts 0), averaged. "
+      .. "Returns a number in [0, L].", params = SAMPLE_WEIGHT },
+  label_ranking_loss = { signature = "label_ranking_loss(Y_true, scores [, opts])",
+    doc = "The fraction of (label, non-label) pairs of each row ordered wrongly (the "
+      .. "non-label scored at least as high), averaged over rows; rows with no label or "
+      .. "every label count 0. Returns a number in [0, 1].", params = SAMPLE_WEIGHT },
   adjusted_rand_score = { signature = "adjusted_rand_score(labels_true, labels_pred)",
     doc = "The Rand index of two clusterings adjusted for chance (Hubert and Arabie, 1985). "
       .. "Returns a number, 1 for identical clusterings and about 0 for random ones." },

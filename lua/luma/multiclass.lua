@@ -14,6 +14,7 @@
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local G = require("luma.generative.common")
+local binary_score = require("luma.util.scores").binary
 
 local fail = G.fail
 
@@ -34,21 +35,6 @@ end
 -- 0/1 labels: 1 where the column y equals value.
 local function indicator(y, value)
   return y:eq(value)
-end
-
--- A fitted binary sub-estimator's score of label 1 (n x 1), and whether
--- it is a probability (threshold 0.5) rather than a decision value (0).
-local function binary_score(est, X)
-  if est.decision_function then
-    local d = est:decision_function(X)
-    if d:cols() == 2 then return d:col(2) - d:col(1), false end
-    return d, false
-  end
-  if est.predict_proba then
-    local p = est:predict_proba(X)
-    return p:col(p:cols()):copy(), true
-  end
-  return est:predict(X), true
 end
 
 local function has_method(base, method)

@@ -15,6 +15,7 @@
 -- series and the forecast with its intervals into OUTDIR/arima_forecast.svg.
 --
 --   luma scripts/examples/arima_forecast.lua [SEED = 3 [OUTDIR]]
+-- gallery-args: 3 OUTDIR
 -- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local tsa = luma.tsa

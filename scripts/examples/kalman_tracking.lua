@@ -15,6 +15,7 @@
 -- the reports and the smoothed estimate into OUTDIR/kalman_tracking.svg.
 --
 --   luma scripts/examples/kalman_tracking.lua [SEED = 7 [OUTDIR]]
+-- gallery-args: 7 OUTDIR
 -- SPDX-License-Identifier: MIT
 local luma = require("luma")
 

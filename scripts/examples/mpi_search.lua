@@ -5,6 +5,8 @@
 --   sbatch scripts/examples/sbatch_search.sh         (under Slurm)
 --   build/luma scripts/examples/mpi_search.lua       (alone: one rank)
 -- With a file name, rank 0 saves the refitted best model there.
+-- (The gallery runs it alone, without a file name:)
+-- gallery-args:
 -- SPDX-License-Identifier: MIT
 local X, y = luma.datasets.load("breast_cancer")
 local Cs = {}

@@ -247,6 +247,7 @@ int luma_open_util_native(lua_State *L);
 int luma_open_linear_native(lua_State *L);
 int luma_open_optim_native(lua_State *L);
 int luma_open_nn_native(lua_State *L);
+int luma_open_recommend_native(lua_State *L);
 int luma_open_generative_native(lua_State *L);
 int luma_open_svm_native(lua_State *L);
 int luma_open_gaussian_process_native(lua_State *L);

@@ -68,6 +68,7 @@ static const NativeModule native_modules[] = {
     {"lds.native", luma_open_lds_native},
     {"tsa.native", luma_open_tsa_native},
     {"nn.native", luma_open_nn_native},
+    {"recommend.native", luma_open_recommend_native},
     {NULL, NULL}};
 
 /* Public names of modules that live inside a family package: luma.dist

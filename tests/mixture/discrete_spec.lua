@@ -161,3 +161,59 @@ describe("luma.mixture.StudentTMixture", function()
     errors_with("StudentTMixture: X has a non%-finite element", function() TM{}:fit(luma.matrix{ { 0 / 0, 1 } }) end)
   end)
 end)
+
+describe("ExponentialFamilyMixture", function()
+  local g = luma.random.Generator(2)
+  local X = luma.matrix.vstack{ g:poisson(2, 300, 1), g:poisson(12, 200, 1) }
+
+  it("converges to a fixed point of the closed-form Poisson EM update", function()
+    local m = luma.mixture.ExponentialFamilyMixture{ n_components = 2, family = "Poisson",
+      tol = 1e-12, max_iter = 500, seed = 1 }:fit(X)
+    assert.is_true(m.converged)
+    local rates = { m:components()[1].lambda, m:components()[2].lambda }
+    -- one EM step by hand (Bishop 9.2.2 with Poisson components): r_ik
+    -- proportional to w_k Poisson(x_i; lambda_k), lambda_k = sum r x / sum r
+    local sums, totals = { 0, 0 }, { 0, 0 }
+    for i = 1, X:rows() do
+      local x = X:get(i, 1)
+      local p = {}
+      for k = 1, 2 do
+        p[k] = m.weights:get(k, 1) * math.exp(x * math.log(rates[k]) - rates[k]
+          - luma.special.lgamma(x + 1))
+      end
+      for k = 1, 2 do
+        local r = p[k] / (p[1] + p[2])
+        sums[k], totals[k] = sums[k] + r * x, totals[k] + r
+      end
+    end
+    for k = 1, 2 do
+      assert.near(sums[k] / totals[k], rates[k], 1e-6 * rates[k])
+      assert.near(totals[k] / X:rows(), m.weights:get(k, 1), 1e-6)
+    end
+    -- the two rates are found, and the bound never decreased
+    local low, high = math.min(rates[1], rates[2]), math.max(rates[1], rates[2])
+    assert.is_true(math.abs(low - 2) < 0.3 and math.abs(high - 12) < 0.8)
+    local h = m.lower_bound_history
+    for t = 2, h:rows() do assert.is_true(h:get(t, 1) >= h:get(t - 1, 1) - 1e-12) end
+  end)
+
+  it("scores with the components' log-densities", function()
+    local Y = luma.matrix.vstack{ g:gamma(2, 150, 1), g:gamma(20, 100, 1) * 0.5 }
+    local m = luma.mixture.ExponentialFamilyMixture{ n_components = 2, family = "Gamma",
+      seed = 1 }:fit(Y)
+    local c = m:components()
+    local direct = (c[1]:logpdf(Y) + math.log(m.weights:get(1, 1))):exp()
+      + (c[2]:logpdf(Y) + math.log(m.weights:get(2, 1))):exp()
+    assert.matrix_near(direct:log(), m:score_samples(Y), 1e-10)
+  end)
+
+  it("refuses data outside the family's support and several columns", function()
+    support.errors_with("discrete_spec.lua:%d+: .*point 1 of x lies outside the support", function()
+      luma.mixture.ExponentialFamilyMixture{ n_components = 2, family = "Gamma" }
+        :fit(luma.matrix{ -1, 2, 3, 4 })
+    end)
+    support.errors_with("discrete_spec.lua:%d+: .*X must be one column of observations", function()
+      luma.mixture.ExponentialFamilyMixture{ n_components = 2 }:fit(luma.ones(4, 2))
+    end)
+  end)
+end)

@@ -31,7 +31,7 @@ describe("luma.nn convolution and pooling against PyTorch 1.13", function()
   local names = {}
   for name in pairs(REFERENCE) do names[#names + 1] = name end
   table.sort(names)
-  it("has every case", function() assert.are.equal(23, #names) end)
+  it("has every case", function() assert.are.equal(29, #names) end)
   for _, name in ipairs(names) do
     it(name, function()
       local case = REFERENCE[name]
@@ -105,6 +105,27 @@ describe("luma.nn convolution gradients (gradcheck)", function()
     check(nn.Conv1d(4, 2, 2, { groups = 2, generator = g() }), 20)
     check(nn.Conv1d(2, 2, 3, { bias = false, stride = 3, padding = 1, generator = g() }), 16)
   end)
+  it("ConvTranspose2d: plain, stride, padding, output padding, dilation, groups, no bias", function()
+    check(nn.ConvTranspose2d(2, 3, 3, { input_size = { 3, 4 }, generator = g() }), 24)
+    check(nn.ConvTranspose2d(2, 2, { 2, 3 }, { stride = { 2, 1 }, input_size = { 3, 4 }, generator = g() }), 24)
+    check(nn.ConvTranspose2d(2, 2, 3, { stride = 2, padding = { 1, 2 }, input_size = { 3, 4 },
+      generator = g() }), 24)
+    check(nn.ConvTranspose2d(2, 2, 3, { stride = 3, padding = 1, output_padding = { 2, 1 },
+      input_size = { 3, 4 }, generator = g() }), 24)
+    -- output padding below the dilation but not the stride
+    check(nn.ConvTranspose2d(1, 2, 2, { dilation = 2, output_padding = 1, generator = g() }), 9)
+    check(nn.ConvTranspose2d(4, 2, 2, { groups = 2, stride = 2, generator = g() }), 16)
+    check(nn.ConvTranspose2d(2, 2, 3, { bias = false, stride = 2, padding = 1, generator = g() }), 18)
+  end)
+  it("Dropout2d (the same draws at every call)", function()
+    local m = nn.Dropout2d(0.4, { input_size = { 4, 2, 3 } })
+    local X = luma.random.Generator(3):normal(3, 24)
+    local ok, err = ag.gradcheck(function(x)
+      m.generator = luma.random.Generator(9)
+      return m(x)
+    end, { X })
+    assert.is_true(ok, "gradcheck error " .. tostring(err))
+  end)
   it("pooling layers", function()
     check(nn.MaxPool2d(2, { input_size = { 2, 4, 5 } }), 40)
     check(nn.MaxPool2d(3, { stride = { 2, 1 }, padding = 1, input_size = { 2, 4, 5 } }), 40)
@@ -121,6 +142,64 @@ describe("luma.nn convolution gradients (gradcheck)", function()
     check(bn, 12)
     check(bn:evaluate(), 12)
     check(nn.Upsample({ scale_factor = { 2, 3 }, input_size = { 2, 2, 3 } }), 12)
+  end)
+end)
+
+describe("luma.nn.Dropout2d", function()
+  it("zeroes whole channels and scales the rest by 1 / (1 - p)", function()
+    local m = nn.Dropout2d(0.25, { input_size = { 50, 2, 2 }, generator = luma.random.Generator(4) })
+    local X = luma.random.Generator(5):normal(40, 200) + 3
+    local Y = m(X).value
+    local dropped = 0
+    for n = 1, 40 do
+      for c = 0, 49 do
+        local zeros = 0
+        for q = 1, 4 do
+          local j = c * 4 + q
+          if Y:get(n, j) == 0 then
+            zeros = zeros + 1
+          else
+            assert.is_true(math.abs(Y:get(n, j) - X:get(n, j) / 0.75) <= 1e-12 * math.abs(Y:get(n, j)))
+          end
+        end
+        assert.is_true(zeros == 0 or zeros == 4, "a channel is dropped whole")
+        if zeros == 4 then dropped = dropped + 1 end
+      end
+    end
+    -- 2000 channels, p = 0.25: 500 expected, sd sqrt(2000 0.25 0.75) = 19.4 (4 sd each side)
+    assert.is_true(dropped > 422 and dropped < 578, "dropped " .. dropped)
+    assert.are.same({ 50, 2, 2 }, m:output_size())
+  end)
+  it("is the identity at inference and repeats with the generator", function()
+    local X = luma.random.Generator(5):normal(6, 12)
+    local m = nn.Dropout2d(0.5, { input_size = { 3, 4 } })
+    assert.is_true(m:evaluate()(X).value:equal(X))
+    local a = nn.Dropout2d(0.5, { input_size = { 3, 4 }, generator = luma.random.Generator(2) })(X).value
+    local b = nn.Dropout2d(0.5, { input_size = { 3, 4 }, generator = luma.random.Generator(2) })(X).value
+    assert.is_true(a:equal(b))
+    assert.is_false(a:equal(X))
+  end)
+end)
+
+describe("luma.nn.ConvTranspose2d", function()
+  it("is the adjoint of Conv2d: <conv(x), y> = <x, convT(y)> with the same weight", function()
+    local g = luma.random.Generator(8)
+    local c = nn.Conv2d(3, 2, 3, { stride = 2, padding = 1, dilation = { 1, 2 }, bias = false,
+      input_size = { 7, 8 }, generator = g })
+    local size = c:output_size()
+    local t = nn.ConvTranspose2d(2, 3, 3, { stride = 2, padding = 1, dilation = { 1, 2 }, bias = false,
+      output_padding = { 0, 1 }, input_size = { size[2], size[3] }, generator = g })
+    t.weight.value:assign(c.weight.value)
+    assert.are.same({ 3, 7, 8 }, t:output_size())
+    local x, y = g:normal(2, 3 * 7 * 8), g:normal(2, 2 * size[2] * size[3])
+    local lhs, rhs = c(x).value:dot(y), x:dot(t(y).value)
+    assert.is_true(math.abs(lhs - rhs) <= 1e-12 * math.abs(lhs), lhs .. " vs " .. rhs)
+  end)
+  it("upsamples a 1-channel image by a 2 x 2 kernel of ones with stride 2", function()
+    local t = nn.ConvTranspose2d(1, 1, 2, { stride = 2, bias = false })
+    t.weight.value:assign(luma.ones(1, 4))
+    assert.matrix_near({ { 1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4 } },
+      t(luma.matrix({ { 1, 2, 3, 4 } })).value, 0)
   end)
 end)
 
@@ -278,6 +357,36 @@ describe("luma.nn convolution errors", function()
       function() native.pool2d("max", luma.zeros(1, 1), 65536, 65536, 1, 1, 1, 1, 1, 0, 0) end)
     errors_with("bad argument #3 to 'pool2d_backward' %(G has 3 columns but the geometry needs 2%)",
       function() native.pool2d_backward("max", luma.zeros(1, 4), luma.zeros(1, 3), 1, 1, 4, 1, 2, 1, 2, 0, 0) end)
+  end)
+  it("refuses a ConvTranspose2d input with another channel count, naming both", function()
+    local t = nn.ConvTranspose2d(2, 3, 3, { input_size = { 4, 5 } })
+    at_line("ConvTranspose2d: input has 3 channels of 4 x 5 %(60 columns a row%) but in_channels is 2",
+      function() local r = t(luma.zeros(2, 60)) return r end)
+    at_line("Conv2d: input has 4 channels of 5 x 6 %(120 columns a row%) but in_channels is 2",
+      function() local r = nn.Conv2d(2, 3, 3, { input_size = { 5, 6 } })(luma.zeros(2, 120)) return r end)
+    at_line("Dropout2d: input has 5 channels of 6 values %(30 columns a row%) but input_size has 4",
+      function() local r = nn.Dropout2d(0.5, { input_size = { 4, 2, 3 } })(luma.zeros(2, 30)) return r end)
+  end)
+  it("refuses a ConvTranspose2d whose padding crops the whole output", function()
+    -- (1 - 1) 1 - 2 2 + 1 (2 - 1) + 0 + 1 = -2: the padded-away rows are more than the kernel gives
+    at_line("ConvTranspose2d: the output of a 1 x 3 input would be empty %(%-2 x 0%)",
+      function() local r = nn.ConvTranspose2d(1, 1, 2, { padding = 2, input_size = { 1, 3 } })(luma.zeros(1, 3)) return r end)
+  end)
+  it("checks ConvTranspose2d's and Dropout2d's options", function()
+    at_line("ConvTranspose2d: output_padding %(2%) must be smaller than the stride %(2%) or the dilation %(1%)",
+      function() local r = nn.ConvTranspose2d(1, 1, 3, { stride = 2, output_padding = 2 }) return r end)
+    at_line("ConvTranspose2d: out_channels %(3%) is not divisible by groups %(2%)",
+      function() local r = nn.ConvTranspose2d(2, 3, 3, { groups = 2 }) return r end)
+    at_line("Dropout2d: p must be a number in %[0, 1%), got 1",
+      function() local r = nn.Dropout2d(1, { input_size = { 1, 2, 2 } }) return r end)
+    at_line("Dropout2d: input_size must be a list of 3 integers %(C, H, W%) or 2 %(C, L%), got nil",
+      function() local r = nn.Dropout2d(0.5) return r end)
+    local native = require("luma.nn.native")
+    local errors_with = require("support").errors_with
+    errors_with("bad argument #16 to 'conv_transpose2d' %(output padding must be smaller than the stride or the dilation%)",
+      function() native.conv_transpose2d(luma.zeros(1, 4), luma.zeros(1, 4), nil, 1, 2, 2, 2, 2, 1, 1, 0, 0, 1, 1, 1, 1, 0) end)
+    errors_with("bad argument #2 to 'conv_transpose2d' %(W is 1 x 3 but must be 1 x %(out/groups 4%)%)",
+      function() native.conv_transpose2d(luma.zeros(1, 4), luma.zeros(1, 3), nil, 1, 2, 2, 2, 2, 1, 1, 0, 0, 1, 1, 1, 0, 0) end)
   end)
   it("refuses a channel mismatch", function()
     at_line("Conv1d: input is 2 x 10 but the layer expects in_channels %(3%) x length per row",

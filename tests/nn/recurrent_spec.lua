@@ -270,6 +270,35 @@ describe("recurrent layers", function()
     return list
   end
 
+  it("run a layer's one node per direction backward from any of its outputs, again with retain_graph", function()
+    -- the layer's node has T + 2 outputs (variable.record_many): backward
+    -- from step 2's output alone, twice, doubles its gradients, and
+    -- backward from a sum of outputs equals the sum of separate passes
+    local model = nn.GRU(3, 4, { bidirectional = true, generator = luma.random.Generator(5) })
+    local xs = states(4, x_step)
+    local function grads(fn)
+      model:zero_grad()
+      fn()
+      local list = {}
+      for _, p in ipairs(model:parameters()) do list[#list + 1] = p.grad:copy() end
+      return list
+    end
+    local outputs, h_n = model(xs)
+    local a = grads(function() outputs[2]:sum():backward({ retain_graph = true }) end)
+    local twice = grads(function()
+      outputs[2]:sum():backward({ retain_graph = true })
+      outputs[2]:sum():backward({ retain_graph = true })
+    end)
+    local b = grads(function() (outputs[3]:sum() + h_n[1]:sum()):backward({ retain_graph = true }) end)
+    local both = grads(function() (outputs[2]:sum() + outputs[3]:sum() + h_n[1]:sum()):backward() end)
+    for p = 1, #a do
+      assert.is_true((twice[p] - a[p] * 2):abs():max() <= 1e-14 * math.max(1, a[p]:abs():max()))
+      assert.is_true((both[p] - a[p] - b[p]):abs():max() <= 1e-14 * math.max(1, both[p]:abs():max()))
+    end
+    -- the freed graph refuses a second backward without retain_graph
+    assert.has_error(function() outputs[1]:sum():backward() end)
+  end)
+
   it("truncate backpropagation through time with detach_every", function()
     local model = nn.LSTM(3, 4, { generator = luma.random.Generator(4) })
     local xs = states(6, x_step)
@@ -328,6 +357,46 @@ describe("recurrent errors", function()
   end
   local g = luma.random.Generator(9)
   local lstm = nn.LSTM(3, 4, { num_layers = 2 })
+
+  it("warn once, naming the step, when the gradient explodes through the steps", function()
+    -- relu units with W_hh = 2 I and a positive state: each step back
+    -- doubles the gradient, which first passes a millionfold (2^20) of the
+    -- output's on the 20th step back from step 30, out of step 11
+    local function doubling(options)
+      local m = nn.RNN(2, 3, options)
+      for _, name in ipairs{ "weight_ih", "bias_ih", "bias_hh", "weight_hh" } do
+        local W = m[name .. "_l0"].value
+        W:assign(luma.zeros(W:rows(), W:cols()))
+        local R = m[name .. "_l0_reverse"]
+        if R then R.value:assign(luma.zeros(R.value:rows(), R.value:cols())) end
+      end
+      m.weight_hh_l0.value:assign(luma.eye(3) * 2)
+      return m
+    end
+    local xs = {}
+    for t = 1, 30 do xs[t] = luma.zeros(4, 2) end
+    local m = doubling({ nonlinearity = "relu" })
+    local warnings = support.capture_warnings(function()
+      for _ = 1, 2 do m(xs, { h0 = luma.ones(4, 3) })[30]:sum():backward() end
+    end)
+    assert.are.equal(1, #warnings)
+    assert.matches("^RNN: the gradient through the state grew to 3%.63e%+06, 1%.05e%+06 times "
+      .. "the largest gradient at the outputs, at step 11 of 30 %(layer 1%) in backward; clip "
+      .. "the gradients %(luma%.nn%.clip_grad_norm", warnings[1])
+    -- off when asked (an estimator that clips does so)
+    local quiet = doubling({ nonlinearity = "relu" })
+    quiet.warn_exploding = false
+    assert.are.same({}, support.capture_warnings(function()
+      quiet(xs, { h0 = luma.ones(4, 3) })[30]:sum():backward()
+    end))
+    -- a tanh network at PyTorch's init stays quiet over 30 steps
+    local healthy = nn.LSTM(2, 3, { num_layers = 2, bidirectional = true, generator = g })
+    assert.are.same({}, support.capture_warnings(function()
+      local ys = {}
+      for t = 1, 30 do ys[t] = g:normal(4, 2) end
+      healthy(ys)[30]:sum():backward()
+    end))
+  end)
 
   it("name both widths of a wrong input", function()
     fails_here("LSTM: input%[2%] is 2 x 5 but the layer expects 3 features per row", function()

@@ -68,7 +68,9 @@ local BY_NAME = {
   order = 2, n_neighbors = 2, radius = 1.0, epsilon = 1.0, n_clusters = 2, b = luma.ones(3, 1),
   beta = 2, f = quadratic, x0 = luma.zeros(3, 1), lo = 0, hi = 1, text = "a,b\n1,2\n",
   name = "rbf", method = "single", metric = "euclidean", mode = "connectivity",
-  effect_size = 0.5, eps = 0.1, input_size = 3, hidden_size = 2,
+  effect_size = 0.5, eps = 0.1, input_size = 3, hidden_size = 2, users = 1,
+  R = luma.sparse.csr(3, 3, { 1, 2, 3, 3 }, { 1, 2, 1, 3 }, { 1, 2, 3, 4 }),
+  T = luma.Table{ user = luma.matrix{ 1, 2 }, item = luma.matrix{ 1, 1 }, rating = luma.matrix{ 4, 5 } },
 }
 
 -- Files for the readers, removed when the spec ends.
@@ -112,6 +114,11 @@ local col = X:col(1)
 -- Where the names above do not fit: the arguments of the call, BAD at the
 -- options table's place.
 local CALLS = {
+  ["luma.recommend.evaluate"] = function(bad)
+    local est, Xe, ye = luma.recommend.AltMin.example()
+    est:fit(Xe, ye)
+    return est, luma.sparse.csr(6, 5, { 1 }, { 2 }, { 3 }), bad
+  end,
   ["luma.Generator.choice"] = function(bad) return luma.random.Generator(1), { 1, 2, 3 }, 2, bad end,
   ["luma.Matrix.unique"] = function(bad) return luma.matrix{ 1, 2, 2 }, bad end,
   ["luma.Table.Categorical"] = function(bad) return { "a", "b" }, bad end,
@@ -129,6 +136,10 @@ local CALLS = {
   end,
   ["luma.bayes.NormalKnownVariance"] = function(bad)
     bad.sigma = 1
+    return bad
+  end,
+  ["luma.bayes.NaturalConjugate"] = function(bad)
+    bad.family, bad.lambda, bad.y = luma.dist.Poisson{ lambda = 1 }, 1, 1
     return bad
   end,
   ["luma.datasets.load"] = function(bad) return "iris", bad end,
@@ -202,6 +213,7 @@ local CALLS = {
   ["luma.nn.LayerNorm"] = function(bad) return 3, bad end,
   ["luma.nn.Embedding"] = function(bad) return 5, 2, bad end,
   ["luma.nn.Dropout"] = function(bad) return 0.5, bad end,
+  ["luma.nn.Dropout2d"] = function(bad) return 0.5, bad end,
   ["luma.optim.brent"] = function(bad) return phi, 0, 0.5, 3, bad end,
   ["luma.optim.golden_section"] = function(bad) return phi, 0, 0.5, 3, bad end,
   ["luma.optim.check_grad"] = function(bad)
@@ -275,6 +287,9 @@ local SELVES = {
     return luma.bayes.DirichletCategorical{ alpha = { 1, 1 } }
   end,
   ["luma.bayes.NormalKnownVariance"] = function() return luma.bayes.NormalKnownVariance{ sigma = 1 } end,
+  ["luma.bayes.NaturalConjugate"] = function()
+    return luma.bayes.NaturalConjugate{ family = luma.dist.Poisson{ lambda = 1 }, lambda = 1, y = 1 }
+  end,
   ["luma.bayes.NormalInverseWishart"] = function()
     return luma.bayes.NormalInverseWishart{ delta = { 0, 0 } }
   end,

@@ -95,6 +95,45 @@ function variable.record(op, value, inputs, backward)
   return new(value, false)
 end
 
+-- record_many(op, values, inputs, backward) -> {Variable, ...}: one node
+-- with several outputs (a recurrent layer's every step and final state),
+-- each a Variable holding values[k]; backward(gs) gets the gradients of
+-- the outputs (gs[k], nil where an output got none) and returns the
+-- inputs' as record's does.  The outputs are nodes whose only input is a
+-- hub Variable (a 1 x 1 token): each hands its gradient to the hub's
+-- slots, and the hub, which the topological order runs after all of
+-- them, runs backward once with them all -- no output's gradient is
+-- padded to the size of the whole.
+function variable.record_many(op, values, inputs, backward)
+  local wanted = false
+  if grad_enabled then
+    for _, x in ipairs(inputs) do
+      if is_variable(x) and x.requires_grad then wanted = true break end
+    end
+  end
+  local outputs = {}
+  if not wanted then
+    for k, value in ipairs(values) do outputs[k] = new(value, false) end
+    return outputs
+  end
+  local token, slots = luma.zeros(1, 1), {}
+  local hub = setmetatable({ value = token, requires_grad = true, _op = op, _inputs = inputs,
+    _backward = function()
+      local gs = slots
+      slots = {}
+      return backward(gs)
+    end, _versions = versions_of(inputs, token) }, Variable)
+  local hub_list = { hub }
+  for k, value in ipairs(values) do
+    outputs[k] = setmetatable({ value = value, requires_grad = true, _op = op, _inputs = hub_list,
+      _backward = function(g)
+        slots[k] = g
+        return { token }
+      end, _versions = versions_of(hub_list, value) }, Variable)
+  end
+  return outputs
+end
+
 -- An error at the caller's line when a matrix node used has been written
 -- in place since node was recorded.
 local function check_unchanged(node, fname, level)

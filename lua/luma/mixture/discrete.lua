@@ -1,5 +1,6 @@
---- luma.mixture BernoulliMixture and MultinomialMixture: mixtures for
--- binary and count data fitted by EM (notes 002 §1.13 X4–X9, 004 G1;
+--- luma.mixture BernoulliMixture, MultinomialMixture and
+-- ExponentialFamilyMixture: mixtures for binary, count and any
+-- exponential-family data fitted by EM (notes 002 §1.13 X4–X9, 004 G1;
 -- Bishop, Pattern Recognition and Machine Learning, sec. 9.3.3).
 --
 -- Both are exponential-family mixtures, whose M-step is the notes' moment
@@ -253,5 +254,117 @@ end, function(self, rng, c, m, length)
   end
   return out
 end))
+
+-- --------------------------------------------- ExponentialFamilyMixture
+
+local XNAME = "ExponentialFamilyMixture"
+
+-- The families of one-column data whose members luma.dist builds from
+-- natural parameters (luma.stats.natural), each as a member.  (A mixture
+-- of Bernoulli or categorical single draws is itself one such
+-- distribution: it cannot be identified, so those are left out; the
+-- multivariate ones are BernoulliMixture and MultinomialMixture.)
+local FAMILY_OF = {
+  Normal = function() return luma.dist.Normal{} end,
+  Poisson = function() return luma.dist.Poisson{ lambda = 1 } end,
+  Exponential = function() return luma.dist.Exponential{} end,
+  Gamma = function() return luma.dist.Gamma{ shape = 1, rate = 1 } end,
+  Beta = function() return luma.dist.Beta{ a = 1, b = 1 } end,
+}
+local FAMILY_NAMES = { "Normal", "Poisson", "Exponential", "Gamma", "Beta" }
+
+-- A member of the model's family.
+local function member(self)
+  return FAMILY_OF[self.params.family]()
+end
+
+-- Each component's log-density of the points (n x k, without weights):
+-- <S(x), theta_k> + log h(x) - psi(theta_k).
+local function family_log_density(self, X)
+  local d = member(self)
+  local S, logh = d:sufficient_statistics(X), d:log_base_measure(X)
+  local psi = luma.zeros(1, self.natural:rows())
+  for c = 1, self.natural:rows() do
+    psi:set(1, c, d:from_natural(self.natural:row(c):t()):log_partition())
+  end
+  return S * self.natural:t() + logh - psi
+end
+
+-- The M-step (notes 002 X4): weights, then each component's mean
+-- statistics sum r S / sum r -- smoothed by alpha pseudo-observations at
+-- the data's own mean statistics, which is the MAP under the natural
+-- conjugate prior (lambda = alpha, y = alpha mean(S)) -- mapped to theta.
+local function family_estimate(self, X, R)
+  local d = member(self)
+  local a = self.params.alpha
+  local S = d:sufficient_statistics(X)
+  local nk = R:sum(1):t()
+  self.weights = nk / nk:sum()
+  local pooled = S:mean(1)
+  local means = (R:t() * S + pooled * a):div(nk + a) -- k x m
+  local natural = luma.zeros(means:rows(), S:cols())
+  for c = 1, means:rows() do
+    local ok, fitted = pcall(d.from_mean_statistics, d, means:row(c):t():copy())
+    if not ok then
+      fail("%s: component %d has degenerate statistics (%s); raise alpha", XNAME, c,
+        tostring(fitted):gsub("^.-: ", ""))
+    end
+    local theta = fitted:natural_parameters()
+    if not theta:isfinite():all() then
+      fail("%s: component %d reached the boundary of the family (infinite natural "
+        .. "parameters: a rate or probability of 0); raise alpha", XNAME, c)
+    end
+    natural:row(c):assign(theta:t())
+  end
+  self.natural = natural
+end
+
+local family_model = model_of(family_log_density, family_estimate, { "weights", "natural" })
+
+local function check_family_data(method, X)
+  common.check_X(XNAME, method, X)
+  if X:cols() ~= 1 then
+    fail("bad argument #1 to '%s' (%s: X must be one column of observations, got %d columns)",
+      method, XNAME, X:cols())
+  end
+end
+
+local family_spec = class_spec({
+  name = "luma.mixture.ExponentialFamilyMixture",
+  doc = "A mixture of one exponential family of luma.dist (Normal, Poisson, Exponential, "
+    .. "Gamma or Beta) for one column of observations, fitted by "
+    .. "EM whose M-step matches moments in the mean parametrization (Bishop, Pattern "
+    .. "Recognition and Machine Learning, sec. 9.4; Banerjee et al., Clustering with Bregman "
+    .. "divergences, JMLR 6, 2005): each component's E[S] is the responsibility-weighted mean "
+    .. "of the sufficient statistics (with alpha pseudo-observations at the data's mean: the "
+    .. "MAP under the natural conjugate prior). Fitted: weights (k x 1), natural (k x m, "
+    .. "each row a component's natural parameters), components() (the luma.dist members), "
+    .. "converged, n_iter, lower_bound, lower_bound_history.",
+  params = params({
+    { name = "family", type = "string", default = "Poisson", values = FAMILY_NAMES,
+      doc = "the components' family" },
+  }),
+  method_docs = {
+    components = { signature = "est:components()",
+      doc = "The fitted components as luma.dist distributions. Returns a list of k." },
+  },
+  example = function()
+    local X = luma.matrix{ 0, 1, 2, 1, 0, 1, 9, 11, 8, 12, 10, 9 }
+    return M.ExponentialFamilyMixture{ n_components = 2, family = "Poisson", seed = 0 }, X
+  end,
+}, family_model, check_family_data, function(self)
+  return math.tointeger(self.natural:rows() * self.natural:cols() + self.natural:rows() - 1)
+end, function(self, rng, c, m)
+  return self:components()[c]:sample(m, rng)
+end)
+family_spec.components = function(self)
+  common.check_fitted(self, "components")
+  local out = {}
+  for c = 1, self.natural:rows() do
+    out[c] = member(self):from_natural(self.natural:row(c):t())
+  end
+  return out
+end
+M.ExponentialFamilyMixture = estimator.class(family_spec)
 
 return M

@@ -1,4 +1,5 @@
--- luma.nn.conv: convolution, pooling, BatchNorm2d and Upsample modules
+-- luma.nn.conv: convolution (plain and transposed), pooling, Dropout2d,
+-- BatchNorm2d and Upsample modules
 -- for signals and images (docs/NN.md, "Convolutional networks"),
 -- PyTorch's names and semantics.
 --
@@ -173,6 +174,10 @@ local function conv_input(self, fname, x)
     H, W = side, side
   end
   if cols ~= C * H * W or H < 1 then
+    if self.input_size and cols % (H * W) == 0 then
+      fail(4, "%s: input has %d channels of %d x %d (%d columns a row) but in_channels is %d",
+        fname, cols // (H * W), H, W, cols, C)
+    end
     if self.input_size then
       fail(4, "%s: input is %d x %d but the layer expects in_channels x H x W = %d x %d x %d = %d "
         .. "columns per row", fname, n, cols, C, H, W, C * H * W)
@@ -247,6 +252,105 @@ conv.Conv2d = class("Conv2d", {
   forward = function(self, x) return conv_forward(self, "Conv2d", x) end,
   output_size = function(self, size) return conv_output_size(self, "Conv2d", size) end,
   extra_repr = conv_repr,
+})
+
+-- Transposed convolution ---------------------------------------------------
+
+local TRANSPOSE_OPTIONS = { stride = true, padding = true, output_padding = true, dilation = true,
+  groups = true, bias = true, input_size = true, generator = true }
+
+-- (n - 1) s - 2 p + d (k - 1) + op + 1, PyTorch's output size.
+local function transpose_size(n, k, s, p, d, op) return (n - 1) * s - 2 * p + d * (k - 1) + op + 1 end
+
+-- The output's H, W for an input of H x W, or an error when it is empty.
+local function transpose_output(self, fname, H, W, level)
+  local k, s, p, d, op = self._k, self._s, self._p, self._d, self.output_padding
+  local oh = transpose_size(H, k[1], s[1], p[1], d[1], op[1])
+  local ow = transpose_size(W, k[2], s[2], p[2], d[2], op[2])
+  if oh < 1 or ow < 1 then
+    fail(level + 1, "%s: the output of a %d x %d input would be empty (%d x %d): the padding "
+      .. "(%d x %d) crops more than the dilated kernel (%d x %d) adds", fname, H, W, oh, ow, p[1], p[2],
+      d[1] * (k[1] - 1) + 1, d[2] * (k[2] - 1) + 1)
+  end
+  return oh, ow
+end
+
+--- ConvTranspose2d(in_channels, out_channels, kernel_size [, {stride = 1,
+-- padding = 0, output_padding = 0, dilation = 1, groups = 1, bias = true,
+-- input_size = nil, generator = nil}]): the adjoint of Conv2d in its
+-- input (PyTorch's ConvTranspose2d), rows of C x H x W.
+conv.ConvTranspose2d = class("ConvTranspose2d", {
+  init = function(self, cin, cout, k, opts)
+    local fname = "ConvTranspose2d"
+    opts = args.options(fname, 4, opts, nil, TRANSPOSE_OPTIONS, 3)
+    check_int(cin, "in_channels", fname, 1, 3)
+    check_int(cout, "out_channels", fname, 1, 3)
+    local groups = opts.groups == nil and 1 or opts.groups
+    check_int(groups, "groups", fname, 1, 3)
+    for _, pair in ipairs({ { "in_channels", cin }, { "out_channels", cout } }) do
+      if pair[2] % groups ~= 0 then
+        fail(3, "%s: %s (%d) is not divisible by groups (%d)", fname, pair[1], pair[2], groups)
+      end
+    end
+    self._dims = 2
+    self.in_channels, self.out_channels, self.groups = cin, cout, groups
+    self.kernel_size = sizes(k, 2, "kernel_size", fname, 1, nil, 3)
+    self.stride = sizes(opts.stride, 2, "stride", fname, 1, 1, 3)
+    self.padding = sizes(opts.padding, 2, "padding", fname, 0, 0, 3)
+    self.output_padding = sizes(opts.output_padding, 2, "output_padding", fname, 0, 0, 3)
+    self.dilation = sizes(opts.dilation, 2, "dilation", fname, 1, 1, 3)
+    for i = 1, 2 do
+      local op, st, di = self.output_padding[i], self.stride[i], self.dilation[i]
+      if op >= st and op >= di then
+        fail(3, "%s: output_padding (%d) must be smaller than the stride (%d) or the dilation (%d)",
+          fname, op, st, di)
+      end
+    end
+    self._k, self._s, self._p, self._d = self.kernel_size, self.stride, self.padding, self.dilation
+    if opts.input_size ~= nil then
+      self.input_size = sizes(opts.input_size, 2, "input_size", fname, 1, nil, 3)
+    end
+    -- PyTorch's default: U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with its
+    -- fan_in of the in x out/groups x kH x kW weight, out/groups kH kW
+    local fan = cout // groups * self._k[1] * self._k[2]
+    local bound = 1 / math.sqrt(fan)
+    local g = generator_of(opts, fname, 3)
+    self:register_parameter("weight", g:uniform(cin, fan) * (2 * bound) - bound)
+    if opts.bias ~= false then
+      self:register_parameter("bias", g:uniform(1, cout) * (2 * bound) - bound)
+    end
+  end,
+  forward = function(self, x)
+    local fname = "ConvTranspose2d"
+    x = as_variable(x, fname)
+    local C, H, W = conv_input(self, fname, x)
+    transpose_output(self, fname, H, W, 2)
+    local k, s, p, d, op = self._k, self._s, self._p, self._d, self.output_padding
+    local geo = { C, H, W, k[1], k[2], s[1], s[2], p[1], p[2], d[1], d[2], self.groups, op[1], op[2] }
+    local xv, wv = x.value, self.weight.value
+    local weight, bias = self.weight, self.bias
+    local y = native.conv_transpose2d(xv, wv, bias and bias.value, table.unpack(geo))
+    return record("conv_transpose", y, { x, weight, bias }, function(g)
+      local dx, dw, db = native.conv_transpose2d_backward(xv, wv, g, wants_grad(x), wants_grad(weight),
+        wants_grad(bias), table.unpack(geo))
+      return { dx, dw, db }
+    end)
+  end,
+  output_size = function(self, input_size)
+    input_size = input_size or self.input_size
+    if input_size == nil then
+      fail(2, "ConvTranspose2d: output_size needs the input's size (no input_size option was given)")
+    end
+    local size = sizes(input_size, 2, "input_size", "ConvTranspose2d", 1, nil, 2)
+    local oh, ow = transpose_output(self, "ConvTranspose2d", size[1], size[2], 2)
+    return { self.out_channels, oh, ow }
+  end,
+  extra_repr = function(self)
+    local text = conv_repr(self)
+    local op = self.output_padding
+    if op[1] ~= 0 or op[2] ~= 0 then text = text .. ", output_padding=" .. shown(self, op) end
+    return text
+  end,
 })
 
 -- Pooling --------------------------------------------------------------------
@@ -361,6 +465,55 @@ conv.AdaptiveAvgPool1d = adaptive_class("AdaptiveAvgPool1d", 1)
 conv.AdaptiveAvgPool2d = adaptive_class("AdaptiveAvgPool2d", 2)
 
 -- Normalization and resampling ---------------------------------------------
+
+--- Dropout2d([p = 0.5 [, {input_size = {C, H, W} or {C, L}, generator =
+-- nil}]]): in training each channel of each sample is zeroed whole with
+-- probability p and the kept ones scaled by 1 / (1 - p) (Tompson et al.,
+-- CVPR 2015; PyTorch's Dropout2d); the identity at inference.
+conv.Dropout2d = class("Dropout2d", {
+  init = function(self, p, opts)
+    p = p == nil and 0.5 or p
+    if type(p) ~= "number" or not (p >= 0 and p < 1) then
+      fail(3, "Dropout2d: p must be a number in [0, 1), got %s", tostring(p))
+    end
+    opts = args.options("Dropout2d", 2, opts, nil, { input_size = true, generator = true }, 3)
+    local size = opts.input_size
+    if type(size) ~= "table" or (#size ~= 2 and #size ~= 3) then
+      fail(3, "Dropout2d: input_size must be a list of 3 integers (C, H, W) or 2 (C, L), got %s",
+        type(size) == "table" and ("a list of " .. #size) or args.type_of(size))
+    end
+    local plane = 1
+    for i = 1, #size do
+      check_int(size[i], "input_size", "Dropout2d", 1, 3)
+      if i > 1 then plane = plane * size[i] end
+    end
+    self.p, self.input_size = p, size
+    self._C, self._plane = size[1], plane
+    self.generator = generator_of(opts, "Dropout2d", 3)
+    -- column j of a row belongs to channel channel_of[j]
+    local channel_of = {}
+    for j = 1, self._C * plane do channel_of[j] = (j - 1) // plane + 1 end
+    self._channel_of = luma.matrix(channel_of)
+  end,
+  forward = function(self, x)
+    x = as_variable(x, "Dropout2d")
+    local n, cols, C = x.value:rows(), x.value:cols(), self._C
+    if cols ~= C * self._plane then
+      if cols % self._plane == 0 then
+        fail(3, "Dropout2d: input has %d channels of %d values (%d columns a row) but input_size "
+          .. "has %d", cols // self._plane, self._plane, cols, C)
+      end
+      fail(3, "Dropout2d: input is %d x %d but input_size is %d channels of %d values = %d columns",
+        n, cols, C, self._plane, C * self._plane)
+    end
+    if not self.training or self.p == 0 then return x end
+    local keep = 1 - self.p
+    local mask = self.generator:uniform(n, C):lt(keep) / keep
+    return x:mul(mask:take(self._channel_of, 2))
+  end,
+  output_size = function(self) return self.input_size end,
+  extra_repr = function(self) return string.format("p=%g", self.p) end,
+})
 
 -- x (N x C S, S the spatial size) as the (S N) x C matrix whose columns
 -- are the channels, and back: row-major reshapes around a transpose

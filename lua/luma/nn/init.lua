@@ -20,6 +20,7 @@ local doc = luma.doc.set
 nn.class = module.class
 nn.MLPClassifier, nn.MLPRegressor, nn.Autoencoder = mlp.MLPClassifier, mlp.MLPRegressor, mlp.Autoencoder
 nn.MetricEmbedding = mlp.MetricEmbedding
+nn.CNNClassifier = require("luma.nn.cnn").CNNClassifier
 nn.is_module = module.is_module
 nn.DataParallel = parallel.DataParallel
 for name, ctor in pairs(layers) do nn[name] = ctor end
@@ -28,6 +29,8 @@ for name, ctor in pairs(losses) do
 end
 -- the recurrent cells and layers (luma.nn.recurrent documents them)
 for name, ctor in pairs(require("luma.nn.recurrent")) do nn[name] = ctor end
+-- the sequence estimators over them
+for name, class in pairs(require("luma.nn.sequence")) do nn[name] = class end
 
 --- init(M, scheme [, generator]) -> M: refills the out x in matrix M.
 function nn.init(M, scheme, g)
@@ -128,8 +131,8 @@ local DOCS = {
     .. "returns a Variable; loss:backward() fills each parameter's grad. Modules: Sequential, "
     .. "Linear, Identity, Flatten, ReLU, LeakyReLU, ELU, Softplus, Tanh, Sigmoid, Softmax, "
     .. "LogSoftmax, Maxout, Dropout, BatchNorm1d, LayerNorm, Embedding, RNNCell, GRUCell, "
-    .. "LSTMCell, RNN, GRU, LSTM, Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, "
-    .. "AdaptiveAvgPool1d, AdaptiveAvgPool2d, BatchNorm2d, Upsample; losses: MSELoss, L1Loss, "
+    .. "LSTMCell, RNN, GRU, LSTM, Conv1d, Conv2d, ConvTranspose2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, "
+    .. "AdaptiveAvgPool1d, AdaptiveAvgPool2d, Dropout2d, BatchNorm2d, Upsample; losses: MSELoss, L1Loss, "
     .. "HuberLoss, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, NLLLoss, TripletMarginLoss, "
     .. "ContrastiveLoss; class(name, def) makes a new module. docs/NN.md." },
   { nn.class, "luma.nn.class", "class(name, {init = fn, forward = fn, extra_repr = fn, ...}) -> constructor",
@@ -235,6 +238,19 @@ do
         .. "dilation are an integer or {h, w}; weight out x (in/groups kH kW) (PyTorch's out x "
         .. "in/groups x kH x kW flattened), bias 1 x out, PyTorch's default init; output rows of out x "
         .. "H_out x W_out sized as PyTorch." .. CONV .. G },
+    { nn.ConvTranspose2d, "luma.nn.ConvTranspose2d", "ConvTranspose2d(in_channels, out_channels, kernel_size [, "
+        .. "{stride = 1, padding = 0, output_padding = 0, dilation = 1, groups = 1, bias = true, input_size = nil, "
+        .. "generator = nil}]) -> module",
+      "Transposed 2-D convolution (PyTorch's ConvTranspose2d; the adjoint of Conv2d in its input, for "
+        .. "decoders and upsampling) of rows of C x H x W (input_size = {H, W}; square when omitted) by "
+        .. "dgemm and col2im; output H_out = (H - 1) stride - 2 padding + dilation (kernel - 1) + "
+        .. "output_padding + 1, output_padding smaller than the stride or the dilation; weight in x "
+        .. "(out/groups kH kW) (PyTorch's in x out/groups x kH x kW flattened), bias 1 x out, "
+        .. "U(-1/sqrt(out/groups kH kW), ...) as PyTorch." .. CONV .. G },
+    { nn.Dropout2d, "luma.nn.Dropout2d", "Dropout2d([p = 0.5 [, {input_size = {C, H, W} or {C, L}, generator = nil}]]) -> module",
+      "Channel dropout (Tompson et al., CVPR 2015; PyTorch's Dropout2d): in training each channel of "
+        .. "each sample is zeroed whole with probability p and the kept ones are divided by 1 - p; the "
+        .. "identity at inference." .. CONV .. G },
     { nn.MaxPool1d, "luma.nn.MaxPool1d", "MaxPool1d(kernel_size, {input_size = {C, L} [, stride = kernel_size, padding = 0]}) -> module",
       "The maximum of each window of each channel; the gradient goes to the window's first maximum "
         .. "(as PyTorch). " .. POOL_DOC .. CONV },

@@ -8,7 +8,9 @@
 -- linear) and one node for all the element-wise gate math and its
 -- backward, a fused kernel in C (src/ml/nn/rnn.c), rather than a chain of
 -- a dozen small operations.  The LSTM's node yields [h c] side by side,
--- split by two column blocks.
+-- split by two column blocks.  A layer is one node a direction
+-- (run_direction): all T steps' input products in one dgemm, the steps
+-- themselves in a loop of recurrent products and fused cells.
 -- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
@@ -21,10 +23,14 @@ local fail = args.fail
 local class = module.class
 local is_variable = autograd.is_variable
 local linear = autograd.linear
-local record = variable.record
+local record, record_many = variable.record, variable.record_many
+local value_of = variable.value_of
+local affine = native.affine
 local rnn_cell, rnn_cell_backward = native.rnn_cell, native.rnn_cell_backward
 
 local recurrent = {}
+
+local function wants_grad(x) return is_variable(x) and x.requires_grad end
 
 local GATES = { tanh = 1, relu = 1, gru = 3, lstm = 4 }
 
@@ -254,6 +260,146 @@ local function initial_states(given, what, count, n, H, fname)
   return list
 end
 
+-- How many times the largest gradient that entered a layer's state from
+-- its outputs the gradient carried back through the steps may grow before
+-- backward warns: a millionfold is far past what the saturating cells
+-- allow in a healthy network and soon followed by overflow.
+local EXPLODING = 1e6
+
+-- The warning of a gradient exploding through the steps (once a module):
+-- it names the step, the layer and direction, and the remedy.
+-- The 2-norm of a contiguous matrix by a dot product, a fraction of
+-- norm()'s cost; only a sum of squares past the double range takes norm().
+local function norm2(M)
+  local size = math.sqrt(M:dot(M))
+  if size == math.huge then size = M:norm() end
+  return size
+end
+
+local function check_exploding(self, carry, scale, t, T, suffix)
+  -- (carry: the state's gradient, [dh dc] for the LSTM, in one buffer)
+  local size = norm2(carry)
+  if size == size and size <= EXPLODING * scale then return end
+  self._warned_exploding = true
+  local layer, reverse = suffix:match("^_l(%d+)(.*)$")
+  warn(string.format("%s: the gradient through the state %s at step %d of %d (layer %d%s) in "
+    .. "backward; clip the gradients (luma.nn.clip_grad_norm, or the estimators' "
+    .. "clip_grad_norm), lower the learning rate or shorten the steps with detach_every "
+    .. "(warned once per module)", self._name,
+    size == size and size < math.huge and string.format("grew to %.3g, %.3g times the "
+      .. "largest gradient at the outputs,", size, size / scale) or "overflowed to " .. size,
+    t, T, tonumber(layer) + 1, reverse ~= "" and ", reverse direction" or ""))
+end
+
+-- One direction of one layer over the whole sequence as one autograd
+-- node (variable.record_many): X holds every step's input, T blocks of n
+-- rows in time order, so all T input products x W_ih^T + b_ih are one
+-- dgemm, and each step does only the recurrent product h W_hh^T + b_hh
+-- and the fused cell.  Backward runs the steps in reverse with the fused
+-- cell backward and the recurrent product G W_hh, collecting the gate
+-- gradients of every step, and then forms the input and both weight
+-- gradients with one dgemm each over the whole sequence rather than T
+-- small ones (the accumulated T weight-sized sums cost more than the
+-- products).  Returns the T outputs (in time order; rows past their
+-- length zero) and the final h (and c) as Variables.
+local function run_direction(self, suffix, X, T, n, h0, c0, masks, reverse, every)
+  local kind, H = self.kind, self.hidden_size
+  local lstm = kind == "lstm"
+  local W_ih, W_hh = self["weight_ih" .. suffix], self["weight_hh" .. suffix]
+  local b_ih, b_hh = self["bias_ih" .. suffix], self["bias_hh" .. suffix]
+  local Xv, Wih, Whh = value_of(X), W_ih.value, W_hh.value
+  local bih, bhh = b_ih and b_ih.value, b_hh and b_hh.value
+  local GI = affine(Xv, Wih, bih, true)
+  -- what backward needs is kept only when a graph is recorded (not under
+  -- no_grad, where the estimators predict)
+  local recording = variable.grad_enabled()
+  local Hprev = recording and luma.zeros(T * n, H) -- each step's incoming h, in time order
+  local h, c = value_of(h0), c0 and value_of(c0)
+  local saved, values = {}, {}
+  for s = 1, T do
+    local t = reverse and T - s + 1 or s
+    local r1, r2 = (t - 1) * n + 1, t * n
+    local mask = masks and masks[t]
+    local gi = GI:sub(r1, r2, nil, nil)
+    local gh = affine(h, Whh, bhh, true)
+    local out, acts = rnn_cell(kind, gi, gh, h, c, mask)
+    if recording then
+      Hprev:sub(r1, r2, nil, nil):assign(h)
+      saved[s] = { t, gi, gh, h, c, out, acts }
+    end
+    if lstm then
+      h, c = out:sub(nil, nil, 1, H), out:sub(nil, nil, H + 1, 2 * H)
+    else
+      h = out
+    end
+    values[t] = mask and h:mul(mask) or h
+  end
+  values[T + 1] = h
+  if lstm then values[T + 2] = c end
+  -- the inputs the node differentiates, and where each one's gradient goes
+  local inputs, at = { X, W_ih, W_hh, h0 }, {}
+  if lstm then inputs[#inputs + 1] = c0; at.c0 = #inputs end
+  if b_ih then inputs[#inputs + 1] = b_ih; at.b_ih = #inputs end
+  if b_hh then inputs[#inputs + 1] = b_hh; at.b_hh = #inputs end
+  local outputs = record_many(kind .. "_layer", values, inputs, function(gs)
+    local G = GI:cols()
+    local dGI = luma.zeros(T * n, G)
+    local dGH = kind == "gru" and luma.zeros(T * n, G) or dGI
+    -- the gradient at the state carried from step to step: for the LSTM
+    -- one n x 2H buffer [dh dc], the layout the fused backward reads,
+    -- written in place through its two column blocks
+    local carry = luma.zeros(n, lstm and 2 * H or H)
+    local dh, dc = carry, nil
+    if lstm then dh, dc = carry:sub(nil, nil, 1, H), carry:sub(nil, nil, H + 1, 2 * H) end
+    if gs[T + 1] then dh:assign(gs[T + 1]) end
+    if lstm and gs[T + 2] then dc:assign(gs[T + 2]) end
+    -- the largest gradient that entered the state from outside, against
+    -- which the gradient carried back through the steps is measured
+    local scale = norm2(carry)
+    for s = T, 1, -1 do
+      local t, gi, gh, hp, cp, out, acts = table.unpack(saved[s], 1, 7)
+      local mask = masks and masks[t]
+      local gy = gs[t]
+      if gy then
+        dh:add(mask and gy:mul(mask) or gy, dh)
+        scale = math.max(scale, norm2(gy))
+      end
+      local dgi, dgh, dpass, dcp = rnn_cell_backward(kind, carry, gi, gh, hp, cp, mask, out, acts)
+      local r1, r2 = (t - 1) * n + 1, t * n
+      dGI:sub(r1, r2, nil, nil):assign(dgi)
+      if dgh then dGH:sub(r1, r2, nil, nil):assign(dgh) end
+      -- the gradient at the incoming state, unless detach_every cut it
+      -- (or it is the initial state and needs none)
+      if (every and s > 1 and (s - 1) % every == 0)
+          or (s == 1 and not wants_grad(h0) and not (lstm and wants_grad(c0))) then
+        carry:fill(0)
+      else
+        (dgh or dgi):matmul(Whh, dh)
+        if dpass then dh:add(dpass, dh) end
+        if dc then dc:assign(dcp) end
+        if self.warn_exploding and not self._warned_exploding then
+          check_exploding(self, carry, scale, t, T, suffix)
+        end
+      end
+    end
+    dh, dc = dh:copy(), dc and dc:copy()
+    local grads = { nil, nil, nil, dh }
+    if wants_grad(X) then grads[1] = dGI * Wih end
+    if wants_grad(W_ih) then grads[2] = dGI:t() * Xv end
+    if wants_grad(W_hh) then grads[3] = dGH:t() * Hprev end
+    if at.c0 then grads[at.c0] = dc end
+    -- the bias gradients, column sums, as a product with a row of ones:
+    -- dgemm reads the T*n x gates*H matrix row by row, where a column sum
+    -- strides through it a column at a time
+    local ones = (at.b_ih or at.b_hh) and luma.ones(1, T * n)
+    if at.b_ih then grads[at.b_ih] = ones * dGI end
+    if at.b_hh then grads[at.b_hh] = dGH == dGI and grads[at.b_ih] or ones * dGH end
+    return grads
+  end)
+  local ys = table.move(outputs, 1, T, 1, {})
+  return ys, outputs[T + 1], outputs[T + 2]
+end
+
 local FORWARD_OPTIONS = { h0 = true, c0 = true, lengths = true, detach_every = true }
 
 local function layer_class(name, kind)
@@ -276,6 +422,9 @@ local function layer_class(name, kind)
       self.bias, self.bidirectional, self.dropout = opts.bias ~= false, opts.bidirectional == true, p
       self.kind = kind == "rnn" and nonlinearity_of(opts.nonlinearity, name, 3) or kind
       self.generator = g
+      -- backward warns once when the gradient explodes through the steps
+      -- (check_exploding); an estimator that clips turns it off
+      self.warn_exploding = true
       local directions = self.bidirectional and 2 or 1
       for l = 0, layers - 1 do
         for d = 0, directions - 1 do
@@ -302,24 +451,14 @@ local function layer_class(name, kind)
       local inputs = xs
       for l = 0, L - 1 do
         local per_direction = {}
+        -- every step's input in one T*n-row matrix, for the one input
+        -- product of each direction
+        local X = autograd.vstack(inputs)
         for d = 0, D - 1 do
           local k = l * D + d + 1
           local suffix = "_l" .. l .. (d == 1 and "_reverse" or "")
-          local h, c = h0[k], c0 and c0[k]
-          local ys, done = {}, 0
-          local first, last, stride = 1, T, 1
-          if d == 1 then first, last, stride = T, 1, -1 end
-          for t = first, last, stride do
-            local mask = masks and masks[t]
-            h, c = cell_step(self, suffix, self.kind, inputs[t], h, c, mask)
-            -- rows past their length keep their state and output zeros
-            ys[t] = mask and h:mul(mask) or h
-            done = done + 1
-            if every and done % every == 0 and done < T then
-              h = is_variable(h) and h:detach() or h
-              c = c and is_variable(c) and c:detach() or c
-            end
-          end
+          local ys, h, c = run_direction(self, suffix, X, T, n, h0[k], c0 and c0[k], masks,
+            d == 1, every)
           h_n[k] = h
           if c_n then c_n[k] = c end
           per_direction[d + 1] = ys
@@ -372,7 +511,9 @@ local LAYER = " layer(xs [, {h0 = nil, c0 = nil, lengths = nil, detach_every = n
   .. "reverse direction starts at each row's last step. detach_every = k cuts the gradient "
   .. "through the state every k steps of each direction (truncated BPTT). Parameter names "
   .. "weight_ih_l0, ..., with _reverse for the reverse direction; dropout applies to every "
-  .. "layer's outputs but the last's, in training."
+  .. "layer's outputs but the last's, in training. Backward warns (once a module) when the "
+  .. "gradient carried back through the steps grows to a million times the largest at the "
+  .. "outputs or overflows, naming the step; layer.warn_exploding = false silences it."
 
 local DOCS = {
   { recurrent.RNNCell, "luma.nn.RNNCell",

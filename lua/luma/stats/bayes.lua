@@ -311,6 +311,118 @@ function NIW.predictive(self)
     shape = self.psi * ((self.gamma + 1) / (self.gamma * df)) }
 end
 
+-- -------------------------------------------------- NaturalConjugate
+
+--- NaturalConjugate{family, lambda, y [, sigma]}: the natural conjugate
+-- prior of an exponential family (notes 002 Y4), q(theta | lambda, y)
+-- proportional to exp(<theta, y> - lambda psi(theta)) as a density in
+-- theta; the update is T_n = (lambda + n, y + sum S(x_i)), and E[grad
+-- psi(theta)] = y / lambda (the notes' erratum X31 says "y").  family is
+-- a luma.dist member (any parameters: it fixes K, n or d); with sigma,
+-- a Normal family is the known-variance one, S = x, theta = mu / sigma^2,
+-- psi = sigma^2 theta^2 / 2.  Matching q's density in the usual
+-- parameters gives the named pairs (as_conjugate), e.g. Bernoulli: p^(y-1)
+-- (1 - p)^(lambda-y-1), the Beta(y, lambda - y).
+local NC = kind("NaturalConjugate", { "family", "lambda", "y" })
+local NC_NAME = "luma.bayes.NaturalConjugate"
+
+-- The family's name, or "NormalKnownVariance".
+local function nc_kind(self)
+  if self.sigma then return "NormalKnownVariance" end
+  return getmetatable(self.family).__name:match("([^.]+)$")
+end
+
+local function nc_stats(self, x)
+  if self.sigma then
+    x = data_vector("NaturalConjugate", x)
+    return x
+  end
+  return self.family:sufficient_statistics(x)
+end
+
+function NC.init(self, p)
+  local fam = p.family
+  if type(fam) ~= "table" or type(fam.natural_parameters) ~= "function" then
+    fail(3, "%s: family must be a luma.dist distribution of an exponential family (Normal, "
+      .. "MultivariateNormal, Bernoulli, Categorical, Multinomial, Poisson, Exponential, Gamma, "
+      .. "Beta), got %s", NC_NAME, args.type_of(fam))
+  end
+  self.family = fam
+  if p.sigma ~= nil then
+    if nc_kind(self) ~= "Normal" then
+      fail(3, "%s: sigma (a known standard deviation) goes with a Normal family", NC_NAME)
+    end
+    self.sigma = positive("NaturalConjugate", "sigma", p.sigma)
+  end
+  self.lambda = positive("NaturalConjugate", "lambda", p.lambda)
+  local m = self.sigma and 1 or fam:natural_parameters():rows()
+  local y = luma.ismatrix(p.y) and p.y:flatten() or (type(p.y) == "table" and luma.matrix(p.y))
+    or (type(p.y) == "number" and luma.matrix{ { p.y } })
+  if not y or y:rows() ~= m or not y:isfinite():all() then
+    fail(3, "%s: y must be a finite vector of %d entries (one per sufficient statistic)",
+      NC_NAME, m)
+  end
+  self.y = y
+end
+
+function NC.update(self, x)
+  local S = nc_stats(self, x)
+  return bayes.NaturalConjugate{ family = self.family, sigma = self.sigma,
+    lambda = self.lambda + S:rows(), y = self.y + S:sum(1):t() }
+end
+
+--- mean_statistics(): E[grad psi(theta)] = y / lambda.
+function NC.mean_statistics(self) return self.y / self.lambda end
+
+--- map(): the family member at the prior's mode in theta, where grad
+-- psi(theta) = y / lambda.
+function NC.map(self)
+  local m = self.y / self.lambda
+  if self.sigma then return dist().Normal{ mu = m:get(1, 1), sigma = self.sigma } end
+  return self.family:from_mean_statistics(m)
+end
+
+--- log_density(theta): <theta, y> - lambda psi(theta), unnormalized.
+function NC.log_density(self, theta)
+  local t = luma.ismatrix(theta) and theta:flatten() or (type(theta) == "table" and luma.matrix(theta))
+    or (type(theta) == "number" and luma.matrix{ { theta } })
+  if not t or t:rows() ~= self.y:rows() then
+    fail(2, "%s.log_density: theta must be a vector of %d entries", NC_NAME, self.y:rows())
+  end
+  local psi
+  if self.sigma then
+    psi = self.sigma ^ 2 * t:get(1, 1) ^ 2 / 2
+  else
+    psi = self.family:from_natural(t):log_partition()
+  end
+  return (t:t() * self.y):get(1, 1) - self.lambda * psi
+end
+
+--- as_conjugate(): the named prior of luma.bayes with the same density.
+function NC.as_conjugate(self)
+  local k, lam, y = nc_kind(self), self.lambda, self.y
+  if k == "Bernoulli" then
+    return bayes.BetaBernoulli{ a = y:get(1, 1), b = lam - y:get(1, 1) }
+  elseif k == "Categorical" then
+    return bayes.DirichletCategorical{ alpha = luma.matrix.vstack{ y, luma.matrix{ { lam - y:sum() } } } }
+  elseif k == "Poisson" then
+    return bayes.GammaPoisson{ shape = y:get(1, 1), rate = lam }
+  elseif k == "NormalKnownVariance" then
+    return bayes.NormalKnownVariance{ mu0 = y:get(1, 1) / lam, sigma0 = self.sigma / math.sqrt(lam),
+      sigma = self.sigma }
+  elseif k == "Normal" then
+    local y1, y2 = y:get(1, 1), y:get(2, 1)
+    return bayes.NormalInverseGamma{ alpha = (lam + 3) / 2, beta = (y1 - y2 * y2 / lam) / 2,
+      gamma = lam, delta = y2 / lam }
+  elseif k == "MultivariateNormal" then
+    local d = self.family.d
+    local Y1, y2 = y:sub(1, d * d, 1, 1):reshape(d, d):copy(), y:sub(d * d + 1, d * d + d, 1, 1)
+    return bayes.NormalInverseWishart{ alpha = lam + d + 2, psi = Y1 - (y2 * y2:t()) / lam,
+      gamma = lam, delta = y2 / lam }
+  end
+  fail(2, "%s: luma.bayes has no named prior for the %s family", NC_NAME, k)
+end
+
 -- ------------------------------------------------------------ help records
 
 -- The methods every kind shares, then each kind's record and its own
@@ -426,6 +538,35 @@ local KINDS = {
         .. "Sigma). Returns a number." },
     },
   },
+  NaturalConjugate = {
+    signature = "NaturalConjugate{family, lambda, y [, sigma]}",
+    doc = "The natural conjugate prior of an exponential family, density proportional to "
+      .. "exp(<theta, y> - lambda psi(theta)) in the natural parameters theta (Bernardo and "
+      .. "Smith, Bayesian Theory, 1994, sec. 5.2.2; Diaconis and Ylvisaker, Ann. Statist. 7, "
+      .. "1979); the posterior after x_1..x_n is (lambda + n, y + sum S(x_i)) and E[grad "
+      .. "psi(theta)] = y / lambda.",
+    params = { { name = "family", doc = "a luma.dist distribution of the family (its "
+        .. "parameters only fix the number of categories, trials or dimensions)" },
+      { name = "lambda", doc = "the concentration, > 0 (prior pseudo-observations)" },
+      { name = "y", doc = "the prior's statistic, a vector like S(x) (prior sum of S)" },
+      { name = "sigma", doc = "a known standard deviation: the Normal family with only the "
+        .. "mean unknown (S = x)" } },
+    methods = {
+      update = { signature = "prior:update(x)", doc = "Conditions on observations x (as the "
+        .. "family's logpdf takes them): lambda + n and y + sum S(x_i). Returns the posterior "
+        .. "NaturalConjugate." },
+      map = { signature = "prior:map()", doc = "The family member at the prior's mode, where "
+        .. "grad psi(theta) = y / lambda. Returns a luma.dist distribution." },
+      mean_statistics = { signature = "prior:mean_statistics()", doc = "E[grad psi(theta)] "
+        .. "= y / lambda under the prior. Returns a column." },
+      log_density = { signature = "prior:log_density(theta)", doc = "The unnormalized "
+        .. "log-density <theta, y> - lambda psi(theta). Returns a number." },
+      as_conjugate = { signature = "prior:as_conjugate()", doc = "The named luma.bayes prior "
+        .. "with the same density (BetaBernoulli, DirichletCategorical, GammaPoisson, "
+        .. "NormalKnownVariance, NormalInverseGamma or NormalInverseWishart); an error for "
+        .. "the other families. Returns the prior." },
+    },
+  },
 }
 
 for name, spec in pairs(KINDS) do
@@ -460,6 +601,7 @@ end
 luma.doc.set(bayes, { name = "luma.bayes",
   doc = "Conjugate Bayesian updating: BetaBernoulli, GammaPoisson, DirichletCategorical, "
     .. "NormalKnownVariance, NormalInverseGamma, NormalInverseWishart; each with update, "
-    .. "map and predictive." })
+    .. "map and predictive; and NaturalConjugate, the natural conjugate prior of any "
+    .. "exponential family of luma.dist." })
 
 return bayes

@@ -1535,6 +1535,13 @@ local METHOD_DOCS = {
     .. "per row for multivariate distributions, a list of matrices for Wishart kinds; "
     .. "variances divide by n). Returns a new %s." },
 }
+-- The exponential-family form of the families that have one (notes 002
+-- X1-X3): natural parameters, log-partition, sufficient statistics, and
+-- maximum likelihood by moment matching (luma.stats.natural).
+local natural = require("luma.stats.natural")
+natural.install(dist)
+for m, text in pairs(natural.METHOD_DOCS) do METHOD_DOCS[m] = text end
+
 local FIT_OPTIONS = {
   StudentT = { { name = "df", default = 5, doc = "degrees of freedom, held fixed" } },
   MultivariateStudentT = { { name = "df", default = 5, doc = "degrees of freedom, held fixed" } },

@@ -26,6 +26,9 @@ v8d _ZGVeN8v_exp(v8d);
 v8d _ZGVeN8v_log(v8d);
 v8d _ZGVeN8v_sin(v8d);
 v8d _ZGVeN8v_cos(v8d);
+/* weak: a glibc before 2.35 lacks them, and the scalar loop takes over */
+v4d _ZGVdN4v_tanh(v4d) __attribute__((weak));
+v8d _ZGVeN8v_tanh(v8d) __attribute__((weak));
 
 static double scalar(luma_VecFunc f, double x) {
   switch (f) {
@@ -33,17 +36,20 @@ static double scalar(luma_VecFunc f, double x) {
     case LUMA_VEC_LOG: return log(x);
     case LUMA_VEC_SIN: return sin(x);
     case LUMA_VEC_COS: return cos(x);
+    case LUMA_VEC_TANH: return tanh(x);
   }
   return x;
 }
 
 __attribute__((target("avx512f"))) static int64_t apply8(luma_VecFunc f, const double *x,
                                                          double *y, int64_t n) {
-  v8d (*g)(v8d) = f == LUMA_VEC_EXP   ? _ZGVeN8v_exp
-                  : f == LUMA_VEC_LOG ? _ZGVeN8v_log
-                  : f == LUMA_VEC_SIN ? _ZGVeN8v_sin
-                                      : _ZGVeN8v_cos;
+  v8d (*g)(v8d) = f == LUMA_VEC_EXP    ? _ZGVeN8v_exp
+                  : f == LUMA_VEC_LOG  ? _ZGVeN8v_log
+                  : f == LUMA_VEC_SIN  ? _ZGVeN8v_sin
+                  : f == LUMA_VEC_TANH ? _ZGVeN8v_tanh
+                                       : _ZGVeN8v_cos;
   int64_t k = 0;
+  if (!g) return 0;
   for (; k + 8 <= n; k += 8) {
     v8d v;
     memcpy(&v, x + k, sizeof v); /* unaligned load */
@@ -55,11 +61,13 @@ __attribute__((target("avx512f"))) static int64_t apply8(luma_VecFunc f, const d
 
 __attribute__((target("avx2"))) static int64_t apply4(luma_VecFunc f, const double *x,
                                                       double *y, int64_t n) {
-  v4d (*g)(v4d) = f == LUMA_VEC_EXP   ? _ZGVdN4v_exp
-                  : f == LUMA_VEC_LOG ? _ZGVdN4v_log
-                  : f == LUMA_VEC_SIN ? _ZGVdN4v_sin
-                                      : _ZGVdN4v_cos;
+  v4d (*g)(v4d) = f == LUMA_VEC_EXP    ? _ZGVdN4v_exp
+                  : f == LUMA_VEC_LOG  ? _ZGVdN4v_log
+                  : f == LUMA_VEC_SIN  ? _ZGVdN4v_sin
+                  : f == LUMA_VEC_TANH ? _ZGVdN4v_tanh
+                                       : _ZGVdN4v_cos;
   int64_t k = 0;
+  if (!g) return 0;
   for (; k + 4 <= n; k += 4) {
     v4d v;
     memcpy(&v, x + k, sizeof v);
@@ -87,6 +95,7 @@ void luma_vec_apply(luma_VecFunc f, const double *x, double *y, int64_t n) {
       case LUMA_VEC_LOG: y[k] = log(x[k]); break;
       case LUMA_VEC_SIN: y[k] = sin(x[k]); break;
       case LUMA_VEC_COS: y[k] = cos(x[k]); break;
+      case LUMA_VEC_TANH: y[k] = tanh(x[k]); break;
     }
   }
 }

@@ -9,7 +9,13 @@
 
 #include <stdint.h>
 
-typedef enum luma_VecFunc { LUMA_VEC_EXP, LUMA_VEC_LOG, LUMA_VEC_SIN, LUMA_VEC_COS } luma_VecFunc;
+typedef enum luma_VecFunc {
+  LUMA_VEC_EXP,
+  LUMA_VEC_LOG,
+  LUMA_VEC_SIN,
+  LUMA_VEC_COS,
+  LUMA_VEC_TANH /* libmvec's since glibc 2.35; scalar tanh with an older one */
+} luma_VecFunc;
 
 /* y[k] = f(x[k]) for k < n; x and y may be the same array. */
 void luma_vec_apply(luma_VecFunc f, const double *x, double *y, int64_t n);

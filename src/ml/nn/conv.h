@@ -63,6 +63,31 @@ luma_LoopStatus luma_nn_conv_backward(luma_Threads *t, const luma_NnConv *c, con
                                       const luma_Mat *W, const luma_Mat *G, luma_Mat *dX,
                                       luma_Mat *dW, luma_Mat *db, double *scratch, int slots);
 
+/* Transposed convolution (PyTorch's ConvTranspose2d), described by the
+ * convolution c it is the adjoint of: its input X is N x (out_channels
+ * out_h out_w), its output Y N x (channels height width), its weight W
+ * c's, out_channels x (channels/groups kH kW) (PyTorch's in x out/groups
+ * x kH x kW, flattened), b 1 x channels or NULL.  Set out_h, out_w (the
+ * input's size) and the window, then luma_nn_conv_transpose_shape fills
+ * height and width as PyTorch: (n - 1) s - 2 p + d (k - 1) + op + 1; 0
+ * when the output would be empty. */
+int luma_nn_conv_transpose_shape(luma_NnConv *c, int64_t op_h, int64_t op_w);
+
+/* Y = col2im(W^T X) + b, scratch as luma_nn_conv_scratch(c, N, slots, 0). */
+luma_LoopStatus luma_nn_conv_transpose_forward(luma_Threads *t, const luma_NnConv *c,
+                                               const luma_Mat *X, const luma_Mat *W,
+                                               const luma_Mat *b, luma_Mat *Y, double *scratch,
+                                               int slots);
+
+/* From G (Y's shape): dX = conv(G, W), dW = the convolution's weight
+ * gradient with G as its input and X as its output's gradient, db G's
+ * sums per channel; each only when not NULL; scratch as
+ * luma_nn_conv_scratch(c, N, slots, 1). */
+luma_LoopStatus luma_nn_conv_transpose_backward(luma_Threads *t, const luma_NnConv *c,
+                                                const luma_Mat *X, const luma_Mat *W,
+                                                const luma_Mat *G, luma_Mat *dX, luma_Mat *dW,
+                                                luma_Mat *db, double *scratch, int slots);
+
 typedef enum luma_NnPool {
   LUMA_NN_POOL_MAX,     /* the window's maximum (padding never wins) */
   LUMA_NN_POOL_AVG,     /* the window's mean, padding counted as zeros */

@@ -139,6 +139,98 @@ static int c_conv2d_backward(lua_State *L) {
   return 3;
 }
 
+/* The transposed convolution's geometry from (x, W) and the arguments
+ * (C, H, W, kH, kW, sH, sW, pH, pW, dH, dW, groups, opH, opW) at arg: C x H
+ * x W is its input, so c's output; W's columns give c's channels. */
+static void read_transpose(lua_State *L, int arg, const luma_Mat *x, const luma_Mat *w,
+                           luma_NnConv *c) {
+  c->out_channels = luma_check_int_range(L, arg, "channels", 1, MAX_SIZE);
+  c->out_h = luma_check_int_range(L, arg + 1, "height", 1, MAX_SIZE);
+  c->out_w = luma_check_int_range(L, arg + 2, "width", 1, MAX_SIZE);
+  c->k_h = luma_check_int_range(L, arg + 3, "kernel height", 1, MAX_SIZE);
+  c->k_w = luma_check_int_range(L, arg + 4, "kernel width", 1, MAX_SIZE);
+  c->stride_h = luma_check_int_range(L, arg + 5, "stride height", 1, MAX_SIZE);
+  c->stride_w = luma_check_int_range(L, arg + 6, "stride width", 1, MAX_SIZE);
+  c->pad_h = luma_check_int_range(L, arg + 7, "padding height", 0, MAX_SIZE);
+  c->pad_w = luma_check_int_range(L, arg + 8, "padding width", 0, MAX_SIZE);
+  c->dil_h = luma_check_int_range(L, arg + 9, "dilation height", 1, MAX_SIZE);
+  c->dil_w = luma_check_int_range(L, arg + 10, "dilation width", 1, MAX_SIZE);
+  c->groups = luma_check_int_range(L, arg + 11, "groups", 1, MAX_SIZE);
+  int64_t op_h = luma_check_int_range(L, arg + 12, "output padding height", 0, MAX_SIZE);
+  int64_t op_w = luma_check_int_range(L, arg + 13, "output padding width", 0, MAX_SIZE);
+  /* PyTorch's rule; it also keeps c's output at the input's size */
+  if ((op_h >= c->stride_h && op_h >= c->dil_h) || (op_w >= c->stride_w && op_w >= c->dil_w))
+    luma_arg_error(L, arg + 12, "output padding must be smaller than the stride or the dilation");
+  if ((double)c->out_channels * (double)c->out_h * (double)c->out_w > (double)LUMA_MAX_DIM ||
+      (double)c->k_h * (double)c->k_w > (double)LUMA_MAX_DIM)
+    luma_arg_error(L, arg, "a sample or a kernel has more than %I elements",
+                   (lua_Integer)LUMA_MAX_DIM);
+  if (c->out_channels % c->groups != 0)
+    luma_arg_error(L, arg + 11, "%I channels are not divisible by %I groups",
+                   (lua_Integer)c->out_channels, (lua_Integer)c->groups);
+  int64_t k = c->k_h * c->k_w;
+  if (w->rows != c->out_channels || w->cols % k != 0 || w->cols == 0)
+    luma_arg_error(L, 2, "W is %I x %I but must be %I x (out/groups %I)", (lua_Integer)w->rows,
+                   (lua_Integer)w->cols, (lua_Integer)c->out_channels, (lua_Integer)k);
+  c->channels = w->cols / k * c->groups;
+  if (!luma_nn_conv_transpose_shape(c, op_h, op_w))
+    luma_arg_error(L, arg + 7, "the output would be empty (%I x %I)", (lua_Integer)c->height,
+                   (lua_Integer)c->width);
+  if ((double)c->channels * (double)c->height * (double)c->width > (double)LUMA_MAX_DIM ||
+      (double)c->channels / (double)c->groups * (double)k > (double)LUMA_MAX_DIM)
+    luma_arg_error(L, arg, "the output or the kernel has more than %I elements",
+                   (lua_Integer)LUMA_MAX_DIM);
+  check_cols(L, 1, x, c->out_channels * c->out_h * c->out_w, "x");
+}
+
+/* conv_transpose2d(x, W, b, C, H, W, kH, kW, sH, sW, pH, pW, dH, dW,
+ * groups, opH, opW) -> Y */
+static int c_conv_transpose2d(lua_State *L) {
+  lua_settop(L, 17);
+  luma_Mat *x = dense(L, 1), *w = dense(L, 2), *b = NULL;
+  luma_NnConv c = {0};
+  read_transpose(L, 4, x, w, &c);
+  if (!lua_isnil(L, 3)) {
+    b = luma_matrix_check(L, 3);
+    if (b->rows != 1 || b->cols != c.channels)
+      luma_arg_error(L, 3, "b is %I x %I but must be 1 x %I", (lua_Integer)b->rows,
+                     (lua_Integer)b->cols, (lua_Integer)c.channels);
+  }
+  luma_Mat *y = luma_matrix_new(L, x->rows, c.channels * c.height * c.width);
+  luma_Threads *t = luma_threads_of(L);
+  int slots;
+  double *scratch = push_scratch(L, t, &c, x->rows, 0, &slots);
+  luma_threads_finish(L, t,
+                      luma_nn_conv_transpose_forward(t, &c, x, w, b, y, scratch, slots));
+  lua_pop(L, 1);
+  return 1;
+}
+
+/* conv_transpose2d_backward(x, W, G, want_x, want_w, want_b, C, H, W, kH,
+ * kW, sH, sW, pH, pW, dH, dW, groups, opH, opW) -> dX, dW, db */
+static int c_conv_transpose2d_backward(lua_State *L) {
+  lua_settop(L, 20);
+  luma_Mat *x = dense(L, 1), *w = dense(L, 2), *g = dense(L, 3);
+  luma_NnConv c = {0};
+  read_transpose(L, 7, x, w, &c);
+  check_cols(L, 3, g, c.channels * c.height * c.width, "G");
+  if (g->rows != x->rows)
+    luma_arg_error(L, 3, "G has %I rows but x has %I", (lua_Integer)g->rows,
+                   (lua_Integer)x->rows);
+  int want_x = lua_toboolean(L, 4), want_w = lua_toboolean(L, 5), want_b = lua_toboolean(L, 6);
+  luma_Mat *dx = NULL, *dw = NULL, *db = NULL;
+  if (want_x) dx = luma_matrix_new(L, x->rows, x->cols); else lua_pushnil(L);
+  if (want_w) dw = luma_matrix_new(L, w->rows, w->cols); else lua_pushnil(L);
+  if (want_b) db = luma_matrix_new(L, 1, c.channels); else lua_pushnil(L);
+  luma_Threads *t = luma_threads_of(L);
+  int slots;
+  double *scratch = push_scratch(L, t, &c, x->rows, 1, &slots);
+  luma_threads_finish(
+      L, t, luma_nn_conv_transpose_backward(t, &c, x, w, g, dx, dw, db, scratch, slots));
+  lua_pop(L, 1);
+  return 3;
+}
+
 static const char *const POOLS[] = {"max", "avg", "adaptive", NULL};
 
 /* pool2d(kind, x, C, H, W, kH, kW [, sH, sW, pH, pW]) -> Y */
@@ -186,6 +278,18 @@ void luma_nn_conv_register(lua_State *L, int idx) {
        "The gradients of conv2d at x, W and b from G, the gradient at its output (nil for "
        "those not wanted): col2im of W^T G, the sum over samples of G col^T, and G's sums per "
        "channel."},
+      {"conv_transpose2d", c_conv_transpose2d,
+       "conv_transpose2d(x, W, b, C, H, W, kH, kW, sH, sW, pH, pW, dH, dW, groups, opH, opW) -> matrix",
+       "The transposed 2-D convolution of luma.nn.ConvTranspose2d: x is N x (C H W), W C x "
+       "(out/groups kH kW) (PyTorch's in x out/groups x kH x kW, flattened), b 1 x out or nil; "
+       "returns N x (out oH oW), oH = (H - 1) sH - 2 pH + dH (kH - 1) + opH + 1, by dgemm and "
+       "col2im (the adjoint of conv2d)."},
+      {"conv_transpose2d_backward", c_conv_transpose2d_backward,
+       "conv_transpose2d_backward(x, W, G, want_x, want_w, want_b, C, H, W, kH, kW, sH, sW, pH, "
+       "pW, dH, dW, groups, opH, opW) -> dX, dW, db",
+       "The gradients of conv_transpose2d at x, W and b from G (nil for those not wanted): "
+       "conv2d of G by W, the convolution's weight gradient with G and x swapped, and G's "
+       "sums per channel."},
       {"pool2d", c_pool2d, "pool2d(kind, x, C, H, W, kH, kW [, sH, sW, pH, pW]) -> matrix",
        "Pooling of luma.nn's pooling layers over N x (C H W) rows: kind \"max\" (padding "
        "never wins), \"avg\" (padding counted as zeros) with windows kH x kW, strides s and "

@@ -1,12 +1,14 @@
 # Reference values for tests/nn/conv_spec.lua: PyTorch 1.13's (Debian's
-# python3-torch) Conv1d, Conv2d and pooling layers in float64, forward and
-# backward, for each option (stride, padding, dilation, groups, no bias).
+# python3-torch) Conv1d, Conv2d, ConvTranspose2d and pooling layers in
+# float64, forward and backward, for each option (stride, padding, output
+# padding, dilation, groups, no bias).
 # Regenerate (the /usr/bin one has torch; a pyenv python3 may not):
 #   /usr/bin/python3 tests/nn/reference/torch_conv.py > tests/nn/reference/torch_conv.lua
 # Each case gives the layer (luma's constructor, its arguments and options,
 # which the spec builds), the input size, the output y (N x C_out*...,
 # luma's layout: a sample a row, channels first), and the gradients of
-# sum(y .* S) at the input, the weight (out x in/groups*k, flattened) and
+# sum(y .* S) at the input, the weight (out x in/groups*k, flattened;
+# ConvTranspose2d's in x out/groups*k) and
 # the bias.  Input, weight, bias and seed S come from closed formulas the
 # spec repeats (0-based n, j here, 1-based there):
 #   X[n, j] = sin(1 + 2n + 0.61 j) + 0.1 j / cols
@@ -54,6 +56,20 @@ CASES = [
     ("conv1d groups", "Conv1d", "6, 4, 2", "{groups = 2}", (6, 7), nn.Conv1d(6, 4, 2, groups=2)),
     ("conv1d no bias", "Conv1d", "2, 3, 3", "{bias = false, stride = 3, padding = 1}", (2, 9),
      nn.Conv1d(2, 3, 3, bias=False, stride=3, padding=1)),
+    ("convtranspose2d", "ConvTranspose2d", "2, 3, 3", "{input_size = {4, 5}}", (2, 4, 5),
+     nn.ConvTranspose2d(2, 3, 3)),
+    ("convtranspose2d stride", "ConvTranspose2d", "2, 3, {2, 3}", "{stride = {2, 1}, input_size = {4, 5}}",
+     (2, 4, 5), nn.ConvTranspose2d(2, 3, (2, 3), stride=(2, 1))),
+    ("convtranspose2d padding output_padding", "ConvTranspose2d", "2, 3, 3",
+     "{stride = 2, padding = {1, 2}, output_padding = {1, 0}, input_size = {4, 5}}", (2, 4, 5),
+     nn.ConvTranspose2d(2, 3, 3, stride=2, padding=(1, 2), output_padding=(1, 0))),
+    ("convtranspose2d dilation", "ConvTranspose2d", "2, 3, 2",
+     "{dilation = {2, 3}, padding = 1, output_padding = {1, 2}, input_size = {4, 5}}", (2, 4, 5),
+     nn.ConvTranspose2d(2, 3, 2, dilation=(2, 3), padding=1, output_padding=(1, 2))),
+    ("convtranspose2d groups", "ConvTranspose2d", "4, 6, 3", "{groups = 2, stride = 2, input_size = {3, 4}}",
+     (4, 3, 4), nn.ConvTranspose2d(4, 6, 3, groups=2, stride=2)),
+    ("convtranspose2d no bias", "ConvTranspose2d", "2, 4, 3", "{bias = false, stride = 2, padding = 1}",
+     (2, 4, 4), nn.ConvTranspose2d(2, 4, 3, bias=False, stride=2, padding=1)),
     ("maxpool2d", "MaxPool2d", "2", "{input_size = {3, 5, 6}}", (3, 5, 6), nn.MaxPool2d(2)),
     ("maxpool2d stride padding", "MaxPool2d", "3", "{stride = {2, 1}, padding = 1, input_size = {3, 5, 6}}",
      (3, 5, 6), nn.MaxPool2d(3, stride=(2, 1), padding=1)),
