@@ -439,6 +439,15 @@ describe("luma.pgm.BayesianNetwork", function()
     for _, method in ipairs({ "ve", "jt", "enumeration" }) do
       close(bn:query("X", { soft_evidence = soft, method = method }):get{ X = "a" }, 0.71, 1e-15)
     end
+    -- two soft findings at once (iterative proportional fitting): both
+    -- marginals come out as given
+    local asia_bn = asia()
+    local two = { smoke = { yes = 0.2, no = 0.8 }, xray = { yes = 0.5, no = 0.5 } }
+    for _, method in ipairs({ "ve", "jt" }) do
+      local m = asia_bn:marginals{ soft_evidence = two, method = method }
+      close(m.smoke.yes, 0.2, 1e-12, method)
+      close(m.xray.yes, 0.5, 1e-12, method)
+    end
     -- virtual evidence is a likelihood: lambda = (0.6, 0.1, 0.3) weighs the prior
     local v = bn:query("Color", { virtual_evidence = { Color = { 0.6, 0.1, 0.3 } } })
     close(v:get{ Color = "red" }, 0.3 / (0.3 + 0.03 + 0.06), 1e-15)
