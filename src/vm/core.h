@@ -261,6 +261,7 @@ int luma_open_manifold_native(lua_State *L);
 int luma_open_cluster_native(lua_State *L);
 int luma_open_markov_native(lua_State *L);
 int luma_open_hmm_native(lua_State *L);
+int luma_open_pgm_native(lua_State *L);
 int luma_open_lds_native(lua_State *L);
 int luma_open_tsa_native(lua_State *L);
 int luma_open_sparse(lua_State *L);

@@ -64,6 +64,7 @@ static const NativeModule native_modules[] = {
     {"cluster.native", luma_open_cluster_native},
     {"markov.native", luma_open_markov_native},
     {"hmm.native", luma_open_hmm_native},
+    {"pgm.native", luma_open_pgm_native},
     {"lds.native", luma_open_lds_native},
     {"tsa.native", luma_open_tsa_native},
     {"nn.native", luma_open_nn_native},

@@ -265,6 +265,19 @@ local CALLS = {
 
 -- Instances for the methods of types other than estimators.
 local SELVES = {
+  ["luma.pgm.BayesianNetwork"] = function()
+    local bn = luma.pgm.BayesianNetwork{ { "a", "b" } }
+    bn:set_cpt("a", { states = { "x", "y" }, probs = { 0.5, 0.5 } })
+    return bn:set_cpt("b", { states = { "x", "y" }, parents = { "a" }, probs = { { 1, 0 }, { 0, 1 } } })
+  end,
+  ["luma.pgm.DiGraph"] = function() return luma.pgm.DiGraph{ { "a", "b" } } end,
+  ["luma.pgm.Graph"] = function() return luma.pgm.Graph{ { "a", "b" } } end,
+  ["luma.pgm.MarkovNetwork"] = function()
+    return luma.pgm.MarkovNetwork():add_variable("a", 2):add_factor({ "a" }, { 1, 2 })
+  end,
+  ["luma.pgm.FactorGraph"] = function()
+    return luma.pgm.FactorGraph():add_variable("a", 2):add_factor({ "a" }, { 1, 2 })
+  end,
   ["luma.plot.Axes"] = function() return figure():axes(1, 1) end,
   ["luma.plot.Figure"] = figure,
   ["luma.bayes.BetaBernoulli"] = function() return luma.bayes.BetaBernoulli{} end,
