@@ -94,7 +94,8 @@ int64_t luma_grid_bp_chunks(int64_t H, int64_t W) {
 }
 
 typedef struct BpJob {
-  const double *f, *msg;
+  const double *fa, *fb; /* the field factors exp(f_i) and exp(-f_i), over exp(|f_i|) */
+  const double *msg;
   double *next, *errs;
   int64_t H, W;
   double coupling; /* exp(-2 |beta|) */
@@ -103,12 +104,12 @@ typedef struct BpJob {
   double damping;
 } BpJob;
 
-/* The two unnormalized values of pixel i's belief b(+1), b(-1) without
- * the message from direction skip (-1: with all four), scaled by
- * exp(-|f_i|) so that the larger field factor is 1. */
-static inline void local_belief(const double *in, double fi, int skip, double *plus,
+/* The two unnormalized values b(+1), b(-1) of a pixel's belief without
+ * the message from direction skip (-1: with all four), from its field
+ * factors fa, fb. */
+static inline void local_belief(const double *in, double fa, double fb, int skip, double *plus,
                                 double *minus) {
-  double a = fi >= 0 ? 1 : exp(2 * fi), b = fi >= 0 ? exp(-2 * fi) : 1;
+  double a = fa, b = fb;
   for (int d = 0; d < 4; d++) {
     if (d == skip) continue;
     a *= in[d];
@@ -155,7 +156,7 @@ static void bp_chunk(void *ctx, int64_t k, int64_t r0, int64_t r1) {
       for (int d = 0; d < 4; d++) {
         if (to[d] < 0) continue;
         double a, b;
-        local_belief(in, job->f[i], d, &a, &b);
+        local_belief(in, job->fa[i], job->fb[i], d, &a, &b);
         const double old = job->msg[to[d]];
         const double m = take * bp_message(job, a, b) + keep * old;
         const double change = fabs(m - old);
@@ -169,9 +170,17 @@ static void bp_chunk(void *ctx, int64_t k, int64_t r0, int64_t r1) {
 luma_LoopStatus luma_grid_bp(luma_Threads *t, const double *f, double beta, int64_t H,
                              int64_t W, int max_product, double damping, double tol,
                              int64_t max_iter, double *msg, double *next, double *errs,
-                             double *belief, int64_t *iters, double *delta) {
+                             double *factors, double *belief, int64_t *iters, double *delta) {
   const int64_t n = H * W, chunks = luma_grid_bp_chunks(H, W);
-  BpJob job = {f, msg, next, errs, H, W, exp(-2 * fabs(beta)), beta >= 0, max_product, damping};
+  /* exp(f) and exp(-f) scaled by exp(-|f|): the larger is 1, the smaller
+   * cannot overflow */
+  double *fa = factors, *fb = factors + n;
+  if (luma_work_charge(t, (uint64_t)(20 * n)) != LUMA_LOOP_DONE) return luma_work_status(t);
+  for (int64_t i = 0; i < n; i++) {
+    fa[i] = f[i] >= 0 ? 1 : exp(2 * f[i]);
+    fb[i] = f[i] >= 0 ? exp(-2 * f[i]) : 1;
+  }
+  BpJob job = {fa, fb, msg, next, errs, H, W, exp(-2 * fabs(beta)), beta >= 0, max_product, damping};
   /* slots with no neighbour keep their neutral 1/2 in both buffers */
   memcpy(next, msg, (size_t)(4 * n) * sizeof(double));
   *iters = 0;
@@ -197,7 +206,7 @@ luma_LoopStatus luma_grid_bp(luma_Threads *t, const double *f, double beta, int6
   if (luma_work_charge(t, (uint64_t)(10 * n)) != LUMA_LOOP_DONE) return luma_work_status(t);
   for (int64_t i = 0; i < n; i++) {
     double a, b;
-    local_belief(msg + 4 * i, f[i], -1, &a, &b);
+    local_belief(msg + 4 * i, fa[i], fb[i], -1, &a, &b);
     belief[i] = a / (a + b);
   }
   return LUMA_LOOP_DONE;

@@ -55,13 +55,13 @@ luma_LoopStatus luma_grid_gibbs(luma_Threads *t, luma_Rng *rng, double *x, const
  * changed by more than tol or after max_iter.  belief[i] is then the
  * normalized belief b_i(+1) (a marginal estimate, or a max-marginal).
  * msg holds 4 H W numbers (set them to 1/2 to start), next the same,
- * errs luma_grid_bp_chunks(H, W).  *iters and *delta (the last largest
+ * errs luma_grid_bp_chunks(H, W), factors 2 H W scratch.  *iters and *delta (the last largest
  * change) report. */
 int64_t luma_grid_bp_chunks(int64_t H, int64_t W);
 luma_LoopStatus luma_grid_bp(luma_Threads *t, const double *f, double beta, int64_t H,
                              int64_t W, int max_product, double damping, double tol,
                              int64_t max_iter, double *msg, double *next, double *errs,
-                             double *belief, int64_t *iters, double *delta);
+                             double *factors, double *belief, int64_t *iters, double *delta);
 
 /* The graph of the MAP problem for beta >= 0 in g (n = H W nodes, arrays
  * sized for m = H (W - 1) + W (H - 1) edges), its flow set to 0:

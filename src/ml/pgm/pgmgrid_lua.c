@@ -225,6 +225,7 @@ static int g_bp(lua_State *L) {
   double *msg = scratch(L, 4 * H * W, sizeof(double));
   double *next = scratch(L, 4 * H * W, sizeof(double));
   double *errs = scratch(L, luma_grid_bp_chunks(H, W), sizeof(double));
+  double *factors = scratch(L, 2 * H * W, sizeof(double));
   for (int64_t i = 0; i < 4 * H * W; i++) msg[i] = 0.5;
   luma_Mat *belief = luma_matrix_new(L, H, W);
   const int out = lua_gettop(L);
@@ -232,7 +233,7 @@ static int g_bp(lua_State *L) {
   double delta;
   luma_Threads *t = luma_threads_of(L);
   luma_threads_finish(L, t, luma_grid_bp(t, f, beta, H, W, max_product, damping, tol,
-                                         (int64_t)max_iter, msg, next, errs, belief->data,
+                                         (int64_t)max_iter, msg, next, errs, factors, belief->data,
                                          &iters, &delta));
   lua_pushvalue(L, out);
   lua_pushinteger(L, (lua_Integer)iters);
