@@ -292,7 +292,7 @@ luma.doc.set(M.icm, { name = "luma.pgm.grid.icm",
   } })
 luma.doc.set(M.gibbs, { name = "luma.pgm.grid.gibbs",
   signature = "gibbs(y [, opts]) -> x, marginals",
-  doc = "Gibbs sampling of the denoising MRF p(x | y) (notes 000 Ch. 12): sweeps in raster "
+  doc = "Gibbs sampling of the denoising MRF p(x | y) (Geman and Geman 1984): sweeps in raster "
     .. "order drawing x_i = +1 with probability sigmoid(2 (f_i + beta sum_j x_j)), from init "
     .. "(default y); burn_in sweeps are dropped, then the frequency of +1 over n_sweeps more "
     .. "estimates each pixel's marginal. Reproducible with seed. Returns the last sample "
@@ -321,7 +321,7 @@ luma.doc.set(M.bp, { name = "luma.pgm.grid.bp",
 luma.doc.set(M.graphcut, { name = "luma.pgm.grid.graphcut",
   signature = "graphcut(y [, opts]) -> x, info",
   doc = "The exact MAP image of the attractive denoising MRF (beta >= 0) by a minimum s-t cut "
-    .. "(Greig, Porteous and Seheult 1989; notes 000 sec. 11.5.4): source side = +1, a "
+    .. "(Greig, Porteous and Seheult 1989): source side = +1, a "
     .. "neighbour pair with different values costs 2 beta, a pixel against the sign of its "
     .. "field f_i costs 2 |f_i|; Boykov-Kolmogorov max-flow in C. A negative beta is an error "
     .. "(the energy is then not submodular). Returns x (y's coding) and {energy, flow}, with "

@@ -169,7 +169,7 @@ luma.doc.set_members(BoltzmannMachine, BM, {
       .. "columns). Returns an n x 1 matrix." },
   conditionals = { signature = "bm:conditionals(X) -> matrix",
     doc = "The conditionals p(x_i = 1 | x_\\i) = sigmoid(b_i + sum_{j != i} w_ij x_j) of "
-      .. "every unit i given the rest of each row of X (notes 000 Ch. 11). Returns an n x D "
+      .. "every unit i given the rest of each row of X (Barber, BRML, sec. 4.2.5). Returns an n x D "
       .. "matrix." },
   log_partition = { signature = "bm:log_partition() -> number",
     doc = "log Z by enumerating the 2^D states (D <= 20). Returns a number." },
@@ -186,7 +186,7 @@ luma.doc.set_members(BoltzmannMachine, BM, {
 luma.doc.set(BoltzmannMachine, { name = BM,
   signature = "BoltzmannMachine{W, b = zeros}",
   doc = "A Boltzmann machine over D binary units (0/1): p(x) = exp(sum_{i<j} w_ij x_i x_j + "
-    .. "sum_i b_i x_i) / Z (notes 000 Ch. 11; Barber, BRML, sec. 4.2.5). W is the D x D "
+    .. "sum_i b_i x_i) / Z (Barber, BRML, sec. 4.2.5; Ackley, Hinton and Sejnowski 1985). W is the D x D "
     .. "symmetric coupling matrix with a zero diagonal, b the D biases. Methods: energy, "
     .. "conditionals, sample (Gibbs), log_partition and log_prob (by enumeration).",
   params = { { name = "W", doc = "D x D symmetric couplings, zero diagonal" },
