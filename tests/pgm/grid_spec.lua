@@ -204,3 +204,59 @@ describe("luma.pgm.grid", function()
     end)
   end)
 end)
+
+-- The native loops charge their work to the state's instruction budget
+-- (docs/EMBEDDING.md, "Cost model"), as tests/vm/native_limits_spec.lua
+-- checks for other families: under a limit of 10^6 units each call stops
+-- with the limit error (its data cost far less), and finishes without one.
+describe("luma.pgm.grid under an instruction limit", function()
+  local HOST = [[
+#include <stdio.h>
+#include <stdlib.h>
+#include "luma.h"
+int main(int argc, char **argv) {
+  luma_Options opts = {0};
+  opts.instruction_limit = (uint64_t)strtoull(argv[1], NULL, 10);
+  lua_State *L = luma_newstate(&opts);
+  int rc = luma_run_string(L, argv[2], "=limited", 0);
+  puts(rc == LUA_OK ? "finished" : lua_tostring(L, -1));
+  luma_close(L);
+  return 0;
+}
+]]
+  local CALLS = {
+    graphcut = [[
+      local y = luma.random.Generator(1):uniform(200, 200):ge(0.5) * 2 - 1
+      require("luma.pgm.grid").graphcut(y, { beta = 1, eta = 0.5 })]],
+    bp = [[
+      local y = luma.random.Generator(2):uniform(100, 100):ge(0.5) * 2 - 1
+      require("luma.pgm.grid").bp(y, { tol = 0, max_iter = 300 })]],
+    gibbs = [[
+      local y = luma.random.Generator(3):uniform(100, 100):ge(0.5) * 2 - 1
+      require("luma.pgm.grid").gibbs(y, { burn_in = 0, n_sweeps = 300, seed = 1 })]],
+    icm = [[
+      local y = luma.random.Generator(4):uniform(300, 300):ge(0.5) * 2 - 1
+      require("luma.pgm.grid").icm(y, { beta = -1, max_sweeps = 100 })]],
+    maxflow = [[
+      local g = luma.random.Generator(5)
+      local E = luma.matrix.hstack{ g:integers(1, 20000, 60000, 2), g:uniform(60000, 1) }
+      require("luma.pgm.grid").maxflow(20000, E, { source = 1, sink = 20000 })]],
+  }
+  local dir = os.tmpname()
+  os.remove(dir)
+  assert(os.execute("mkdir " .. support.quote(dir)))
+  local host = assert(support.compile_host(HOST, dir))
+  local function run(limit, code)
+    return support.run(support.quote(host) .. " " .. limit .. " " .. support.quote(code))
+  end
+  for _, name in ipairs{ "graphcut", "bp", "gibbs", "icm", "maxflow" } do
+    it(name .. " stops at the budget and finishes without one", function()
+      assert.equal("finished\n", run(0, CALLS[name]))
+      local out = run(1000000, CALLS[name])
+      assert.truthy(out:find("instruction limit", 1, true), out)
+      -- stopped inside the call, not while making its data
+      assert.truthy(out:find("in function 'luma.pgm.grid.", 1, true)
+        or out:find("pgm/grid", 1, true), out)
+    end)
+  end
+end)
