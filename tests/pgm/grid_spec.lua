@@ -150,6 +150,19 @@ describe("luma.pgm.grid", function()
     assert.is_true(short.delta > 1e-10)
   end)
 
+  it("belief propagation is bit-identical for any thread count", function()
+    local y = instance(luma.random.Generator(8), 150, 70)
+    local saved = luma.config().threads
+    local results = {}
+    for _, threads in ipairs{ 1, 2 } do
+      luma.config{ threads = threads }
+      local marg, info = grid.bp(y, { beta = 0.8, eta = 1.3, damping = 0.2, max_iter = 30 })
+      results[threads] = { marg:totable(), info.n_iter, info.delta }
+    end
+    luma.config{ threads = saved }
+    assert.same(results[1], results[2])
+  end)
+
   it("Gibbs sampling estimates the exact marginals of a 3 x 3 grid, reproducibly", function()
     local S, P = enumerate(3, 3)
     local y = luma.matrix{ { 1, -1, 1 }, { -1, 1, 1 }, { 1, 1, -1 } }
