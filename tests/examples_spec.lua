@@ -400,4 +400,35 @@ describe("examples", function()
     assert.equal(5, n)
     assert_figure(out, dir .. "/optim_rosenbrock.png", dir)
   end)
+
+  it("denoises a binary image with ICM, loopy BP and a graph cut (pgm_denoise.lua)", function()
+    local dir = os.tmpname()
+    os.remove(dir)
+    assert(os.execute("mkdir " .. support.quote(dir)))
+    local out, err, code = support.luma_run({ "scripts/examples/pgm_denoise.lua", dir })
+    assert.equal("", err)
+    assert.equal(0, code)
+    local noisy = tonumber(out:match("noisy image: %d+ of 4096 pixels flipped, pixel error ([%d.]+)"))
+    assert.is_true(noisy > 0.08 and noisy < 0.12) -- 10% flipped: 0.1035 measured
+    local rows = {}
+    for name, energy, perr in out:gmatch("\n(%a[%a ]-)%s+(%-[%d.]+)%s+([%d.]+)") do
+      rows[name] = { energy = tonumber(energy), error = tonumber(perr) }
+    end
+    local icm, bp, cut = rows["ICM"], rows["loopy BP"], rows["graph cut"]
+    assert.truthy(icm and bp and cut, out)
+    -- the cut is the exact MAP: no energy below it
+    assert.is_true(cut.energy <= icm.energy and cut.energy <= bp.energy)
+    assert.is_true(icm.energy > cut.energy + 10) -- ICM stops in a local minimum (-14258 vs -14382)
+    for _, r in ipairs{ icm, bp, cut } do assert.is_true(r.error < noisy / 2) end
+    assert.is_true(cut.error < 0.03) -- 0.0215 measured
+    local path = dir .. "/pgm_denoise.svg"
+    assert.truthy(out:find("wrote " .. path, 1, true))
+    local f = assert(io.open(path, "rb"))
+    local svg = f:read("a")
+    f:close()
+    os.remove(path)
+    os.remove(dir)
+    assert.truthy(svg:find("<svg", 1, true))
+    assert.truthy(svg:find("graph cut", 1, true))
+  end)
 end)

@@ -260,6 +260,7 @@ int luma_open_decomposition_native(lua_State *L);
 int luma_open_manifold_native(lua_State *L);
 int luma_open_cluster_native(lua_State *L);
 int luma_open_markov_native(lua_State *L);
+int luma_open_pgm_grid_native(lua_State *L);
 int luma_open_hmm_native(lua_State *L);
 int luma_open_pgm_native(lua_State *L);
 int luma_open_lds_native(lua_State *L);

@@ -63,6 +63,7 @@ static const NativeModule native_modules[] = {
     {"manifold.native", luma_open_manifold_native},
     {"cluster.native", luma_open_cluster_native},
     {"markov.native", luma_open_markov_native},
+    {"pgm.grid_native", luma_open_pgm_grid_native},
     {"hmm.native", luma_open_hmm_native},
     {"pgm.native", luma_open_pgm_native},
     {"lds.native", luma_open_lds_native},

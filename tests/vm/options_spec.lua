@@ -293,6 +293,9 @@ local SELVES = {
   ["luma.bayes.NormalInverseWishart"] = function()
     return luma.bayes.NormalInverseWishart{ delta = { 0, 0 } }
   end,
+  ["luma.pgm.BoltzmannMachine"] = function()
+    return require("luma.pgm.rbm").BoltzmannMachine{ W = luma.zeros(2, 2) }
+  end,
 }
 
 -- Plot arguments by parameter name (coordinates as columns).

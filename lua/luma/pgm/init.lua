@@ -9,9 +9,10 @@
 --   bn      BayesianNetwork
 --   learn   CPT fitting, score, chow_liu, hill_climb
 --   mn      MarkovNetwork, FactorGraph
--- The grid MRF / graph cut (luma.pgm.grid) and Boltzmann machines
--- (luma.pgm.rbm) live in their own parts: their public members are
--- listed in LAZY_PARTS below and loaded on first use.
+--   grid    the binary grid MRF, max-flow / graph cut (luma.pgm.grid)
+--   rbm     BoltzmannMachine, BernoulliRBM
+-- (loaded with this module: luma.load finds a saved BernoulliRBM's class
+-- by requiring luma.pgm, and help walks only see fields that are set)
 -- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local args = require("luma.util.args")
@@ -21,25 +22,15 @@ local infer = require("luma.pgm.infer")
 local bn = require("luma.pgm.bn")
 local learn = require("luma.pgm.learn")
 local mn = require("luma.pgm.mn")
+local grid = require("luma.pgm.grid")
+
+local rbm = require("luma.pgm.rbm")
 
 local pgm = {}
 
--- Other parts, loaded when first read: name -> part module.  A name that
--- is the part's own last component is the whole part (luma.pgm.grid),
--- any other a member of it (luma.pgm.BernoulliRBM).  Issue 32 item 5
--- (branch pgmgrid) wires its names here at merge, e.g.
---   grid = "luma.pgm.grid", BoltzmannMachine = "luma.pgm.rbm",
---   BernoulliRBM = "luma.pgm.rbm".
-local LAZY_PARTS = {}
-
-setmetatable(pgm, { __index = function(t, key)
-  local part = LAZY_PARTS[key]
-  if part == nil then return nil end
-  local module = require(part)
-  local value = part:match("([%w_]+)$") == key and module or module[key]
-  rawset(t, key, value)
-  return value
-end })
+pgm.grid = grid
+pgm.BoltzmannMachine = rbm.BoltzmannMachine
+pgm.BernoulliRBM = rbm.BernoulliRBM
 
 -- ---------------------------------------------------------------- classes
 
@@ -432,6 +423,7 @@ luma.doc.set_members(pgm, "luma.pgm", {
 luma.doc.set(pgm, { name = "luma.pgm",
   doc = "Probabilistic graphical models over discrete variables: DiGraph, Graph, Factor, "
     .. "BayesianNetwork, MarkovNetwork, FactorGraph, JunctionTree, chow_liu, hill_climb, "
-    .. "score (" .. KF .. "; " .. BARBER .. ")." })
+    .. "score; grid (binary grid MRFs: ICM, Gibbs, loopy BP, graph cut, maxflow), "
+    .. "BoltzmannMachine, BernoulliRBM (" .. KF .. "; " .. BARBER .. ")." })
 
 return pgm
