@@ -375,6 +375,20 @@ describe("luma.pgm.BayesianNetwork", function()
     close(post:get{ smoke = "yes" }, 0.5 * 0.552808 / 0.4359706, 1e-14)
   end)
 
+  it("gives the Asia posteriors Lauritzen and Spiegelhalter report", function()
+    -- (1988; also Cowell, Dawid, Lauritzen and Spiegelhalter, Probabilistic
+    -- Networks and Expert Systems, 1999, sec. 2.9), printed to 3 decimals:
+    -- a visit to Asia and dyspnoea, then a positive X-ray as well
+    local m = asia():marginals{ evidence = { asia = "yes", dysp = "yes" } }
+    close(m.tub.yes, 0.088, 5e-4)
+    close(m.lung.yes, 0.100, 5e-4)
+    close(m.bronc.yes, 0.811, 5e-4)
+    m = asia():marginals{ evidence = { asia = "yes", dysp = "yes", xray = "yes" } }
+    close(m.tub.yes, 0.392, 5e-4)
+    close(m.lung.yes, 0.444, 5e-4)
+    close(m.bronc.yes, 0.629, 5e-4)
+  end)
+
   it("agrees to 1e-12 across enumeration, elimination and the junction tree", function()
     local function compare(bn, ev)
       local base = bn:marginals{ evidence = ev, method = "enumeration" }
