@@ -84,7 +84,8 @@ static double *read_values(lua_State *L, int arg, int64_t size) {
   if (m->rows * m->cols != size)
     luma_arg_error(L, arg, "%I values for a table of %I cells", (lua_Integer)(m->rows * m->cols),
                    (lua_Integer)size);
-  if (luma_mat_is_contiguous(m)) return m->data;
+  /* (an empty matrix may have 2^31 - 1 rows of no columns: no loop over them) */
+  if (size == 0 || luma_mat_is_contiguous(m)) return m->data;
   luma_Mat *c = luma_matrix_new(L, size, 1);
   int64_t k = 0;
   for (int64_t i = 0; i < m->rows; i++)
