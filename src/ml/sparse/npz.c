@@ -73,6 +73,7 @@ const char *luma_zip_find(const unsigned char *zip, size_t len, const char *name
     dir_off = rd64(zip + e64 + 48);
   }
   if (dir_off > len || dir_size > len - dir_off) return "a central directory outside the file (truncated?)";
+  if (dir_off + dir_size > eocd) return "a central directory that overlaps its end record (damaged)";
   size_t p = (size_t)dir_off, end = (size_t)(dir_off + dir_size), want = strlen(name);
   for (uint64_t e = 0; e < entries; e++) {
     if (end - p < 46 || rd32(zip + p) != CENTRAL_SIG) return "a damaged central directory";

@@ -1453,7 +1453,7 @@ int luma_open_sparse(lua_State *L) {
        "comes back in its own form, a coo one as CSR; float, integer and bool data become "
        "float64; unsorted or duplicate indices are sorted and summed. Anything malformed is an "
        "error naming what."},
-      {"write_npz", s_write_npz, "write_npz(path, S [, {compressed = true}])",
+      {"write_npz", s_write_npz, "write_npz(path, S [, {compressed = true}]) -> nothing",
        "Writes S as scipy.sparse.save_npz does (a zip of indices, indptr, format, shape and "
        "data .npy arrays, deflated unless compressed = false), so scipy.sparse.load_npz reads "
        "it."},
