@@ -523,6 +523,40 @@ luma_LoopStatus luma_sp_dense_tmatmul(luma_Threads *t, const luma_Mat *d, const 
   return luma_parallel_for(t, &loop);
 }
 
+typedef struct SpDenseOutJob {
+  const luma_Sparse *a, *b;
+  luma_Mat *out;
+} SpDenseOutJob;
+
+static void sp_dense_out_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
+  (void)k;
+  const SpDenseOutJob *job = ctx;
+  const luma_Sparse *a = job->a, *b = job->b;
+  for (int64_t i = begin; i < end; i++) {
+    double *restrict o = job->out->data + i * job->out->rs;
+    for (int64_t c = 0; c < b->cols; c++) o[c] = 0.0;
+    for (int64_t e = a->indptr[i]; e < a->indptr[i + 1]; e++) {
+      int64_t r = a->indices[e];
+      double v = a->data[e];
+      for (int64_t f = b->indptr[r]; f < b->indptr[r + 1]; f++) o[b->indices[f]] += v * b->data[f];
+    }
+  }
+}
+
+luma_LoopStatus luma_sp_matmul_to_dense(luma_Threads *t, const luma_Sparse *a, const luma_Sparse *b,
+                                         luma_Mat *out) {
+  if (out->rows == 0 || out->cols == 0) return luma_work_status(t);
+  /* the cost of a row: its entries times b's mean row length, plus the
+   * zeroing of the output row */
+  uint64_t per_row = (uint64_t)(b->rows > 0 ? b->nnz / b->rows + 1 : 1) *
+                         (uint64_t)(a->rows > 0 ? a->nnz / a->rows + 1 : 1) +
+                     (uint64_t)b->cols;
+  int64_t grain = (int64_t)(LUMA_WORK_CHUNK / per_row) + 1;
+  SpDenseOutJob job = {a, b, out};
+  luma_Loop loop = {out->rows, grain, per_row, 0, sp_dense_out_chunk, &job};
+  return luma_parallel_for(t, &loop);
+}
+
 /* ------------------------------------------------------ column ranges */
 
 int64_t luma_sp_col_range_count(luma_Threads *t, const luma_Sparse *a, int64_t c0, int64_t c1) {
@@ -578,6 +612,56 @@ double luma_sp_max_abs_sum(luma_Threads *t, const luma_Sparse *a, int dim, doubl
       if (acc[j] > best || isnan(acc[j])) best = acc[j];
   luma_work_flush(&w);
   return best;
+}
+
+/* ------------------------------------------- element-wise, reductions */
+
+void luma_sp_map(luma_Threads *t, const luma_Sparse *a, int op, double p, luma_Sparse *out) {
+  luma_WorkBatch w = {t, 0};
+  out->indptr[0] = 0;
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t start = a->indptr[i], end = a->indptr[i + 1];
+    if (luma_work_add(&w, 3 * (uint64_t)(end - start) + 1)) return;
+    for (int64_t k = start; k < end; k++) {
+      double v = a->data[k];
+      out->indices[k] = a->indices[k];
+      out->data[k] = op == LUMA_SP_ABS ? fabs(v) : op == LUMA_SP_POW ? pow(v, p) : (double)(v > p);
+    }
+    out->indptr[i + 1] = end;
+  }
+  luma_work_flush(&w);
+}
+
+void luma_sp_extreme(luma_Threads *t, const luma_Sparse *a, int dim, int want_max, luma_Mat *out,
+                      int64_t *count) {
+  luma_WorkBatch w = {t, 0};
+  int64_t n = dim == 1 ? a->cols : a->rows;
+  if (luma_work_add(&w, (uint64_t)n)) return;
+  double start_value = want_max ? -INFINITY : INFINITY;
+  for (int64_t j = 0; j < n; j++) {
+    count[j] = 0;
+    out->data[j * (dim == 1 ? out->cs : out->rs)] = start_value;
+  }
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t s = a->indptr[i], e = a->indptr[i + 1];
+    if (luma_work_add(&w, (uint64_t)(e - s) + 1)) return;
+    for (int64_t k = s; k < e; k++) {
+      int64_t j = dim == 1 ? a->indices[k] : i;
+      double *o = &out->data[j * (dim == 1 ? out->cs : out->rs)];
+      double v = a->data[k];
+      /* NaN wins, as in the dense reductions */
+      if (isnan(v) || (want_max ? v > *o : v < *o)) *o = v;
+      count[j]++;
+    }
+  }
+  /* a line with fewer stored entries than its length holds zeros too */
+  int64_t len = dim == 1 ? a->rows : a->cols;
+  for (int64_t j = 0; j < n; j++) {
+    double *o = &out->data[j * (dim == 1 ? out->cs : out->rs)];
+    if (count[j] < len && !isnan(*o) && (want_max ? 0.0 > *o : 0.0 < *o)) *o = 0.0;
+    if (len == 0) *o = NAN;
+  }
+  luma_work_flush(&w);
 }
 
 /* ---------------------------------------------- sparse x sparse (Gustavson) */

@@ -128,6 +128,13 @@ luma_LoopStatus luma_sp_tmatmul_dense(luma_Threads *t, const luma_Sparse *a, con
 luma_LoopStatus luma_sp_dense_tmatmul(luma_Threads *t, const luma_Mat *d, const luma_Sparse *s,
                                        luma_Mat *out);
 
+/* out (a->rows x b->cols, dense, unit column stride) = a b for CSR a and
+ * b: each output row scattered from b's rows by one thread (threaded over
+ * a's rows, bit-identical for any thread count).  Gram matrices of sparse
+ * rows: a times the CSR of b's transpose. */
+luma_LoopStatus luma_sp_matmul_to_dense(luma_Threads *t, const luma_Sparse *a, const luma_Sparse *b,
+                                         luma_Mat *out);
+
 /* The entries of columns [c0, c1) (0-based), shifted to start at column
  * 0: their count, and the copy into out (out->cols = c1 - c0). */
 int64_t luma_sp_col_range_count(luma_Threads *t, const luma_Sparse *a, int64_t c0, int64_t c1);
@@ -138,6 +145,19 @@ void luma_sp_col_range(luma_Threads *t, const luma_Sparse *a, int64_t c0, int64_
  * matrix 1-norm; acc holds a->cols doubles) or over the rows (dim 2, the
  * infinity norm).  NaN propagates. */
 double luma_sp_max_abs_sum(luma_Threads *t, const luma_Sparse *a, int dim, double *acc);
+
+/* out = op applied to each stored value (the structure is kept): |v|
+ * (LUMA_SP_ABS), v^p (LUMA_SP_POW; the caller makes sure 0^p = 0, p > 0),
+ * 1 or 0 as v > p (LUMA_SP_GT; p >= 0, so implicit zeros stay 0). */
+enum { LUMA_SP_ABS, LUMA_SP_POW, LUMA_SP_GT };
+void luma_sp_map(luma_Threads *t, const luma_Sparse *a, int op, double p, luma_Sparse *out);
+
+/* The largest (want_max) or smallest element of each column (dim 1, out
+ * a 1 x cols matrix) or row (dim 2, rows x 1), implicit zeros included
+ * (a line with fewer stored entries than its length has a 0); NaN wins;
+ * an empty line gives NaN.  count holds cols (dim 1) or rows integers. */
+void luma_sp_extreme(luma_Threads *t, const luma_Sparse *a, int dim, int want_max, luma_Mat *out,
+                      int64_t *count);
 
 /* Sparse times sparse by Gustavson's row-by-row algorithm (Gustavson,
  * "Two fast algorithms for sparse matrices", ACM TOMS 4(3), 1978).  The

@@ -691,6 +691,96 @@ static int s_eliminate_zeros(lua_State *L) {
   return 1;
 }
 
+/* ----------------------------------------------------- element-wise */
+
+static int push_mapped(lua_State *L, int op, double p) {
+  int csc;
+  luma_Sparse *a = test_any(L, 1, &csc);
+  if (a == NULL) return luaL_typeerror(L, 1, "luma.SparseMatrix or luma.SparseCSC");
+  luma_Sparse *out = csc ? luma_sparse_csc_new(L, a->cols, a->rows, a->nnz)
+                         : luma_sparse_new(L, a->rows, a->cols, a->nnz);
+  luma_Threads *t = luma_meter(L, 3 * (uint64_t)a->nnz + (uint64_t)a->rows);
+  luma_sp_map(t, a, op, p, out);
+  luma_meter_done(L, t);
+  return 1;
+}
+
+static int s_abs(lua_State *L) { return push_mapped(L, LUMA_SP_ABS, 0); }
+
+static int s_pow(lua_State *L) {
+  double p = luma_check_finite(L, 2, "p");
+  if (!(p > 0)) return luma_arg_error(L, 2, "p must be > 0 (0^p is not 0), got %f", p);
+  return push_mapped(L, LUMA_SP_POW, p);
+}
+
+/* S:binarize([threshold = 0]): 1 where an element exceeds threshold; the
+ * others are not stored (scikit-learn's binarize of a sparse matrix). */
+static int s_binarize(lua_State *L) {
+  double th = lua_isnoneornil(L, 2) ? 0.0 : luma_check_finite(L, 2, "threshold");
+  if (th < 0)
+    return luma_arg_error(L, 2, "threshold must be >= 0 for a sparse matrix (its zeros would "
+                          "become 1), got %f", th);
+  lua_settop(L, 1);
+  push_mapped(L, LUMA_SP_GT, th);
+  lua_replace(L, 1);
+  return s_eliminate_zeros(L);
+}
+
+/* S:max([dim]) and S:min([dim]), implicit zeros included. */
+static int extreme(lua_State *L, int want_max) {
+  int csc;
+  luma_Sparse *a = test_any(L, 1, &csc);
+  if (a == NULL) return luaL_typeerror(L, 1, "luma.SparseMatrix or luma.SparseCSC");
+  int dim = opt_dim(L, 2);
+  int whole = dim == 0;
+  if (whole) dim = 2;
+  int64_t rows = csc ? a->cols : a->rows, cols = csc ? a->rows : a->cols;
+  luma_Mat *out = dim == 1 ? luma_matrix_new(L, 1, cols) : luma_matrix_new(L, rows, 1);
+  luma_Mat view = csc ? transposed(out) : *out;
+  int sdim = csc ? 3 - dim : dim;
+  int64_t *count = scratch(L, (size_t)(sdim == 1 ? a->cols : a->rows) * sizeof(int64_t));
+  luma_Threads *t = luma_meter(L, (uint64_t)(a->nnz + a->rows + a->cols));
+  luma_sp_extreme(t, a, sdim, want_max, &view, count);
+  luma_meter_done(L, t);
+  lua_pop(L, 1);
+  if (!whole) return 1;
+  if (rows == 0 || cols == 0) {
+    lua_pushnumber(L, NAN);
+    return 1;
+  }
+  double best = out->data[0];
+  for (int64_t i = 1; i < rows && !isnan(best); i++) {
+    double v = out->data[i];
+    if (isnan(v) || (want_max ? v > best : v < best)) best = v;
+  }
+  lua_pushnumber(L, best);
+  return 1;
+}
+
+static int s_max(lua_State *L) { return extreme(L, 1); }
+static int s_min(lua_State *L) { return extreme(L, 0); }
+
+/* S:coo() -> i, j, v: the stored entries as three nnz x 1 matrices
+ * (1-based positions), in storage order (by rows for CSR, by columns for
+ * CSC). */
+static int s_coo(lua_State *L) {
+  int csc;
+  luma_Sparse *a = test_any(L, 1, &csc);
+  if (a == NULL) return luaL_typeerror(L, 1, "luma.SparseMatrix or luma.SparseCSC");
+  luma_Mat *mi = luma_matrix_new(L, a->nnz, 1);
+  luma_Mat *mj = luma_matrix_new(L, a->nnz, 1);
+  luma_Mat *mv = luma_matrix_new(L, a->nnz, 1);
+  luma_charge(L, 3 * (uint64_t)a->nnz + (uint64_t)a->rows);
+  luma_Mat *major = csc ? mj : mi, *minor = csc ? mi : mj;
+  for (int64_t r = 0; r < a->rows; r++)
+    for (int64_t k = a->indptr[r]; k < a->indptr[r + 1]; k++) {
+      major->data[k] = (double)(r + 1);
+      minor->data[k] = (double)(a->indices[k] + 1);
+      mv->data[k] = a->data[k];
+    }
+  return 3;
+}
+
 /* ---------------------------------------------------------- products */
 
 static int sparse_sparse(lua_State *L, const luma_Sparse *a, const luma_Sparse *b) {
@@ -1318,6 +1408,20 @@ static const luma_Func sparse_methods[] = {
     {"take_cols", s_take_cols, "S:take_cols(indices) -> sparse",
      "Returns the columns listed in indices (1-based, repeats allowed), in that order, as a new "
      "sparse matrix of the same kind (a CSR goes through its CSC form: no sort)."},
+    {"abs", s_abs, "S:abs() -> sparse", "Returns |S| (same structure)."},
+    {"pow", s_pow, "S:pow(p) -> sparse",
+     "Returns S with each stored value raised to p > 0 (so zeros stay zero; same structure)."},
+    {"binarize", s_binarize, "S:binarize([threshold = 0]) -> sparse",
+     "Returns 1 where an element exceeds threshold (>= 0) and stores nothing elsewhere, as "
+     "scikit-learn's binarize on a sparse matrix."},
+    {"max", s_max, "S:max([dim = nil]) -> number | matrix",
+     "The largest element, implicit zeros included (dim 1: per column, 1 x cols; dim 2: per "
+     "row, rows x 1); NaN if any."},
+    {"min", s_min, "S:min([dim = nil]) -> number | matrix",
+     "The smallest element, implicit zeros included (dim 1: per column; dim 2: per row)."},
+    {"coo", s_coo, "S:coo() -> i, j, v",
+     "The stored entries as three nnz x 1 matrices: 1-based rows, 1-based columns and values, "
+     "in storage order."},
     {"format", s_format, "S:format() -> string", "Returns \"csr\" or \"csc\"."},
     {"tocsr", s_tocsr, "S:tocsr() -> sparse",
      "Returns the matrix in CSR form (S itself if it is CSR: matrices are immutable)."},
@@ -1377,6 +1481,20 @@ static const luma_Func csc_methods[] = {
      "Returns element (i, j), 1-based: the stored value, or 0 (a binary search in column j)."},
     {"todense", c_todense, "C:todense([out = nil]) -> matrix",
      "Returns the dense luma.Matrix with C's elements (into out, rows x cols, if given)."},
+    {"abs", s_abs, "C:abs() -> sparse", "Returns |C| (same structure)."},
+    {"pow", s_pow, "C:pow(p) -> sparse",
+     "Returns C with each stored value raised to p > 0 (so zeros stay zero; same structure)."},
+    {"binarize", s_binarize, "C:binarize([threshold = 0]) -> sparse",
+     "Returns 1 where an element exceeds threshold (>= 0) and stores nothing elsewhere, as "
+     "scikit-learn's binarize on a sparse matrix."},
+    {"max", s_max, "C:max([dim = nil]) -> number | matrix",
+     "The largest element, implicit zeros included (dim 1: per column, 1 x cols; dim 2: per "
+     "row, rows x 1); NaN if any."},
+    {"min", s_min, "C:min([dim = nil]) -> number | matrix",
+     "The smallest element, implicit zeros included (dim 1: per column; dim 2: per row)."},
+    {"coo", s_coo, "C:coo() -> i, j, v",
+     "The stored entries as three nnz x 1 matrices: 1-based rows, 1-based columns and values, "
+     "in storage order."},
     {"format", s_format, "C:format() -> string", "Returns \"csc\"."},
     {"tocsr", s_tocsr, "C:tocsr() -> sparse",
      "Returns the matrix in CSR form (a luma.SparseMatrix; one counting sort)."},
