@@ -32,7 +32,7 @@ local function fit(self, X, y, k)
   self.classes = classes
   self.fit_codes = codes
   self.n_samples_fit = X:rows()
-  self.effective_algorithm = self.index:info().algorithm
+  self.effective_algorithm = common.algorithm(self.index)
 end
 
 -- Votes normalized to probabilities (a row whose weights sum to 0 stays 0).

@@ -24,7 +24,7 @@ local function fit(self, X, y, k)
   self.index = common.build(name, self.params, X, "fit", k)
   self.fit_y = y:copy()
   self.n_samples_fit = X:rows()
-  self.effective_algorithm = self.index:info().algorithm
+  self.effective_algorithm = common.algorithm(self.index)
 end
 
 local function example_targets()

@@ -1,0 +1,147 @@
+-- Sparse input across the library (docs/SPARSE.md's table): each class
+-- that takes a luma.sparse matrix gives the same model and predictions as
+-- on the dense matrix with the same elements (to rounding: the sparse
+-- kernels sum in another order), and the classes that do not refuse one
+-- with a message naming the class.
+-- SPDX-License-Identifier: MIT
+local luma = require("luma")
+local sparse = luma.sparse
+local CNB = dofile("tests/sparse/reference/complement_nb.lua")
+
+local g = luma.random.Generator(21)
+-- 120 x 25 counts-like data: about 15% stored, values 1..5
+local S = sparse.random(120, 25, 0.15, g):scale(5):binarize(0):multiply_rows(
+  luma.random.Generator(22):uniform(120, 1):mul(4):ceil())
+local D = S:todense()
+local y = luma.zeros(120, 1)
+for i = 1, 120 do y:set(i, 1, (i * 7) % 3 + 1) end
+local Q = sparse.random(9, 25, 0.3, g):scale(3)
+
+local function max_diff(a, b)
+  if sparse.issparse(a) then a = a:todense() end
+  if sparse.issparse(b) then b = b:todense() end
+  return (a - b):abs():max()
+end
+
+describe("sparse input to transformers", function()
+  it("StandardScaler(with_mean = false), MaxAbsScaler and Normalizer match dense and stay sparse", function()
+    local cases = {
+      { luma.preprocessing.StandardScaler, { with_mean = false }, 1e-12 },
+      { luma.preprocessing.MaxAbsScaler, {}, 1e-15 },
+      { luma.preprocessing.Normalizer, { norm = "l1" }, 1e-15 },
+      { luma.preprocessing.Normalizer, { norm = "l2" }, 1e-15 },
+      { luma.preprocessing.Normalizer, { norm = "max" }, 1e-15 },
+    }
+    for _, c in ipairs(cases) do
+      local a, b = c[1](c[2]):fit(S), c[1](c[2]):fit(D)
+      local ta, tb = a:transform(S), b:transform(D)
+      assert.is_true(sparse.issparse(ta))
+      assert.equal(S:nnz(), ta:nnz())
+      assert.is_true(max_diff(ta, tb) < c[3])
+      if a.inverse_transform then assert.is_true(max_diff(a:inverse_transform(ta), D) < 1e-12) end
+    end
+    local a, b = luma.preprocessing.StandardScaler{ with_mean = false }:fit(S),
+      luma.preprocessing.StandardScaler{ with_mean = false }:fit(D)
+    assert.is_true(max_diff(a.var, b.var) < 1e-12)
+    assert.is_true(max_diff(a.scale, b.scale) < 1e-12)
+  end)
+
+  it("refuse centring a sparse matrix, as scikit-learn does", function()
+    assert.error_matches(function() luma.preprocessing.StandardScaler{}:fit(S) end,
+      "StandardScaler cannot centre a sparse matrix; pass with_mean = false")
+    assert.error_matches(function() luma.preprocessing.MinMaxScaler{}:fit(S) end,
+      "bad argument #1 to 'fit' %(luma.preprocessing.MinMaxScaler does not accept a sparse matrix")
+  end)
+
+  it("name the first non-finite stored value", function()
+    local bad = sparse.csr(3, 3, { 1, 2 }, { 2, 3 }, { 1, 0 / 0 })
+    assert.error_matches(function() luma.preprocessing.MaxAbsScaler{}:fit(bad) end,
+      "X has a non%-finite element, nan at row 2, column 3")
+  end)
+end)
+
+describe("sparse input to naive Bayes", function()
+  it("MultinomialNB, BernoulliNB and ComplementNB fit the same model", function()
+    for _, name in ipairs({ "MultinomialNB", "BernoulliNB", "ComplementNB" }) do
+      local a = luma.naive_bayes[name]{}:fit(S, y)
+      local b = luma.naive_bayes[name]{}:fit(D, y)
+      assert.is_true(max_diff(a.feature_count, b.feature_count) < 1e-12, name)
+      assert.is_true(max_diff(a.feature_log_prob, b.feature_log_prob) < 1e-12, name)
+      assert.is_true(max_diff(a:predict_proba(Q), b:predict_proba(Q:todense())) < 1e-12, name)
+      assert.is_true(a:predict(Q) == b:predict(Q:todense()), name)
+    end
+  end)
+
+  it("ComplementNB equals scikit-learn 1.2 (tests/sparse/reference/complement_nb.py)", function()
+    local X, yy = luma.naive_bayes.spam_data()
+    local T = luma.matrix{ { 1, 0, 2, 1 }, { 5, 1, 0, 0 } }
+    for key, norm in pairs({ plain = false, norm = true }) do
+      local m = luma.naive_bayes.ComplementNB{ norm = norm }:fit(sparse.from_dense(X), yy)
+      assert.matrix_near(luma.matrix(CNB[key].feature_log_prob), m.feature_log_prob, 1e-14)
+      assert.matrix_near(luma.matrix(CNB[key].proba), m:predict_proba(sparse.from_dense(T)), 1e-14)
+      assert.are.same(CNB[key].predict, { m:predict(T):get(1, 1), m:predict(T):get(2, 1) })
+    end
+  end)
+
+  it("refuse negative counts and a negative binarize threshold on sparse X", function()
+    local neg = sparse.csr(2, 2, { 1, 2 }, { 1, 2 }, { 1, -3 })
+    assert.error_matches(function() luma.naive_bayes.MultinomialNB{}:fit(neg, luma.matrix{ 1, 2 }) end,
+      "counts must be non%-negative, X%[2%]%[2%] = %-3")
+    assert.error_matches(function()
+      luma.naive_bayes.BernoulliNB{ binarize = -1 }:fit(S, y)
+    end, "binarize must be >= 0 for a sparse X")
+  end)
+end)
+
+describe("sparse input to pairwise and neighbours", function()
+  it("distances and kernels of sparse rows equal the dense ones", function()
+    local T = Q:todense()
+    for _, m in ipairs({ "euclidean", "sqeuclidean", "cosine" }) do
+      assert.is_true(max_diff(luma.pairwise.distances(S, Q, m), luma.pairwise.distances(D, T, m)) < 1e-12)
+      local self = luma.pairwise.distances(S, m)
+      assert.is_true(max_diff(self, luma.pairwise.distances(D, m)) < 1e-12)
+      assert.is_true(self == self:t()) -- exactly symmetric, as the dense self case
+      assert.is_true(max_diff(luma.pairwise.distances(S, T, m), luma.pairwise.distances(D, T, m)) < 1e-12)
+    end
+    for _, k in ipairs({ "linear", "polynomial", "rbf", "sigmoid", "cosine", "rational_quadratic" }) do
+      assert.is_true(max_diff(luma.pairwise.kernel(S:tocsc(), Q, k), luma.pairwise.kernel(D, T, k)) < 1e-12)
+    end
+    assert.error_matches(function() luma.pairwise.distances(S, "manhattan") end,
+      "metric 'manhattan' does not take sparse matrices %(euclidean, sqeuclidean and cosine do%)")
+    assert.error_matches(function() luma.pairwise.kernel(S, "laplacian") end,
+      "kernel 'laplacian' does not take sparse matrices")
+  end)
+
+  it("NearestNeighbors searches a sparse X by brute force, as the dense one", function()
+    -- continuous values: no ties that rounding could order differently
+    local R = sparse.random(120, 25, 0.15, luma.random.Generator(23))
+    local RD = R:todense()
+    for _, metric in ipairs({ "euclidean", "cosine", "minkowski" }) do
+      local a = luma.neighbors.NearestNeighbors{ n_neighbors = 4, metric = metric }:fit(R)
+      local b = luma.neighbors.NearestNeighbors{ n_neighbors = 4, metric = metric, algorithm = "brute" }:fit(RD)
+      assert.equal("brute", a.effective_algorithm)
+      local da, ia = a:kneighbors(Q)
+      local db, ib = b:kneighbors(Q:todense())
+      assert.is_true(max_diff(da, db) < 1e-12)
+      assert.is_true(ia == ib)
+      da, ia = a:kneighbors()
+      db, ib = b:kneighbors()
+      assert.is_true(max_diff(da, db) < 1e-12)
+      -- rows with one stored value in the same column are parallel: their
+      -- cosine distances tie exactly, and rounding orders them either way
+      if metric ~= "cosine" then assert.is_true(ia == ib) end
+      local r = metric == "cosine" and 0.8 or 3.2
+      local ra, rai, ca = a:radius_neighbors(Q, r, { flat = true })
+      local rb, rbi, cb = b:radius_neighbors(Q:todense(), r, { flat = true })
+      assert.is_true(ra:rows() > 20)
+      assert.is_true(ca == cb and rai == rbi)
+      assert.is_true(max_diff(ra, rb) < 1e-12)
+    end
+    assert.error_matches(function() luma.neighbors.NearestNeighbors{ metric = "manhattan" }:fit(S) end,
+      "a sparse X takes metric euclidean %(minkowski with p = 2%) or cosine, not manhattan")
+    assert.error_matches(function() luma.neighbors.NearestNeighbors{ algorithm = "kd_tree" }:fit(S) end,
+      "algorithm 'kd_tree' needs a dense X")
+    local dense_fit = luma.neighbors.NearestNeighbors{}:fit(D)
+    assert.error_matches(function() dense_fit:kneighbors(Q) end, "fitted on a dense X")
+  end)
+end)
