@@ -1223,7 +1223,7 @@ end
 -- caller).
 function estimator.check_sample_weight(X, w)
   if w == nil then return nil end
-  args.matrix(X, 1, "check_sample_weight", 2)
+  if not luma.sparse.issparse(X) then args.matrix(X, 1, "check_sample_weight", 2) end
   if not luma.ismatrix(w) then
     fail(2, "bad argument #3 to 'fit' (sample_weight must be a luma.Matrix, got %s)", type(w))
   end

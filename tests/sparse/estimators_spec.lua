@@ -146,3 +146,53 @@ describe("sparse input to pairwise and neighbours", function()
     assert.error_matches(function() dense_fit:kneighbors(Q) end, "fitted on a dense X")
   end)
 end)
+
+describe("sparse input to LogisticRegression", function()
+  local G = luma.random.Generator(5)
+  local X = sparse.random(300, 40, 0.1, G):scale(3)
+  local XD = X:todense()
+  local w = G:normal(40, 1)
+  local y2 = (XD * w):gt(0.5)
+  local y3 = y2 + (XD * w):gt(2)
+
+  local function same(opts, y_, tol)
+    local a = luma.linear.LogisticRegression(opts):fit(X, y_)
+    local b = luma.linear.LogisticRegression(opts):fit(XD, y_)
+    assert.is_true(max_diff(a.coef, b.coef) < tol)
+    assert.is_true(max_diff(luma.matrix{ { 0 } } + a.intercept, luma.matrix{ { 0 } } + b.intercept) < tol)
+    assert.is_true(max_diff(a:predict_proba(X), b:predict_proba(XD)) < tol)
+    return a, b
+  end
+
+  it("lbfgs: binary, multinomial and one-vs-rest match the dense fit", function()
+    for _, y_ in ipairs({ y2, y3 }) do
+      same({}, y_, 1e-9)
+      same({ fit_intercept = false }, y_, 1e-9)
+      same({ multi_class = "ovr" }, y_, 1e-9)
+    end
+  end)
+
+  it("saga: the lazy sparse steps follow the dense ones (same epochs, same zeros)", function()
+    for _, y_ in ipairs({ y2, y3 }) do
+      for _, opts in ipairs({
+        { solver = "saga", seed = 1, max_iter = 500, tol = 1e-8 },
+        { solver = "saga", penalty = "l1", C = 0.5, seed = 2, max_iter = 500, tol = 1e-8 },
+        { solver = "saga", penalty = "elasticnet", l1_ratio = 0.5, seed = 3, fit_intercept = false,
+          max_iter = 500, tol = 1e-8 },
+      }) do
+        local a, b = same(opts, y_, 1e-9)
+        assert.are.same(b.n_iter, a.n_iter)
+        assert.equal(b.coef:eq(0):sum(), a.coef:eq(0):sum())
+      end
+    end
+    -- the l1 run of three classes zeroes a good part of the weights
+    local l1 = luma.linear.LogisticRegression{ solver = "saga", penalty = "l1", C = 0.5, seed = 2,
+      max_iter = 500, tol = 1e-8 }:fit(X, y3)
+    assert.is_true(l1.coef:eq(0):sum() > 30)
+  end)
+
+  it("refuses newton on a sparse X", function()
+    assert.error_matches(function() luma.linear.LogisticRegression{ solver = "newton" }:fit(X, y2) end,
+      "solver \"newton\" needs a dense X")
+  end)
+end)

@@ -294,8 +294,146 @@ int luma_enet_cd(const luma_EnetProblem *p, double *w, double *scratch, int64_t 
 
 int64_t luma_logistic_saga_work(int64_t n, int64_t d, int64_t k) {
   /* stored gradients (n k), their average over W (d k) and b (k), the
-   * current sample's gradient (k), W at the start of the epoch (d k) */
-  return n * k + 2 * d * k + 2 * k;
+   * current sample's gradient (k), W at the start of the epoch (d k),
+   * the sparse form's last step per feature (d) */
+  return n * k + 2 * d * k + 2 * k + d;
+}
+
+/* m steps of w <- S_t(a w - c) (S_t the soft threshold at t >= 0, 0 < a
+ * <= 1): what a weight goes through while its feature is absent.  The map
+ * is affine in each of its three regimes (above t, below -t, zero); a
+ * regime's iterates move monotonically to its fixed point, so the steps
+ * spent in it have a closed form and the regime changes at most a few
+ * times.  The negative regime is the positive one of (-w, -c). */
+static double lazy_steps(double w, int64_t m, double a, double c, double t) {
+  double sign = 1.0;
+  while (m > 0) {
+    double u = a * w - c;
+    if (u < -t) { /* mirror: S_t(a (-w) + c) = -S_t(a w - c) */
+      w = -w;
+      c = -c;
+      sign = -sign;
+      u = -u;
+    }
+    if (u <= t) { /* to zero; it stays there unless |c| > t */
+      w = 0.0;
+      m--;
+      if (fabs(c) <= t) return 0.0;
+      continue;
+    }
+    /* positive regime: w <- a w - q while a w - c > t, i.e. w > q / a */
+    double q = c + t, edge = q / a;
+    int64_t s;
+    if (a == 1.0) {
+      if (q <= 0) return sign * (w - (double)m * q);
+      double k = ceil((w - edge) / q);
+      s = k < 1 ? 1 : k > (double)m ? m : (int64_t)k;
+      w -= (double)s * q;
+    } else {
+      double p = -q / (1.0 - a); /* the regime's fixed point */
+      if (p >= edge) return sign * (p + pow(a, (double)m) * (w - p));
+      double r = (edge - p) / (w - p); /* in (0, 1): leave when a^k <= r */
+      double k = r > 0 ? ceil(log(r) / log(a)) : 1;
+      s = !(k >= 1) ? 1 : k > (double)m ? m : (int64_t)k;
+      w = p + pow(a, (double)s) * (w - p);
+    }
+    m -= s;
+  }
+  return sign * w;
+}
+
+/* SAGA over a CSR X with the lazy updates described in linear.h. */
+static int saga_sparse(const luma_SagaProblem *p, double *w, double *b, double *scratch,
+                       int64_t *epochs) {
+  const luma_Sparse *x = p->sx;
+  int64_t n = x->rows, d = x->cols, k = p->k, dk = d * k;
+  double *memory = scratch, *avg_w = memory + n * k, *avg_b = avg_w + dk, *g = avg_b + k,
+         *previous = g + k, *last = previous + dk; /* last step per feature, as doubles */
+  memset(scratch, 0, (size_t)luma_logistic_saga_work(n, d, k) * sizeof *scratch);
+  double largest = 0;
+  if (luma_work_charge(p->threads, (uint64_t)(x->nnz + 2 * n)) != LUMA_LOOP_DONE) return 0;
+  for (int64_t i = 0; i < n; i++) {
+    double sq = p->fit_intercept ? 1.0 : 0.0;
+    for (int64_t e = x->indptr[i]; e < x->indptr[i + 1]; e++) sq += x->data[e] * x->data[e];
+    sq *= p->weights ? p->weights[i] : 1.0;
+    if (sq > largest) largest = sq;
+  }
+  double lipschitz = largest * (k == 1 ? 0.25 : 0.5) + p->l2;
+  double strong = 2.0 * (double)n * p->l2 < lipschitz ? 2.0 * (double)n * p->l2 : lipschitz;
+  double step = 1.0 / (2.0 * lipschitz + strong), threshold = step * p->l1;
+  double a = 1.0 - step * p->l2;
+  luma_WorkBatch work = {p->threads, 0};
+  for (*epochs = 1; *epochs <= p->max_iter; ++*epochs) {
+    memcpy(previous, w, (size_t)dk * sizeof *w);
+    for (int64_t j = 0; j < d; j++) last[j] = -1;
+    for (int64_t t = 0; t < n; t++) {
+      int64_t i = (int64_t)luma_rng_below(p->rng, (uint64_t)n);
+      int64_t s = x->indptr[i], e = x->indptr[i + 1];
+      if (luma_work_add(&work, (uint64_t)((e - s) * 4 * k + 4 * k) + 8)) return 0;
+      /* bring the sample's weights to the state after step t - 1 */
+      for (int64_t f = s; f < e; f++) {
+        int64_t j = x->indices[f], pending = t - 1 - (int64_t)last[j];
+        if (pending > 0)
+          for (int64_t c = 0; c < k; c++)
+            w[j * k + c] = lazy_steps(w[j * k + c], pending, a, step * avg_w[j * k + c], threshold);
+      }
+      double sw = p->weights ? p->weights[i] : 1.0;
+      for (int64_t c = 0; c < k; c++) {
+        double z = b[c];
+        for (int64_t f = s; f < e; f++) z += x->data[f] * w[x->indices[f] * k + c];
+        g[c] = z;
+      }
+      if (k == 1) {
+        double z = g[0], sig = z >= 0 ? 1.0 / (1.0 + exp(-z)) : exp(z) / (1.0 + exp(z));
+        g[0] = sw * (sig - (double)p->y[i]);
+      } else {
+        double top = g[0];
+        for (int64_t c = 1; c < k; c++) if (g[c] > top) top = g[c];
+        double total = 0;
+        for (int64_t c = 0; c < k; c++) total += (g[c] = exp(g[c] - top));
+        for (int64_t c = 0; c < k; c++) g[c] = sw * (g[c] / total - (c == p->y[i] ? 1.0 : 0.0));
+      }
+      double *stored = memory + i * k;
+      for (int64_t f = s; f < e; f++) {
+        int64_t j = x->indices[f];
+        double xij = x->data[f];
+        for (int64_t c = 0; c < k; c++) {
+          double delta = (g[c] - stored[c]) * xij, *wjc = w + j * k + c;
+          double v = *wjc - step * (delta + avg_w[j * k + c] + p->l2 * *wjc);
+          *wjc = v > threshold ? v - threshold : (v < -threshold ? v + threshold : 0.0);
+          avg_w[j * k + c] += delta / (double)n;
+        }
+        last[j] = (double)t;
+      }
+      for (int64_t c = 0; c < k; c++) {
+        double delta = g[c] - stored[c];
+        if (p->fit_intercept) b[c] -= step * (delta + avg_b[c]);
+        avg_b[c] += delta / (double)n;
+        stored[c] = g[c];
+      }
+    }
+    /* the end of the epoch: every weight brought to step n - 1 */
+    if (luma_work_add(&work, (uint64_t)(dk + d))) return 0;
+    for (int64_t j = 0; j < d; j++) {
+      int64_t pending = n - 1 - (int64_t)last[j];
+      if (pending > 0)
+        for (int64_t c = 0; c < k; c++)
+          w[j * k + c] = lazy_steps(w[j * k + c], pending, a, step * avg_w[j * k + c], threshold);
+    }
+    double change = 0, size = 0;
+    for (int64_t j = 0; j < dk; j++) {
+      double c = fabs(w[j] - previous[j]), m = fabs(w[j]);
+      if (c > change) change = c;
+      if (m > size) size = m;
+    }
+    if (size == 0 ? change == 0 : change / size < p->tol) {
+      luma_work_flush(&work);
+      return 1;
+    }
+  }
+  *epochs = p->max_iter;
+  luma_work_flush(&work);
+  return 0;
 }
 
 /* The gradient of sample i's loss with respect to its linear predictor
@@ -325,6 +463,7 @@ static void sample_gradient(const luma_SagaProblem *p, const double *w, const do
 
 int luma_logistic_saga(const luma_SagaProblem *p, double *w, double *b, double *scratch,
                        int64_t *epochs) {
+  if (p->sx) return saga_sparse(p, w, b, scratch, epochs);
   int64_t n = p->x->rows, d = p->x->cols, k = p->k, dk = d * k;
   double *memory = scratch, *avg_w = memory + n * k, *avg_b = avg_w + dk, *g = avg_b + k,
          *previous = g + k;

@@ -8,6 +8,7 @@
 
 #include "linear/linear.h"
 #include "core/matrix_lua.h"
+#include "sparse/sparse_lua.h"
 
 static int check_blas_dim(lua_State *L, int arg, const char *what, int64_t v) {
   if (v > 0x7fffffff) luma_arg_error(L, arg, "%s has %I rows or columns, too many for BLAS", what, (lua_Integer)v);
@@ -141,11 +142,12 @@ static int l_enet_residual(lua_State *L) {
 
 /* saga(X, y, W, b, opts [, rng]) -> W, b, converged, epochs */
 static int l_saga(lua_State *L) {
-  luma_Mat *x = luma_matrix_check(L, 1);
+  luma_Sparse *sx = luma_sparse_test(L, 1);
+  luma_Mat *x = sx ? NULL : luma_matrix_check(L, 1);
   luma_Mat *y = luma_matrix_check(L, 2);
   luma_Mat *w = luma_matrix_check(L, 3);
   luma_Mat *b = luma_matrix_check(L, 4);
-  int64_t n = x->rows, d = x->cols, k = w->cols;
+  int64_t n = sx ? sx->rows : x->rows, d = sx ? sx->cols : x->cols, k = w->cols;
   if (n == 0) luma_arg_error(L, 1, "X has no rows");
   if (y->rows != n || y->cols != 1)
     luma_arg_error(L, 2, "y must be %I x 1, got %I x %I", (lua_Integer)n, (lua_Integer)y->rows,
@@ -157,6 +159,7 @@ static int l_saga(lua_State *L) {
   luma_check_options(L, 5, "l1|l2|fit_intercept|max_iter|tol|sample_weight");
   luma_SagaProblem p = {0};
   p.x = x;
+  p.sx = sx;
   p.k = k;
   p.l1 = luma_opt_number(L, 5, "l1", 0);
   p.l2 = luma_opt_number(L, 5, "l2", 0);
@@ -228,7 +231,8 @@ int luma_open_linear_native(lua_State *L) {
        "multinomial otherwise (y in 1..k). W (d x k) and b (1 x k) are the warm start, updated "
        "in place. opts: l1, l2, fit_intercept, max_iter (epochs, 100), tol (1e-4, on the "
        "largest relative change of W over an epoch), sample_weight. Returns W, b, converged, "
-       "epochs."},
+       "epochs. X may be a CSR luma.SparseMatrix: each step then touches only the sample's "
+       "features (the others' updates applied in closed form when next needed)."},
       {NULL, NULL, NULL, NULL}};
   lua_newtable(L);
   luma_register_funcs(L, -1, "luma.linear.native", funcs);
