@@ -295,8 +295,9 @@ int luma_enet_cd(const luma_EnetProblem *p, double *w, double *scratch, int64_t 
 int64_t luma_logistic_saga_work(int64_t n, int64_t d, int64_t k) {
   /* stored gradients (n k), their average over W (d k) and b (k), the
    * current sample's gradient (k), W at the start of the epoch (d k),
-   * the sparse form's last step per feature (d) */
-  return n * k + 2 * d * k + 2 * k + d;
+   * the sparse form's last step per feature (d) and powers of its
+   * shrink factor (n + 1) */
+  return n * k + 2 * d * k + 2 * k + d + n + 1;
 }
 
 /* m steps of w <- S_t(a w - c) (S_t the soft threshold at t >= 0, 0 < a
@@ -304,8 +305,11 @@ int64_t luma_logistic_saga_work(int64_t n, int64_t d, int64_t k) {
  * is affine in each of its three regimes (above t, below -t, zero); a
  * regime's iterates move monotonically to its fixed point, so the steps
  * spent in it have a closed form and the regime changes at most a few
- * times.  The negative regime is the positive one of (-w, -c). */
-static double lazy_steps(double w, int64_t m, double a, double c, double t) {
+ * times.  The negative regime is the positive one of (-w, -c).  powers
+ * holds a^0 .. a^m. */
+static double lazy_steps(double w, int64_t m, double a, double c, double t, const double *powers) {
+  if (t == 0.0) /* no l1: the map is affine */
+    return a == 1.0 ? w - (double)m * c : powers[m] * w - c * (1.0 - powers[m]) / (1.0 - a);
   double sign = 1.0;
   while (m > 0) {
     double u = a * w - c;
@@ -331,11 +335,11 @@ static double lazy_steps(double w, int64_t m, double a, double c, double t) {
       w -= (double)s * q;
     } else {
       double p = -q / (1.0 - a); /* the regime's fixed point */
-      if (p >= edge) return sign * (p + pow(a, (double)m) * (w - p));
+      if (p >= edge) return sign * (p + powers[m] * (w - p));
       double r = (edge - p) / (w - p); /* in (0, 1): leave when a^k <= r */
       double k = r > 0 ? ceil(log(r) / log(a)) : 1;
       s = !(k >= 1) ? 1 : k > (double)m ? m : (int64_t)k;
-      w = p + pow(a, (double)s) * (w - p);
+      w = p + powers[s] * (w - p);
     }
     m -= s;
   }
@@ -348,7 +352,8 @@ static int saga_sparse(const luma_SagaProblem *p, double *w, double *b, double *
   const luma_Sparse *x = p->sx;
   int64_t n = x->rows, d = x->cols, k = p->k, dk = d * k;
   double *memory = scratch, *avg_w = memory + n * k, *avg_b = avg_w + dk, *g = avg_b + k,
-         *previous = g + k, *last = previous + dk; /* last step per feature, as doubles */
+         *previous = g + k, *last = previous + dk, /* last step per feature, as doubles */
+         *powers = last + d;
   memset(scratch, 0, (size_t)luma_logistic_saga_work(n, d, k) * sizeof *scratch);
   double largest = 0;
   if (luma_work_charge(p->threads, (uint64_t)(x->nnz + 2 * n)) != LUMA_LOOP_DONE) return 0;
@@ -362,6 +367,8 @@ static int saga_sparse(const luma_SagaProblem *p, double *w, double *b, double *
   double strong = 2.0 * (double)n * p->l2 < lipschitz ? 2.0 * (double)n * p->l2 : lipschitz;
   double step = 1.0 / (2.0 * lipschitz + strong), threshold = step * p->l1;
   double a = 1.0 - step * p->l2;
+  powers[0] = 1.0;
+  for (int64_t m = 1; m <= n; m++) powers[m] = powers[m - 1] * a;
   luma_WorkBatch work = {p->threads, 0};
   for (*epochs = 1; *epochs <= p->max_iter; ++*epochs) {
     memcpy(previous, w, (size_t)dk * sizeof *w);
@@ -375,7 +382,8 @@ static int saga_sparse(const luma_SagaProblem *p, double *w, double *b, double *
         int64_t j = x->indices[f], pending = t - 1 - (int64_t)last[j];
         if (pending > 0)
           for (int64_t c = 0; c < k; c++)
-            w[j * k + c] = lazy_steps(w[j * k + c], pending, a, step * avg_w[j * k + c], threshold);
+            w[j * k + c] = lazy_steps(w[j * k + c], pending, a, step * avg_w[j * k + c], threshold,
+                                      powers);
       }
       double sw = p->weights ? p->weights[i] : 1.0;
       for (int64_t c = 0; c < k; c++) {
@@ -418,7 +426,8 @@ static int saga_sparse(const luma_SagaProblem *p, double *w, double *b, double *
       int64_t pending = n - 1 - (int64_t)last[j];
       if (pending > 0)
         for (int64_t c = 0; c < k; c++)
-          w[j * k + c] = lazy_steps(w[j * k + c], pending, a, step * avg_w[j * k + c], threshold);
+          w[j * k + c] = lazy_steps(w[j * k + c], pending, a, step * avg_w[j * k + c], threshold,
+                                    powers);
     }
     double change = 0, size = 0;
     for (int64_t j = 0; j < dk; j++) {
