@@ -196,3 +196,23 @@ describe("sparse input to LogisticRegression", function()
       "solver \"newton\" needs a dense X")
   end)
 end)
+
+describe("sparse input to Ridge", function()
+  it("sparse_cg fits what the dense solvers fit, with weights, intercept and shrink_to", function()
+    local G = luma.random.Generator(6)
+    local X = sparse.random(200, 50, 0.1, G):scale(3)
+    local XD = X:todense()
+    local Y = XD * G:normal(50, 2) + G:normal(200, 2) * 0.1 + 3
+    local sw = G:uniform(200, 1) + 0.5
+    for _, opts in ipairs({ {}, { fit_intercept = false }, { alpha = 0.01 }, { shrink_to = luma.ones(50, 1) } }) do
+      for _, weights in ipairs({ false, true }) do
+        local a = luma.linear.Ridge(opts):fit(X, Y, weights and sw or nil)
+        local b = luma.linear.Ridge(opts):fit(XD, Y, weights and sw or nil)
+        assert.is_true(max_diff(a.coef, b.coef) < 1e-8)
+        assert.is_true(max_diff(a:predict(X), b:predict(XD)) < 1e-8)
+      end
+    end
+    assert.error_matches(function() luma.linear.Ridge{ solver = "svd" }:fit(X, Y) end,
+      "solver \"svd\" needs a dense X")
+  end)
+end)
