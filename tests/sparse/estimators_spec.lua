@@ -216,3 +216,33 @@ describe("sparse input to Ridge", function()
       "solver \"svd\" needs a dense X")
   end)
 end)
+
+describe("sparse input to Lasso and ElasticNet", function()
+  it("coordinate descent on the sparse Gram matrix equals the dense fit", function()
+    local G = luma.random.Generator(7)
+    local X = sparse.random(200, 50, 0.1, G):scale(3)
+    local XD = X:todense()
+    local w = G:normal(50, 1):mul(G:uniform(50, 1):gt(0.7))
+    local Y = XD * w + G:normal(200, 1) * 0.1 + 3
+    local sw = G:uniform(200, 1) + 0.5
+    for _, cls in ipairs({ "Lasso", "ElasticNet" }) do
+      for _, opts in ipairs({ { alpha = 0.01, tol = 1e-10 }, { alpha = 0.05, fit_intercept = false, tol = 1e-10 },
+        { alpha = 0.01, positive = true, tol = 1e-10 } }) do
+        for _, weights in ipairs({ false, true }) do
+          local a = luma.linear[cls](opts):fit(X, Y, weights and sw or nil)
+          local b = luma.linear[cls](opts):fit(XD, Y, weights and sw or nil)
+          assert.is_true(max_diff(a.coef, b.coef) < 1e-12)
+          assert.equal(b.coef:eq(0):sum(), a.coef:eq(0):sum())
+          assert.equal(b.n_iter, a.n_iter)
+        end
+      end
+    end
+    assert.is_true(luma.linear.Lasso{ alpha = 0.05 }:fit(X, Y).coef:eq(0):sum() >= 20)
+  end)
+
+  it("refuses a sparse X wider than the Gram limit", function()
+    local wide = sparse.random(10, 5000, 0.001, luma.random.Generator(8))
+    assert.error_matches(function() luma.linear.Lasso{}:fit(wide, luma.zeros(10, 1)) end,
+      "a sparse X is fitted on its Gram matrix, at most 4096 columns; this one has 5000")
+  end)
+end)

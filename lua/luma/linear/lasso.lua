@@ -10,6 +10,7 @@
 -- on X^T and the residual).
 -- SPDX-License-Identifier: MIT
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 local common = require("luma.linear.common")
 local fail, warning, EPS = common.fail, common.warning, common.EPS
@@ -42,8 +43,46 @@ end
 
 -- The descent's problem data for the (centred, weighted) X, y: the Gram
 -- form when precompute says so, else X^T and the centred targets.
+-- The largest width of a sparse X: its descent runs on the dense d x d
+-- Gram matrix (coordinate descent over CSC columns is not there yet).
+local SPARSE_GRAM_MAX = 4096
+
+-- The Gram form's moments of a sparse X, as common.moments gives them for
+-- a dense one: G = sum_i w_i (x_i - xm)(x_i - xm)^T = X^T D X - N xm^T xm
+-- (a sparse product), q = X^T D (y - ym), yty the weighted sums of
+-- squares of the centred targets.
+local function sparse_moments(X, y, w, center, fname)
+  local n, d = X:shape()
+  local k = y:cols()
+  if d > SPARSE_GRAM_MAX then
+    fail(5, "bad argument #1 to '%s' (a sparse X is fitted on its Gram matrix, at most %d "
+      .. "columns; this one has %d)", fname or "fit", SPARSE_GRAM_MAX, d)
+  end
+  args.finite(X, 1, fname or "fit", 5)
+  args.finite(y, 2, fname or "fit", 5)
+  local N = w and w:sum() or n
+  local xm, ym = luma.zeros(1, d), luma.zeros(1, k)
+  if center then
+    xm = w and X:tmatmul(w):t() / N or X:mean(1)
+    ym = w and w:t() * y / N or y:mean(1)
+  end
+  local Xw = w and X:multiply_rows(w) or X
+  local G = (X:t() * Xw):todense() - xm:t() * xm * N
+  G = (G + G:t()) * 0.5 -- the product sums (i, j) and (j, i) in different orders
+  local yc = y - ym
+  local q = Xw:tmatmul(yc)
+  local sq = yc:pow(2)
+  if w then sq = sq:mul(w) end
+  return G, q, xm, ym, sq:sum(1)
+end
+
 local function enet_data(p, X, y, w, fname)
   local n, d = X:shape()
+  if luma.sparse.issparse(X) then
+    local data = { n = n, d = d, N = w and w:sum() or n }
+    data.G, data.q, data.xm, data.ym, data.yty = sparse_moments(X, y, w, p.fit_intercept, fname)
+    return data
+  end
   local use_gram = p.precompute == true or (p.precompute == "auto" and n > d)
   if p.precompute ~= true and p.precompute ~= false and p.precompute ~= "auto" then
     fail(4, "luma.linear: precompute must be true, false or \"auto\", got %q", tostring(p.precompute))
@@ -105,6 +144,7 @@ M.ElasticNet = estimator.class{
     { name = "alpha", type = "number", default = 1, min = 0, doc = "penalty strength" },
     { name = "l1_ratio", type = "number", default = 0.5, min = 0, max = 1, doc = "share of the l1 penalty" },
   }, ENET_PARAMS),
+  sparse = true,
   example = regression_example(function() return M.ElasticNet{ alpha = 0.1 } end),
   fit = function(self, X, y, sample_weight) return enet_fit(self, X, y, sample_weight, self.params.l1_ratio) end,
   predict = predict_linear,
@@ -119,6 +159,7 @@ M.Lasso = estimator.class{
   params = with_params({
     { name = "alpha", type = "number", default = 1, min = 0, doc = "penalty strength" },
   }, ENET_PARAMS),
+  sparse = true,
   example = regression_example(function() return M.Lasso{ alpha = 0.1 } end),
   fit = function(self, X, y, sample_weight) return enet_fit(self, X, y, sample_weight, 1) end,
   predict = predict_linear,
