@@ -246,3 +246,23 @@ describe("sparse input to Lasso and ElasticNet", function()
       "a sparse X is fitted on its Gram matrix, at most 4096 columns; this one has 5000")
   end)
 end)
+
+describe("sparse input to TruncatedSVD", function()
+  it("the randomized SVD of a sparse X equals the dense one from the same seed", function()
+    local G = luma.random.Generator(9)
+    for _, shape in ipairs({ { 300, 60 }, { 40, 200 } }) do -- both of the solver's branches
+      local X = sparse.random(shape[1], shape[2], 0.1, G):scale(3)
+      local a = luma.decomposition.TruncatedSVD{ n_components = 5, seed = 1 }
+      local b = luma.decomposition.TruncatedSVD{ n_components = 5, seed = 1 }
+      local Za, Zb = a:fit_transform(X), b:fit_transform(X:todense())
+      assert.is_true(max_diff(a.components, b.components) < 1e-10)
+      assert.is_true(max_diff(a.singular_values, b.singular_values) < 1e-10)
+      assert.is_true(max_diff(Za, Zb) < 1e-10)
+      assert.is_true(max_diff(a.explained_variance_ratio, b.explained_variance_ratio) < 1e-12)
+      assert.is_true(max_diff(a:transform(X), b:transform(X:todense())) < 1e-10)
+    end
+    assert.error_matches(function()
+      luma.decomposition.TruncatedSVD{ algorithm = "full" }:fit(sparse.eye(5))
+    end, "algorithm \"full\" needs a dense X")
+  end)
+end)

@@ -114,7 +114,8 @@ local function centred_operator(X, mean, transposed)
     return P
   end
   local function tmul(Q)
-    local P = X:t() * Q
+    -- a sparse X multiplies by its transpose without forming it
+    local P = luma.sparse.issparse(X) and X:tmatmul(Q) or X:t() * Q
     if mean then P = P - mean:t() * Q:sum(1) end
     return P
   end
@@ -154,6 +155,12 @@ end
 -- once instead of twice (the data are 400 MB at 50,000 x 1,000: the
 -- iteration is memory-bound).
 local function fused_pass(X, mean, Q, keep_P, want_ss)
+  if luma.sparse.issparse(X) then
+    -- the two threaded sparse products (TruncatedSVD never centres)
+    assert(mean == nil, "a sparse X is not centred")
+    local P = X * Q
+    return X:tmatmul(P), keep_P and P or nil, want_ss and X:norm() ^ 2 or 0
+  end
   local n, d = X:shape()
   local c = Q:cols()
   local mQ = mean and mean * Q
