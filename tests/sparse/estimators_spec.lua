@@ -266,3 +266,29 @@ describe("sparse input to TruncatedSVD", function()
     end, "algorithm \"full\" needs a dense X")
   end)
 end)
+
+describe("sparse input to KMeans", function()
+  it("Lloyd's iterations on a sparse X give the dense fit (seeding, weights, an emptied cluster)", function()
+    local G = luma.random.Generator(10)
+    local X = sparse.random(300, 30, 0.2, G):scale(3)
+    local XD = X:todense()
+    local sw = G:uniform(300, 1) + 0.5
+    -- a centre far from every row: its cluster empties at once and is re-seeded
+    local init = XD:take({ 1, 2, 3 }):copy()
+    init:row(3):fill(1000)
+    for _, opts in ipairs({ { n_clusters = 4, seed = 1 }, { n_clusters = 6, seed = 2, init = "random" },
+      { n_clusters = 3, init = init } }) do
+      for _, weights in ipairs({ false, true }) do
+        local a = luma.cluster.KMeans(opts):fit(X, nil, weights and sw or nil)
+        local b = luma.cluster.KMeans(opts):fit(XD, nil, weights and sw or nil)
+        assert.is_true(a.labels == b.labels)
+        assert.is_true(max_diff(a.cluster_centers, b.cluster_centers) < 1e-12)
+        assert.near(b.inertia, a.inertia, 1e-9 * b.inertia)
+        assert.equal(b.n_iter, a.n_iter)
+        assert.is_true(a:predict(X:sub(1, 9)) == b:predict(XD:sub(1, 9, nil, nil)))
+        assert.near(b:score(XD), a:score(X), 1e-9 * b.inertia)
+        assert.is_true(max_diff(a:transform(X), b:transform(XD)) < 1e-12)
+      end
+    end
+  end)
+end)
