@@ -292,3 +292,31 @@ describe("sparse input to KMeans", function()
     end
   end)
 end)
+
+describe("sparse input to LinearSVC and LinearSVR", function()
+  it("dual coordinate descent over sparse rows follows the dense one", function()
+    local G = luma.random.Generator(11)
+    local X = sparse.random(300, 40, 0.15, G):scale(3)
+    local XD = X:todense()
+    local w = G:normal(40, 1)
+    local y = (XD * w):gt(0.3) + (XD * w):gt(1.5)
+    for _, opts in ipairs({ { seed = 1, max_iter = 200 }, { loss = "hinge", seed = 2, max_iter = 200 },
+      { fit_intercept = false, seed = 3, max_iter = 200 } }) do
+      local a = luma.svm.LinearSVC(opts):fit(X:tocsc(), y)
+      local b = luma.svm.LinearSVC(opts):fit(XD, y)
+      assert.is_true(max_diff(a.coef, b.coef) < 1e-12)
+      assert.equal(b.n_iter, a.n_iter)
+      assert.is_true(a:predict(X) == b:predict(XD))
+    end
+    local yr = XD * w + 1
+    for _, opts in ipairs({ { seed = 1 }, { loss = "squared_epsilon_insensitive", epsilon = 0.1, seed = 2 } }) do
+      local a = luma.svm.LinearSVR(opts):fit(X, yr)
+      local b = luma.svm.LinearSVR(opts):fit(XD, yr)
+      assert.is_true(max_diff(a.coef, b.coef) < 1e-12)
+      assert.is_true(max_diff(a:predict(X), b:predict(XD)) < 1e-12)
+    end
+    assert.error_matches(function()
+      luma.svm.LinearSVC{ penalty = "l1", dual = false }:fit(X, y)
+    end, "penalty \"l1\" %(the primal solver%) needs a dense X")
+  end)
+end)
