@@ -320,3 +320,28 @@ describe("sparse input to LinearSVC and LinearSVR", function()
     end, "penalty \"l1\" %(the primal solver%) needs a dense X")
   end)
 end)
+
+describe("sparse input to NMF", function()
+  it("cd, mu and als on a sparse X (Frobenius) fit the dense model", function()
+    local G = luma.random.Generator(13)
+    local X = sparse.random(80, 30, 0.3, G):scale(3)
+    local XD = X:todense()
+    for _, opts in ipairs({ { n_components = 4, seed = 1 }, { n_components = 4, solver = "mu", seed = 1 },
+      { n_components = 3, init = "random", seed = 2 }, { n_components = 4, solver = "als", seed = 1 },
+      { n_components = 4, alpha_W = 0.01, l1_ratio = 0.5, seed = 1 } }) do
+      local a, b = luma.decomposition.NMF(opts), luma.decomposition.NMF(opts)
+      local Wa, Wb = a:fit_transform(X), b:fit_transform(XD)
+      assert.is_true(max_diff(Wa, Wb) < 1e-10)
+      assert.is_true(max_diff(a.components, b.components) < 1e-10)
+      assert.near(b.reconstruction_err, a.reconstruction_err, 1e-9)
+      assert.equal(b.n_iter, a.n_iter)
+      assert.is_true(max_diff(a:transform(X), b:transform(XD)) < 1e-10)
+    end
+    assert.error_matches(function()
+      luma.decomposition.NMF{ solver = "mu", beta_loss = "kullback-leibler" }:fit(X)
+    end, "beta_loss \"kullback%-leibler\" needs a dense X")
+    assert.error_matches(function()
+      luma.decomposition.NMF{}:fit(sparse.csr(2, 2, { 2 }, { 1 }, { -1 }))
+    end, "X must be non%-negative, X%[2%]%[1%] = %-1")
+  end)
+end)

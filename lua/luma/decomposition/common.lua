@@ -47,6 +47,12 @@ end
 -- the first negative element of X (NMF and the count mixtures).
 function common.check_nonnegative(name, method, X, argn)
   if not (X:min() < 0) then return end -- one pass, no mask (NaN is check_finite's)
+  if luma.sparse.issparse(X) then
+    local I, J, V = X:coo()
+    local k = math.tointeger(luma.matrix.find(V:lt(0)):get(1, 1))
+    fail("bad argument #%d to '%s' (%s: X must be non-negative, X[%d][%d] = %s)", argn or 1,
+      method, name, math.tointeger(I:get(k, 1)), math.tointeger(J:get(k, 1)), number_text(V:get(k, 1)))
+  end
   local negative = X:lt(0)
   local p = math.tointeger(luma.matrix.find(negative):get(1, 1))
   local d = X:cols()
