@@ -345,3 +345,28 @@ describe("sparse input to NMF", function()
     end, "X must be non%-negative, X%[2%]%[1%] = %-1")
   end)
 end)
+
+describe("sparse input to the neighbour models", function()
+  it("KNeighbors and RadiusNeighbors classifiers and regressors predict as on the dense X", function()
+    local G = luma.random.Generator(14)
+    local X = sparse.random(200, 30, 0.2, G)
+    local XD = X:todense()
+    local y = (XD:col(1) + XD:col(2)):gt(0.3) + 1
+    local yr = XD:col(1) + XD:col(2) * 2
+    local T = sparse.random(20, 30, 0.2, G)
+    local TD = T:todense()
+    local function same(cls, opts, yy, exact)
+      local a = luma.neighbors[cls](opts):fit(X, yy)
+      local b = luma.neighbors[cls](opts):fit(XD, yy)
+      if exact then
+        assert.is_true(a:predict(T) == b:predict(TD), cls)
+      else
+        assert.is_true(max_diff(a:predict(T), b:predict(TD)) < 1e-12, cls)
+      end
+    end
+    same("KNeighborsClassifier", { n_neighbors = 5, weights = "distance" }, y, true)
+    same("RadiusNeighborsClassifier", { radius = 1.5, outlier_label = 1 }, y, true)
+    same("KNeighborsRegressor", { n_neighbors = 4 }, yr)
+    same("RadiusNeighborsRegressor", { radius = 1.5 }, yr)
+  end)
+end)
