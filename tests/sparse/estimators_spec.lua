@@ -240,10 +240,37 @@ describe("sparse input to Lasso and ElasticNet", function()
     assert.is_true(luma.linear.Lasso{ alpha = 0.05 }:fit(X, Y).coef:eq(0):sum() >= 20)
   end)
 
-  it("refuses a sparse X wider than the Gram limit", function()
-    local wide = sparse.random(10, 5000, 0.001, luma.random.Generator(8))
-    assert.error_matches(function() luma.linear.Lasso{}:fit(wide, luma.zeros(10, 1)) end,
-      "a sparse X is fitted on its Gram matrix, at most 4096 columns; this one has 5000")
+  it("descends over the CSC columns (precompute = false, or wide X) as the dense residual form", function()
+    local G = luma.random.Generator(15)
+    for _, shape in ipairs({ { 200, 50 }, { 60, 300 } }) do
+      local X = sparse.random(shape[1], shape[2], 0.1, G):scale(3)
+      local XD = X:todense()
+      local Y = XD * G:normal(shape[2], 1):mul(G:uniform(shape[2], 1):gt(0.7)) + G:normal(shape[1], 1) * 0.1 + 3
+      local sw = G:uniform(shape[1], 1) + 0.5
+      for _, cls in ipairs({ "Lasso", "ElasticNet" }) do
+        for _, opts in ipairs({ { alpha = 0.01, tol = 1e-8, precompute = false, max_iter = 300 },
+          { alpha = 0.05, fit_intercept = false, tol = 1e-8, precompute = false, max_iter = 300 },
+          { alpha = 0.01, positive = true, tol = 1e-8, precompute = false, max_iter = 300 } }) do
+          for _, weights in ipairs({ false, true }) do
+            local a = luma.linear[cls](opts):fit(X, Y, weights and sw or nil)
+            local b = luma.linear[cls](opts):fit(XD, Y, weights and sw or nil)
+            assert.is_true(max_diff(a.coef, b.coef) < 1e-10)
+            assert.equal(b.coef:eq(0):sum(), a.coef:eq(0):sum())
+            assert.equal(b.n_iter, a.n_iter)
+          end
+        end
+      end
+    end
+    -- wider than the Gram limit: "auto" goes over the columns
+    local wide = sparse.random(30, 5000, 0.002, G)
+    local _, j = wide:sum(1):argmax()
+    j = math.tointeger(j)
+    local y = wide:col(j):todense() * 2 + 1
+    local m = luma.linear.Lasso{ alpha = 1e-3 }:fit(wide, y)
+    assert.is_true(m.coef:get(j, 1) > 1) -- the column y was made from
+    assert.is_true(max_diff(m.coef, luma.linear.Lasso{ alpha = 1e-3 }:fit(wide:todense(), y).coef) < 1e-10)
+    assert.error_matches(function() luma.linear.Lasso{ precompute = true }:fit(wide, y) end,
+      "precompute = true builds the dense Gram matrix of a sparse X, at most 4096 columns; this one has 5000")
   end)
 end)
 

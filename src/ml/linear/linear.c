@@ -118,7 +118,7 @@ int luma_linear_moments(luma_Threads *meter, const luma_Mat *x, const luma_Mat *
 int64_t luma_enet_cd_work(const luma_EnetProblem *p) {
   /* Gram form: H = G w, X^T(y - Xw), the coordinate list;
    * residual form: R = y - X w, X^T R, the list, the column norms. */
-  return p->gram ? 3 * p->d : p->n + 3 * p->d;
+  return p->gram ? 3 * p->d : p->n + (p->xcsc ? 4 : 3) * p->d;
 }
 
 typedef struct Cd {
@@ -128,6 +128,8 @@ typedef struct Cd {
   double *xta;     /* X^T (y - X w) - l2 w, for the gap */
   int64_t *list;   /* the coordinates a sweep visits */
   double *colnorm; /* residual form: |x_j|^2 */
+  double *a;       /* sparse form: sum_i w_i x_ij over column j's entries */
+  double c, t;     /* sparse form: R = h + c sw, t = sum_i sw_i h_i */
   luma_WorkBatch work; /* the updates' charges, batched */
   uint64_t per_update; /* units one coordinate update costs */
   int stopped;         /* the meter stopped the descent */
@@ -143,12 +145,44 @@ static double coordinate_minimum(const luma_EnetProblem *p, double z, double cur
   return 0.0;
 }
 
+/* The sparse form's column j (sw o (x_j - xm_j)) dotted with the
+ * residual h + c sw, in O(entries of j). */
+static double sparse_dot(const Cd *cd, int64_t j) {
+  const luma_EnetProblem *p = cd->p;
+  const luma_Sparse *x = p->xcsc;
+  double s = 0;
+  for (int64_t e = x->indptr[j]; e < x->indptr[j + 1]; e++) {
+    int64_t i = x->indices[e];
+    s += (p->sw ? p->sw[i] : 1.0) * x->data[e] * cd->h[i];
+  }
+  s += cd->c * cd->a[j];
+  if (p->xm) s -= p->xm[j] * (cd->t + cd->c * p->wsum);
+  return s;
+}
+
+/* residual -= delta (column j): its entries in h, the centring in c. */
+static void sparse_axpy(Cd *cd, int64_t j, double delta) {
+  const luma_EnetProblem *p = cd->p;
+  const luma_Sparse *x = p->xcsc;
+  for (int64_t e = x->indptr[j]; e < x->indptr[j + 1]; e++) {
+    int64_t i = x->indices[e];
+    cd->h[i] -= delta * (p->sw ? p->sw[i] : 1.0) * x->data[e];
+  }
+  cd->t -= delta * cd->a[j];
+  if (p->xm) cd->c += delta * p->xm[j];
+}
+
 /* Updates coordinate j; returns |change|. */
 static double update(Cd *cd, int64_t j) {
   const luma_EnetProblem *p = cd->p;
   int64_t d = p->d, n = p->n;
   double wj = cd->w[j], next;
-  if (p->gram) {
+  if (p->xcsc) {
+    double curvature = cd->colnorm[j];
+    if (curvature == 0.0) return 0.0;
+    next = coordinate_minimum(p, sparse_dot(cd, j) + curvature * wj, curvature);
+    if (next != wj) sparse_axpy(cd, j, next - wj);
+  } else if (p->gram) {
     const double *gj = p->gram + j * d; /* row j = column j */
     double curvature = gj[j];
     if (curvature == 0.0) return 0.0;
@@ -173,7 +207,16 @@ static double duality_gap(Cd *cd) {
   int64_t d = p->d, n = p->n;
   double residual2, residual_dot_y;
   const double *w = cd->w;
-  if (p->gram) {
+  if (p->xcsc) { /* the residual h + c sw made explicit once per gap */
+    residual2 = 0;
+    residual_dot_y = 0;
+    for (int64_t i = 0; i < n; i++) {
+      double r = cd->h[i] + cd->c * (p->sw ? p->sw[i] : 1.0);
+      residual2 += r * r;
+      residual_dot_y += r * p->y[i];
+    }
+    for (int64_t j = 0; j < d; j++) cd->xta[j] = sparse_dot(cd, j) - p->l2 * w[j];
+  } else if (p->gram) {
     double w_dot_xty = cblas_ddot((int)d, w, 1, p->xty, 1);
     residual2 = p->yty - 2 * w_dot_xty + cblas_ddot((int)d, w, 1, cd->h, 1);
     residual_dot_y = p->yty - w_dot_xty;
@@ -225,17 +268,44 @@ int luma_enet_cd(const luma_EnetProblem *p, double *w, double *scratch, int64_t 
   int64_t d = p->d, n = p->n;
   /* an update reads and writes a row of G (O(d)) or a column of X and the
    * residual (O(n)); a gap costs d such dot products in the residual form */
-  const uint64_t per_update = (uint64_t)(p->gram ? 2 * d : 2 * n) + 8;
-  const uint64_t per_gap = (uint64_t)(p->gram ? 4 * d : d * n + 2 * n + 4 * d) + 8;
-  Cd cd = {p, w, scratch, NULL, NULL, NULL, {p->threads, 0}, per_update, 0};
+  const int64_t mean_col = p->xcsc && d > 0 ? 2 * p->xcsc->nnz / d : 0;
+  const uint64_t per_update = (uint64_t)(p->gram ? 2 * d : p->xcsc ? mean_col : 2 * n) + 8;
+  const uint64_t per_gap =
+      (uint64_t)(p->gram ? 4 * d : p->xcsc ? 2 * p->xcsc->nnz + 2 * n + 4 * d : d * n + 2 * n + 4 * d) + 8;
+  Cd cd = {p, w, scratch, NULL, NULL, NULL, NULL, 0, 0, {p->threads, 0}, per_update, 0};
   double *next = scratch;
   *sweeps = 0;
   *gap = NAN;
   /* the start: G w, or the residual and the column norms */
-  if (luma_work_charge(p->threads, p->gram ? (uint64_t)(d * d) : 3 * (uint64_t)(d * n) + (uint64_t)n) !=
-      LUMA_LOOP_DONE)
-    return 0;
-  if (p->gram) {
+  uint64_t start = p->gram ? (uint64_t)(d * d)
+                   : p->xcsc ? 4 * (uint64_t)p->xcsc->nnz + (uint64_t)(n + d)
+                             : 3 * (uint64_t)(d * n) + (uint64_t)n;
+  if (luma_work_charge(p->threads, start) != LUMA_LOOP_DONE) return 0;
+  if (p->xcsc) {
+    const luma_Sparse *x = p->xcsc;
+    memcpy(cd.h, p->y, (size_t)n * sizeof *cd.h);
+    cd.xta = scratch + n;
+    cd.list = (int64_t *)(scratch + n + d);
+    cd.colnorm = scratch + n + 2 * d;
+    cd.a = scratch + n + 3 * d;
+    cd.t = 0;
+    for (int64_t i = 0; i < n; i++) cd.t += (p->sw ? p->sw[i] : 1.0) * p->y[i];
+    for (int64_t j = 0; j < d; j++) {
+      double a = 0, sq = 0;
+      for (int64_t e = x->indptr[j]; e < x->indptr[j + 1]; e++) {
+        int64_t i = x->indices[e];
+        double wi = p->sw ? p->sw[i] * p->sw[i] : 1.0;
+        a += wi * x->data[e];
+        sq += wi * x->data[e] * x->data[e];
+      }
+      cd.a[j] = a;
+      /* |sw o (x_j - m)|^2 = sum w x^2 - 2 m a + m^2 W */
+      double m = p->xm ? p->xm[j] : 0.0, norm = sq - 2 * m * a + m * m * p->wsum;
+      cd.colnorm[j] = norm > 0 ? norm : 0.0;
+    }
+    for (int64_t j = 0; j < d; j++)
+      if (w[j] != 0.0) sparse_axpy(&cd, j, w[j]);
+  } else if (p->gram) {
     cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)d, (int)d, 1.0, p->gram, (int)d, w, 1, 0.0,
                 cd.h, 1);
     next += d;
@@ -245,9 +315,11 @@ int luma_enet_cd(const luma_EnetProblem *p, double *w, double *scratch, int64_t 
       if (w[j] != 0.0) cblas_daxpy((int)n, -w[j], p->xt + j * n, 1, cd.h, 1);
     next += n;
   }
-  cd.xta = next;
-  cd.list = (int64_t *)(next + d);
-  if (!p->gram) {
+  if (!p->xcsc) {
+    cd.xta = next;
+    cd.list = (int64_t *)(next + d);
+  }
+  if (!p->gram && !p->xcsc) {
     cd.colnorm = next + 2 * d;
     for (int64_t j = 0; j < d; j++) cd.colnorm[j] = cblas_ddot((int)n, p->xt + j * n, 1, p->xt + j * n, 1);
   }

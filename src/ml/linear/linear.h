@@ -49,6 +49,15 @@ int luma_linear_moments(luma_Threads *meter, const luma_Mat *x, const luma_Mat *
 typedef struct luma_EnetProblem {
   int64_t n, d;
   const double *gram; /* d x d, or NULL for the residual form */
+  /* The sparse residual form: X as CSC (the arrays of the CSR of X^T,
+   * d x n), the columns used as sw o (x_j - xm_j) -- sw the square roots
+   * of the sample weights (NULL: ones, wsum = n), xm the weighted column
+   * means (NULL: no centring) -- never formed: the residual is kept as
+   * r0 + c sw, so an update costs the column's entries (y is then the
+   * centred, weighted target). */
+  const luma_Sparse *xcsc;
+  const double *sw, *xm;
+  double wsum;
   const double *xty;  /* d (Gram form) */
   const double *xt;   /* d x n (residual form) */
   const double *y;    /* n (residual form) */

@@ -141,6 +141,44 @@ static int l_enet_residual(lua_State *L) {
   return run_cd(L, &p, 3, 4);
 }
 
+/* enet_sparse(X, y, xm, sw, w, opts [, rng]): X a luma.SparseCSC (n x d),
+ * y the centred weighted target (n x 1), xm the weighted column means
+ * (1 x d, or nil: no centring), sw the square roots of the sample weights
+ * (n x 1, or nil: ones). */
+static int l_enet_sparse(lua_State *L) {
+  luma_Sparse *x = luma_sparse_csc_test(L, 1);
+  if (x == NULL) return luaL_typeerror(L, 1, "luma.SparseCSC");
+  int64_t n = x->cols, d = x->rows; /* the arrays hold X^T */
+  luma_Mat *y = check_column(L, 2, "y", n);
+  luma_EnetProblem p = {0};
+  p.n = n;
+  p.d = d;
+  p.xcsc = x;
+  p.y = y->data;
+  if (!lua_isnil(L, 3)) {
+    luma_Mat *xm = luma_matrix_check(L, 3);
+    if (xm->rows * xm->cols != d || !luma_mat_is_contiguous(xm))
+      luma_arg_error(L, 3, "xm must be a contiguous 1 x %I matrix", (lua_Integer)d);
+    p.xm = xm->data;
+  }
+  p.wsum = (double)n;
+  if (!lua_isnil(L, 4)) {
+    luma_Mat *sw = check_column(L, 4, "sw", n);
+    p.sw = sw->data;
+    p.wsum = 0;
+    for (int64_t i = 0; i < n; i++) {
+      if (!(p.sw[i] >= 0) || !isfinite(p.sw[i])) luma_arg_error(L, 4, "sw must be finite and >= 0");
+      p.wsum += p.sw[i] * p.sw[i];
+    }
+  }
+  for (int64_t e = 0; e < x->nnz; e++)
+    if (!isfinite(x->data[e])) luma_arg_error(L, 1, "X has a non-finite stored value");
+  double yty = 0;
+  for (int64_t i = 0; i < n; i++) yty += p.y[i] * p.y[i];
+  p.yty = yty;
+  return run_cd(L, &p, 5, 6);
+}
+
 /* saga(X, y, W, b, opts [, rng]) -> W, b, converged, epochs */
 static int l_saga(lua_State *L) {
   luma_Sparse *sx = luma_sparse_test(L, 1);
@@ -298,6 +336,12 @@ int luma_open_linear_native(lua_State *L) {
       {"enet_residual", l_enet_residual, "enet_residual(Xt, y, w, opts [, rng])",
        "The same descent keeping the residual y - Xw instead of a Gram matrix (each coordinate "
        "O(n)); Xt is X^T as a contiguous d x n matrix."},
+      {"enet_sparse", l_enet_sparse, "enet_sparse(X, y, xm, sw, w, opts [, rng])",
+       "The residual-form descent over the columns of a sparse X (a luma.SparseCSC), each "
+       "update costing the column's entries: the columns are used centred on xm (1 x d, or "
+       "nil) and scaled by sw (the square roots of the sample weights, n x 1, or nil) without "
+       "being formed; y is the centred, weighted target. Options and results as "
+       "enet_residual."},
       {"saga", l_saga, "saga(X, y, W, b, opts [, rng])",
        "Logistic regression by SAGA on (1/n) sum_i s_i loss_i + l2/2 |W|^2 + l1 |W|_1 (s the "
        "sample weights rescaled to mean 1): binary when W has one column (y in {0, 1}), "
