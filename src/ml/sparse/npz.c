@@ -190,6 +190,7 @@ const char *luma_npz_parse_npy(const unsigned char *p, size_t n, luma_NpzNpy *np
   const char *d = dict_value(h, hlen, "descr");
   if (d == NULL || (*d != '\'' && *d != '"')) return "an .npy header without a descr (a structured dtype?)";
   size_t dl = 0;
+  /* audit-loops: at most 15 bytes of the header (the caller charged the member) */
   while (d + 1 + dl < h + hlen && d[1 + dl] != *d && dl < sizeof npy->descr - 1) dl++;
   memcpy(npy->descr, d + 1, dl);
   npy->descr[dl] = '\0';
@@ -197,7 +198,7 @@ const char *luma_npz_parse_npy(const unsigned char *p, size_t n, luma_NpzNpy *np
   char order = npy->descr[0];
   npy->kind = npy->descr[1];
   int size = 0;
-  for (size_t i = 2; i < dl; i++) {
+  for (size_t i = 2; i < dl; i++) { /* audit-loops: at most 15 bytes */
     if (npy->descr[i] < '0' || npy->descr[i] > '9' || size > 100000) return "an .npy with an unreadable descr";
     size = size * 10 + (npy->descr[i] - '0');
   }
@@ -210,13 +211,14 @@ const char *luma_npz_parse_npy(const unsigned char *p, size_t n, luma_NpzNpy *np
   if (s == NULL || *s != '(') return "an .npy header without a shape";
   s++;
   npy->count = 1;
+  /* audit-loops: one pass over the header's bytes (at most three dimensions) */
   for (;;) {
-    while (s < h + hlen && (*s == ' ' || *s == ',')) s++;
+    while (s < h + hlen && (*s == ' ' || *s == ',')) s++; /* audit-loops: header bytes */
     if (s >= h + hlen) return "an .npy header with an unreadable shape";
     if (*s == ')') break;
     uint64_t v = 0;
     if (*s < '0' || *s > '9') return "an .npy header with an unreadable shape";
-    while (s < h + hlen && *s >= '0' && *s <= '9') {
+    while (s < h + hlen && *s >= '0' && *s <= '9') { /* audit-loops: header bytes */
       if (v > ((uint64_t)1 << 50)) return "an .npy of impossible size";
       v = v * 10 + (uint64_t)(*s++ - '0');
     }

@@ -9,7 +9,10 @@
  * its dtype, order and shape.  Writing produces .npy members exactly as
  * numpy.save (format 1.0, header padded to 64 bytes) inside a zip
  * numpy's own reader and Python's zipfile accept.  Deflate needs zlib
- * (LUMA_HAVE_ZLIB); without it, stored members still work.
+ * (LUMA_HAVE_ZLIB); without it, stored members still work.  (io/npy.c
+ * reads .npy files as numeric matrices; an .npz also holds a bytes
+ * scalar, format.npy, and integer index arrays read as they are, hence
+ * this small parser of its own.)
  * SPDX-License-Identifier: MIT
  */
 #ifndef LUMA_ML_NPZ_H
