@@ -397,3 +397,35 @@ describe("sparse input to the neighbour models", function()
     same("RadiusNeighborsRegressor", { radius = 1.5 }, yr)
   end)
 end)
+
+describe("sparse input through pipelines, searches and resampling", function()
+  it("reaches the steps, splits by rows and scores as the dense X does", function()
+    local G = luma.random.Generator(16)
+    local X = sparse.random(100, 20, 0.2, G)
+    local XD = X:todense()
+    local y = XD:col(1):gt(0.1) + 1
+    local function pipe()
+      return luma.pipeline.Pipeline{ steps = { { "scale", luma.preprocessing.MaxAbsScaler{} },
+        { "clf", luma.linear.LogisticRegression{} } } }
+    end
+    assert.near(pipe():fit(XD, y):score(XD, y), pipe():fit(X, y):score(X, y), 1e-12)
+    local cv = luma.model_selection.cross_val_score(luma.linear.LogisticRegression{}, X:tocsc(), y, { cv = 3 })
+    assert.is_true(max_diff(cv, luma.model_selection.cross_val_score(luma.linear.LogisticRegression{}, XD, y,
+      { cv = 3 })) < 1e-12)
+    local search = luma.model_selection.GridSearchCV{ estimator = pipe(), param_grid = { clf__C = { 0.1, 1 } },
+      cv = 3 }:fit(X, y)
+    local dense = luma.model_selection.GridSearchCV{ estimator = pipe(), param_grid = { clf__C = { 0.1, 1 } },
+      cv = 3 }:fit(XD, y)
+    assert.near(dense.best_score, search.best_score, 1e-12)
+    local train, test = luma.model_selection.train_test_split(X, y, { seed = 1 })
+    assert.is_true(sparse.issparse(train) and train:rows() == 75 and test:rows() == 25)
+    assert.is_true(X:tocsc():take({ 3, 1, 3 }):todense() == XD:take({ 3, 1, 3 }))
+    local yr = XD:col(1) * 2
+    local _, coefs = luma.linear.lasso_path(X, yr, { n_alphas = 5 })
+    local _, dense_coefs = luma.linear.lasso_path(XD, yr, { n_alphas = 5 })
+    assert.is_true(max_diff(coefs, dense_coefs) < 1e-12)
+    assert.error_matches(function()
+      luma.pipeline.Pipeline{ steps = { { "m", luma.preprocessing.MinMaxScaler{} } } }:fit(X)
+    end, "MinMaxScaler does not accept a sparse matrix")
+  end)
+end)

@@ -273,7 +273,9 @@ end
 
 local function path(name, l1_default)
   return function(X, y, opts)
-    if not luma.ismatrix(X) then fail(2, "bad argument #1 to '%s' (X must be a luma.Matrix)", name) end
+    if not luma.ismatrix(X) and not luma.sparse.issparse(X) then
+      fail(2, "bad argument #1 to '%s' (X must be a luma.Matrix or a sparse matrix)", name)
+    end
     if not luma.ismatrix(y) or y:cols() ~= 1 then
       fail(2, "bad argument #2 to '%s' (y must be an n x 1 luma.Matrix)", name)
     end

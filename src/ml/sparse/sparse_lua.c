@@ -1012,6 +1012,22 @@ static int c_reduce(lua_State *L, int mean) {
 static int c_sum(lua_State *L) { return c_reduce(L, 0); }
 static int c_mean(lua_State *L) { return c_reduce(L, 1); }
 
+/* C:take(indices): rows, through the CSR form (row selection is the
+ * CSR's; cross-validation splits select rows). */
+static int c_take(lua_State *L) {
+  luma_Sparse *a = check_csc(L, 1);
+  lua_settop(L, 2);
+  luma_Mat idx = vector_arg(L, 2, "indices");
+  int64_t n = vec_len(&idx);
+  int64_t *rows = scratch(L, (size_t)n * sizeof(int64_t));
+  luma_charge(L, (uint64_t)n);
+  for (int64_t k = 0; k < n; k++) rows[k] = index_at(L, 2, &idx, k, a->cols, "indices");
+  luma_Sparse *r = push_converted(L, a, 0);
+  push_rows(L, r, rows, n);
+  push_converted(L, luma_sparse_test(L, -1), 1);
+  return 1;
+}
+
 static int c_len(lua_State *L) {
   lua_pushinteger(L, check_csc(L, 1)->cols);
   return 1;
@@ -1502,6 +1518,9 @@ static const luma_Func csc_methods[] = {
     {"t", c_t, "C:t() -> sparse",
      "Returns the transpose as a CSR matrix holding the same arrays (no sort, as SciPy's csc.T)."},
     {"col", s_col, "C:col(j) -> sparse", "Returns column j as a new rows x 1 CSC matrix."},
+    {"take", c_take, "C:take(indices) -> sparse",
+     "Returns the rows listed in indices (1-based, repeats allowed), in order, as a new CSC "
+     "matrix (through the CSR form: row selection is the CSR's strength)."},
     {"take_cols", s_take_cols, "C:take_cols(indices) -> sparse",
      "Returns the columns listed in indices (1-based, repeats allowed), in that order, as a new "
      "CSC matrix."},
