@@ -378,10 +378,11 @@ int64_t luma_logistic_saga_work(int64_t n, int64_t d, int64_t k) {
  * regime's iterates move monotonically to its fixed point, so the steps
  * spent in it have a closed form and the regime changes at most a few
  * times.  The negative regime is the positive one of (-w, -c).  powers
- * holds a^0 .. a^m. */
-static double lazy_steps(double w, int64_t m, double a, double c, double t, const double *powers) {
-  if (t == 0.0) /* no l1: the map is affine */
-    return a == 1.0 ? w - (double)m * c : powers[m] * w - c * (1.0 - powers[m]) / (1.0 - a);
+ * holds a^0 .. a^m, inv_one_minus_a 1 / (1 - a) (when a < 1). */
+static double lazy_steps(double w, int64_t m, double a, double c, double t, const double *powers,
+                         double inv_one_minus_a) {
+  if (t == 0.0) /* no l1: the map is affine (the hot case: a multiply, no division) */
+    return a == 1.0 ? w - (double)m * c : powers[m] * w - c * (1.0 - powers[m]) * inv_one_minus_a;
   double sign = 1.0;
   while (m > 0) {
     double u = a * w - c;
@@ -441,6 +442,7 @@ static int saga_sparse(const luma_SagaProblem *p, double *w, double *b, double *
   double a = 1.0 - step * p->l2;
   powers[0] = 1.0;
   for (int64_t m = 1; m <= n; m++) powers[m] = powers[m - 1] * a;
+  const double inv = a < 1.0 ? 1.0 / (1.0 - a) : 0.0;
   luma_WorkBatch work = {p->threads, 0};
   for (*epochs = 1; *epochs <= p->max_iter; ++*epochs) {
     memcpy(previous, w, (size_t)dk * sizeof *w);
@@ -455,7 +457,7 @@ static int saga_sparse(const luma_SagaProblem *p, double *w, double *b, double *
         if (pending > 0)
           for (int64_t c = 0; c < k; c++)
             w[j * k + c] = lazy_steps(w[j * k + c], pending, a, step * avg_w[j * k + c], threshold,
-                                      powers);
+                                      powers, inv);
       }
       double sw = p->weights ? p->weights[i] : 1.0;
       for (int64_t c = 0; c < k; c++) {
@@ -499,7 +501,7 @@ static int saga_sparse(const luma_SagaProblem *p, double *w, double *b, double *
       if (pending > 0)
         for (int64_t c = 0; c < k; c++)
           w[j * k + c] = lazy_steps(w[j * k + c], pending, a, step * avg_w[j * k + c], threshold,
-                                    powers);
+                                    powers, inv);
     }
     double change = 0, size = 0;
     for (int64_t j = 0; j < dk; j++) {
