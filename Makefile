@@ -86,6 +86,10 @@ $(NN_OBJS): CFLAGS_BASE += -ftree-vectorize -fno-math-errno
 PLOT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/ml/plot/*.c))
 $(PLOT_OBJS): CFLAGS_BASE += $(PNG_CFLAGS)
 $(PLOT_OBJS): $(BUILD)/gen/png.flags
+# the sparse family deflates and inflates .npz members with the same zlib
+SPARSE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/ml/sparse/*.c))
+$(SPARSE_OBJS): CFLAGS_BASE += $(if $(PNG_CFLAGS),-DLUMA_HAVE_ZLIB)
+$(SPARSE_OBJS): $(BUILD)/gen/png.flags
 $(BUILD)/gen/png.flags: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(PNG_CFLAGS) $(PNG_LIBS)' | cmp -s - $@ || echo '$(PNG_CFLAGS) $(PNG_LIBS)' > $@

@@ -371,9 +371,12 @@ function tables.is_categorical(T, name)
   return T:dtypes()[name] == "category"
 end
 
--- The width of X: columns of a matrix or a Table.
+-- Dense or sparse matrices (luma.sparse): what has rows() and cols().
+local function is_matrix(X) return luma.ismatrix(X) or luma.sparse.issparse(X) end
+
+-- The width of X: columns of a matrix (dense or sparse) or a Table.
 local function width(X)
-  if luma.ismatrix(X) then return X:cols() end
+  if is_matrix(X) then return X:cols() end
   return X:ncols()
 end
 
@@ -463,6 +466,12 @@ end
 -- "table" or "any", anything for "any" (the class checks it).
 local function accepted(class, X, method, level)
   if luma.ismatrix(X) then return X end
+  -- sparse X only for the classes that say they take it (spec.sparse)
+  if luma.sparse.issparse(X) then
+    if class.sparse or class.input == "any" then return X end
+    fail(level + 1, "bad argument #1 to '%s' (%s does not accept a sparse matrix; convert it "
+      .. "with X:todense(), or see docs/SPARSE.md for the classes that do)", method, class.name)
+  end
   if is_table(X) then
     if class.input then return X end
     return numeric_matrix(class, X, method, level + 1)
@@ -656,7 +665,7 @@ local function check_data(class, method, X, y, self)
   X = accepted(class, X, method, 3)
   -- scikit-learn's check_array: no fit on an empty X (non-finite values
   -- are left to the classes, which name where they are).
-  if method ~= "score" and luma.ismatrix(X) then
+  if method ~= "score" and is_matrix(X) then
     local r, c = X:shape()
     if r == 0 or c == 0 then
       fail(3, "bad argument #1 to '%s' (X is %d x %d; %s needs at least one row and one "
@@ -669,7 +678,7 @@ local function check_data(class, method, X, y, self)
     end
     return X
   end
-  local n = luma.ismatrix(X) and X:rows() or is_table(X) and X:nrows() or nil
+  local n = is_matrix(X) and X:rows() or is_table(X) and X:nrows() or nil
   local D, raw
   if class.kind == "classifier" and class.labels ~= false and method == "score" and self then
     y = inside[self] and y or fitted_targets(self, method, y, 2, 3)
@@ -762,7 +771,7 @@ local function fitting(class, method, impl, and_then)
       rawset(self, "feature_names_in", names)
       rawset(self, "__table_fit", true)
     end
-    if rawget(self, "n_features_in") == nil and (luma.ismatrix(Xc) or is_table(Xc)) then
+    if rawget(self, "n_features_in") == nil and (is_matrix(Xc) or is_table(Xc)) then
       rawset(self, "n_features_in", width(Xc))
     end
     if D then keep_labels(self, D) end
@@ -793,7 +802,7 @@ local function check_fitted_input(self, method, X)
     X = pick_columns(class, X, names, method, 3)
   end
   X = accepted(class, X, method, 3)
-  if not (luma.ismatrix(X) or is_table(X)) then return X end
+  if not (is_matrix(X) or is_table(X)) then return X end
   -- inverse_transform takes what transform gave: transformers that change
   -- the width (encoders, expansions) record it as n_features_out.
   local want = method == "inverse_transform" and rawget(self, "n_features_out")
@@ -1006,6 +1015,8 @@ end
 -- n_features_out, feature_names_in): raises, with estimator.check_fields
 -- or error(message, 0), when a fitted field is not what the methods need,
 -- so that a forged file fails to load instead of failing inside a method;
+-- sparse = true: fit and the fitted methods take a luma.sparse matrix as
+-- X (other classes refuse one with a message naming the class);
 -- labels = false: a classifier whose y is not one column of class labels
 -- (a 0/1 matrix of several labels), which takes y as a numeric matrix
 -- only (docs/ESTIMATORS.md, "Class labels").
@@ -1026,6 +1037,7 @@ function estimator.class(spec)
     param_names = names,
     requires_y = spec.requires_y,
     input = spec.input,
+    sparse = spec.sparse,
     check_state = spec.check_state,
     labels = spec.labels,
   }
@@ -1211,7 +1223,7 @@ end
 -- caller).
 function estimator.check_sample_weight(X, w)
   if w == nil then return nil end
-  args.matrix(X, 1, "check_sample_weight", 2)
+  if not luma.sparse.issparse(X) then args.matrix(X, 1, "check_sample_weight", 2) end
   if not luma.ismatrix(w) then
     fail(2, "bad argument #3 to 'fit' (sample_weight must be a luma.Matrix, got %s)", type(w))
   end

@@ -205,6 +205,7 @@ pipeline.Pipeline = estimator.class{
   kind = "meta",
   requires_y = false,
   input = "table",
+  sparse = true, -- a sparse X reaches the first step, which accepts or refuses it
   doc = "A chain of transformers ending in any estimator: fit fits each step on the output "
     .. "of the previous ones; predict, transform, score and the rest pass data through the "
     .. "fitted steps. Steps are {name, estimator} pairs; \"passthrough\" skips a step.",

@@ -29,15 +29,17 @@
 
 #define MAGIC "LUMA\x89VAL"
 #define MAGIC_LEN 8
-/* 2 added T_STRINGS, 3 T_SPARSE.  A file says the lowest version that
- * reads it: 3 only when it holds a sparse matrix, so files without one
- * still load in a Luma that reads up to 2.  Older files still load. */
-#define FORMAT_VERSION 3
+/* 2 added T_STRINGS, 3 T_SPARSE, 4 T_SPARSE_CSC.  A file says the lowest
+ * version that reads it: 3 only when it holds a sparse matrix (4 a CSC
+ * one), so files without one still load in a Luma that reads up to 2.
+ * Older files still load. */
+#define FORMAT_VERSION 4
 #define HEADER_LEN (MAGIC_LEN + 4)
 #define TRAILER_LEN 8
 #define MAX_DEPTH 100
 
-enum { T_NIL, T_FALSE, T_TRUE, T_INTEGER, T_FLOAT, T_STRING, T_TABLE, T_MATRIX, T_STRINGS, T_SPARSE };
+enum { T_NIL, T_FALSE, T_TRUE, T_INTEGER, T_FLOAT, T_STRING, T_TABLE, T_MATRIX, T_STRINGS, T_SPARSE,
+       T_SPARSE_CSC };
 
 /* ------------------------------------------------------------ checksum */
 
@@ -143,11 +145,14 @@ static void encode(lua_State *L, Out *b, int idx, int seen_idx, int depth) {
       return;
     }
     luma_Sparse *sp;
-    if ((sp = luma_sparse_test(L, idx)) != NULL) {
-      out_byte(b, T_SPARSE);
-      b->version = 3;
-      put_u64(b, (uint64_t)sp->rows);
-      put_u64(b, (uint64_t)sp->cols);
+    int csc = 0;
+    if ((sp = luma_sparse_test(L, idx)) != NULL || (csc = 1, sp = luma_sparse_csc_test(L, idx)) != NULL) {
+      /* a CSC matrix's arrays are its transpose's CSR: shape first, as
+       * the matrix has it, then the arrays as stored */
+      out_byte(b, csc ? T_SPARSE_CSC : T_SPARSE);
+      if (b->version < (csc ? 4 : 3)) b->version = csc ? 4 : 3;
+      put_u64(b, (uint64_t)(csc ? sp->cols : sp->rows));
+      put_u64(b, (uint64_t)(csc ? sp->rows : sp->cols));
       put_u64(b, (uint64_t)sp->nnz);
       luma_charge(L, 4 * (uint64_t)(sp->rows + 1 + 2 * sp->nnz));
       for (int64_t i = 0; i <= sp->rows; i++) put_u64(b, (uint64_t)sp->indptr[i]);
@@ -320,15 +325,24 @@ static void decode(lua_State *L, Reader *r, int depth) {
     }
     return;
   }
-  case T_SPARSE: {
-    if (r->version < 3) corrupt(L, r, "unknown value tag");
+  case T_SPARSE:
+  case T_SPARSE_CSC: {
+    int csc = tag == T_SPARSE_CSC;
+    if (r->version < (csc ? 4u : 3u)) corrupt(L, r, "unknown value tag");
     uint64_t rows = get_u64(L, r), cols = get_u64(L, r), nnz = get_u64(L, r);
     if (rows > (uint64_t)LUMA_MAX_DIM || cols > (uint64_t)LUMA_MAX_DIM ||
         nnz > (uint64_t)LUMA_MAX_ELEMENTS || (double)nnz > (double)rows * (double)cols)
       corrupt(L, r, "a sparse matrix of impossible size");
     if (rows + 1 + 2 * nnz > (uint64_t)(r->end - r->p) / 8)
       corrupt(L, r, "a sparse matrix larger than the file");
-    luma_Sparse *s = luma_sparse_new(L, (int64_t)rows, (int64_t)cols, (int64_t)nnz);
+    luma_Sparse *s = csc ? luma_sparse_csc_new(L, (int64_t)rows, (int64_t)cols, (int64_t)nnz)
+                         : luma_sparse_new(L, (int64_t)rows, (int64_t)cols, (int64_t)nnz);
+    if (csc) { /* from here on, the stored arrays' dimensions */
+      uint64_t swap = rows;
+      rows = cols;
+      cols = swap;
+    }
+    const char *line = csc ? "column" : "row", *other = csc ? "row" : "column";
     luma_charge(L, 2 * (rows + 1 + 2 * nnz));
     for (uint64_t i = 0; i <= rows; i++) s->indptr[i] = (int64_t)get_u64(L, r);
     for (uint64_t k = 0; k < nnz; k++) s->indices[k] = (int64_t)get_u64(L, r);
@@ -342,20 +356,21 @@ static void decode(lua_State *L, Reader *r, int depth) {
     case LUMA_SP_BAD_START: corrupt(L, r, "a sparse matrix whose indptr does not start at 0");
       return;
     case LUMA_SP_NOT_MONOTONE:
-      luaL_error(L, "luma.load: %s is corrupted (a sparse matrix whose indptr decreases at row %I)",
-                 r->what, (lua_Integer)(where + 1));
+      luaL_error(L, "luma.load: %s is corrupted (a sparse matrix whose indptr decreases at %s %I)",
+                 r->what, line, (lua_Integer)(where + 1));
       return;
     case LUMA_SP_BAD_END:
       corrupt(L, r, "a sparse matrix whose indptr does not end at its entry count");
       return;
     case LUMA_SP_OUT_OF_RANGE:
-      luaL_error(L, "luma.load: %s is corrupted (a sparse matrix whose entry %I has column "
-                 "index %I, outside [0, %I))", r->what, (lua_Integer)(where + 1),
+      luaL_error(L, "luma.load: %s is corrupted (a sparse matrix whose entry %I has %s "
+                 "index %I, outside [0, %I))", r->what, (lua_Integer)(where + 1), other,
                  (lua_Integer)s->indices[where], (lua_Integer)cols);
       return;
     case LUMA_SP_UNSORTED:
-      luaL_error(L, "luma.load: %s is corrupted (a sparse matrix whose columns are not sorted "
-                 "and distinct within a row, at entry %I)", r->what, (lua_Integer)(where + 1));
+      luaL_error(L, "luma.load: %s is corrupted (a sparse matrix whose %ss are not sorted "
+                 "and distinct within a %s, at entry %I)", r->what, other, line,
+                 (lua_Integer)(where + 1));
       return;
     }
     return;

@@ -267,7 +267,7 @@ describe("luma.sparse bad input", function()
     assert.error_matches(function() S:matmul(luma.zeros(3, 2), luma.zeros(2, 2)) end,
       "out is 2 x 2 but the result is 3 x 2")
     assert.error_matches(function() S:matmul("x") end,
-      "bad argument #1 to 'matmul' %(luma.Matrix or luma.SparseMatrix expected, got string%)")
+      "bad argument #1 to 'matmul' %(luma.Matrix, luma.SparseMatrix or luma.SparseCSC expected, got string%)")
     assert.error_matches(function() S:multiply_rows({ 1, 2 }) end,
       "bad argument #1 to 'multiply_rows' %(v has 2 elements but the matrix is 3 x 3 %(one per row%)%)")
     assert.error_matches(function() S:multiply_cols(luma.zeros(2, 2)) end,
@@ -294,10 +294,11 @@ describe("luma.sparse bad input", function()
     assert.error_matches(function() S:take({ 1, 9 }) end, "indices%[2%] is 9, out of range %[1, 3%]")
     assert.error_matches(function() S:row(0) end, "row index 0 out of range %[1, 3%]")
     assert.error_matches(function() S:sub(3, 2) end, "last row 2 is before first row 3")
-    assert.error_matches(function() S:sub(1, 2, 1, 2) end,
-      "a sparse matrix's sub selects rows only")
+    assert.error_matches(function() S:sub(1, 2, 3, 2) end, "last column 2 is before first column 3")
+    assert.error_matches(function() S:sub(1, 2, 1, 5) end, "last column index 5 out of range %[1, 3%]")
     assert.error_matches(function() S:sum(3) end, "dim must be 1 or 2, got 3")
-    assert.error_matches(function() S:norm(1) end, "unknown norm '1' %(valid: fro%)")
+    assert.error_matches(function() S:norm(2) end, "unknown norm 2.0 %(valid: \"fro\", 1, \"inf\"%)")
+    assert.error_matches(function() S:norm("nuc") end, "unknown norm 'nuc'")
   end)
 
   it("refuses non-finite parameters", function()

@@ -125,6 +125,68 @@ local function distinct(labels)
   return labels:unique():rows()
 end
 
+-- ------------------------------------------------ sparse X (Lloyd)
+
+-- Squared distances from the rows of a sparse X (row norms xsq) to the
+-- centres C: |x|^2 - 2 x.c + |c|^2 by the threaded sparse product; the
+-- labels (the nearest centre, the lowest on ties) and the distances.
+local function sparse_assign(X, xsq, C)
+  local D = (X * C:t()) * -2 + C:pow(2):sum(2):t() + xsq
+  local labels = D:argmin(2)
+  return labels, D:min(2):clamp(0, math.huge)
+end
+
+-- Lloyd's iterations on a sparse X, step for step as the native kernel
+-- runs them on a dense one (src/ml/cluster/kmeans.c): sums and weights of
+-- each cluster (X^T Y, Y the weighted one-hot labels), an emptied cluster
+-- re-seeded with the rows farthest from their old centres, a stop when no
+-- label changes or the summed squared shifts are at most tol, the labels
+-- of the final centres.  Returns labels, centres, inertia, iterations.
+local function sparse_lloyd(X, C, w, max_iter, tol)
+  local n, k = X:rows(), C:rows()
+  local xsq = X:pow(2):sum(2)
+  local labels, strict, it = nil, false, 0
+  while it < max_iter do
+    local old = C
+    local lab, far = sparse_assign(X, xsq, old)
+    local changed = labels == nil or not (lab == labels)
+    local Y = luma.zeros(n, k)
+    for i = 1, n do Y:set(i, math.tointeger(lab:get(i, 1)), w and w:get(i, 1) or 1) end
+    local sums, weights = X:tmatmul(Y):t(), Y:sum(1):t()
+    if weights:eq(0):any() and far:max() > 0 then
+      far = far:copy()
+      for c = 1, k do
+        if weights:get(c, 1) == 0 then
+          local at = math.tointeger(far:argmax())
+          if not (far:get(at, 1) > 0) then break end
+          far:set(at, 1, -1)
+          local wi = w and w:get(at, 1) or 1
+          local row = X:row(at):todense() * wi
+          local from = math.tointeger(lab:get(at, 1))
+          sums:row(from):subtract(row, sums:row(from))
+          sums:row(c):assign(row)
+          weights:set(c, 1, wi)
+          weights:set(from, 1, weights:get(from, 1) - wi)
+        end
+      end
+    end
+    local keep = weights:eq(0)
+    C = luma.matrix.where(keep, old, sums:div(luma.matrix.where(keep, 1, weights)))
+    local moved = (C - old):pow(2):sum()
+    labels = lab
+    it = it + 1
+    if not changed then
+      strict = true
+      break
+    end
+    if moved <= tol then break end
+  end
+  local dist
+  labels, dist = sparse_assign(X, xsq, C)
+  local inertia = w and (w:t() * dist):get(1, 1) or dist:sum()
+  return labels, C, inertia, it
+end
+
 local function kmeans_fit(self, X, _, sample_weight)
   local p = self.params
   local name = self.__class.name
@@ -136,17 +198,26 @@ local function kmeans_fit(self, X, _, sample_weight)
       k, n)
   end
   check_init(self, d)
-  -- centring loses no digits in |x|^2 - 2 x.c + |c|^2 (scikit-learn does it)
-  local mean = X:mean(1)
-  local Xc = X - mean
-  local tol = p.tol * X:var(1):mean()
+  local sparse = luma.sparse.issparse(X)
+  -- centring loses no digits in |x|^2 - 2 x.c + |c|^2 (scikit-learn does
+  -- it; not for a sparse X, which would fill in)
+  local mean = sparse and luma.zeros(1, d) or X:mean(1)
+  local Xc = sparse and X or X - mean
+  local var = sparse and X:pow(2):mean(1) - X:mean(1):pow(2) or X:var(1)
+  local tol = p.tol * var:mean()
   local rng = estimator.rng(p.seed)
   local runs = luma.ismatrix(p.init) and 1 or p.n_init
   local best
   for _ = 1, runs do
     local init = initial_centers(self, Xc, rng, w, mean)
-    local labels, centers, inertia, n_iter = native.kmeans_fit(Xc, init,
-      { weights = w, algorithm = p.algorithm, max_iter = p.max_iter, tol = tol })
+    local labels, centers, inertia, n_iter
+    if sparse then
+      labels, centers, inertia, n_iter = sparse_lloyd(Xc, luma.sparse.issparse(init)
+        and init:todense() or init, w, p.max_iter, tol)
+    else
+      labels, centers, inertia, n_iter = native.kmeans_fit(Xc, init,
+        { weights = w, algorithm = p.algorithm, max_iter = p.max_iter, tol = tol })
+    end
     if not best or (inertia < best.inertia and not same_clustering(labels, best.labels, k)) then
       best = { labels = labels, centers = centers, inertia = inertia, n_iter = n_iter }
     end
@@ -164,6 +235,9 @@ end
 
 local function predict(self, X)
   check_X(self.__class.name, "predict", X)
+  if luma.sparse.issparse(X) then
+    return (sparse_assign(X, X:pow(2):sum(2), self.cluster_centers))
+  end
   return (native.kmeans_assign(X, self.cluster_centers))
 end
 
@@ -171,6 +245,10 @@ local function score(self, X, _, sample_weight)
   check_X(self.__class.name, "score", X)
   if sample_weight ~= nil then
     sample_weight = estimator.check_sample_weight(X, sample_weight)
+  end
+  if luma.sparse.issparse(X) then
+    local _, dist = sparse_assign(X, X:pow(2):sum(2), self.cluster_centers)
+    return -(sample_weight and (sample_weight:t() * dist):get(1, 1) or dist:sum())
   end
   local _, _, inertia = native.kmeans_assign(X, self.cluster_centers, { weights = sample_weight })
   return -inertia
@@ -212,7 +290,8 @@ M.KMeans = estimator.class{
     .. "times the mean variance of X's columns. Fitted: cluster_centers (k x d), labels "
     .. "(n x 1, 1..k), inertia (weighted sum of squared distances to the centres), n_iter. "
     .. "A cluster that empties is re-seeded with the row farthest from its centre; fewer "
-    .. "distinct rows than clusters gives a warning and fewer clusters.",
+    .. "distinct rows than clusters gives a warning and fewer clusters. A sparse X runs "
+    .. "Lloyd's iterations (whatever algorithm says) on the threaded sparse products.",
   params = {
     { name = "n_clusters", type = "integer", default = 8, min = 1, doc = "number of clusters k" },
     { name = "init", type = "string|matrix", default = "k-means++",
@@ -229,6 +308,7 @@ M.KMeans = estimator.class{
   },
   example = function() return M.KMeans{ n_clusters = 2, seed = 1, n_init = 2 }, example_data() end,
   method_docs = KMEANS_DOCS,
+  sparse = true,
   fit = kmeans_fit,
   fit_predict = function(self, X, y, sample_weight)
     kmeans_fit(self, X, y, sample_weight)

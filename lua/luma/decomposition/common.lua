@@ -47,6 +47,12 @@ end
 -- the first negative element of X (NMF and the count mixtures).
 function common.check_nonnegative(name, method, X, argn)
   if not (X:min() < 0) then return end -- one pass, no mask (NaN is check_finite's)
+  if luma.sparse.issparse(X) then
+    local I, J, V = X:coo()
+    local k = math.tointeger(luma.matrix.find(V:lt(0)):get(1, 1))
+    fail("bad argument #%d to '%s' (%s: X must be non-negative, X[%d][%d] = %s)", argn or 1,
+      method, name, math.tointeger(I:get(k, 1)), math.tointeger(J:get(k, 1)), number_text(V:get(k, 1)))
+  end
   local negative = X:lt(0)
   local p = math.tointeger(luma.matrix.find(negative):get(1, 1))
   local d = X:cols()
@@ -114,7 +120,8 @@ local function centred_operator(X, mean, transposed)
     return P
   end
   local function tmul(Q)
-    local P = X:t() * Q
+    -- a sparse X multiplies by its transpose without forming it
+    local P = luma.sparse.issparse(X) and X:tmatmul(Q) or X:t() * Q
     if mean then P = P - mean:t() * Q:sum(1) end
     return P
   end
@@ -154,6 +161,12 @@ end
 -- once instead of twice (the data are 400 MB at 50,000 x 1,000: the
 -- iteration is memory-bound).
 local function fused_pass(X, mean, Q, keep_P, want_ss)
+  if luma.sparse.issparse(X) then
+    -- the two threaded sparse products (TruncatedSVD never centres)
+    assert(mean == nil, "a sparse X is not centred")
+    local P = X * Q
+    return X:tmatmul(P), keep_P and P or nil, want_ss and X:norm() ^ 2 or 0
+  end
   local n, d = X:shape()
   local c = Q:cols()
   local mQ = mean and mean * Q

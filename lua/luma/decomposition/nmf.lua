@@ -51,6 +51,13 @@ end
 -- scikit-learn's guards (entries of X at most float eps are left out of
 -- the log term, a zero W H counts as float eps).
 local function beta_divergence(X, W, H, beta)
+  if luma.sparse.issparse(X) then
+    -- |X|^2 - 2 <X, W H> + |W H|^2 without forming W H (the divergence of
+    -- a sparse X is Frobenius only: the solvers refuse the other)
+    local cross = luma.matrix.dot(W, X * H:t())
+    local square = luma.matrix.dot(W:t() * W, H * H:t())
+    return (X:norm() ^ 2 - 2 * cross + square) / 2
+  end
   local WH = W * H
   if beta == 2 then
     local R = X:subtract(WH, WH) -- in place: one n x d temporary, not two
@@ -288,6 +295,9 @@ local function run(self, X, W, H, update_H)
     fail("%s: solver %q handles beta_loss \"frobenius\" only; use solver \"mu\" for %q", NAME,
       p.solver, p.beta_loss)
   end
+  if luma.sparse.issparse(X) and beta ~= 2 then
+    fail("%s: beta_loss %q needs a dense X (a sparse X takes \"frobenius\")", NAME, p.beta_loss)
+  end
   local reg = regularization(p, X:rows(), X:cols())
   local n_iter, history
   if p.solver == "cd" then
@@ -364,6 +374,7 @@ M.NMF = estimator.class{
       doc = "coordinate descent visits the components in random order" },
     { name = "seed", type = "seed", doc = "random init and shuffling" },
   },
+  sparse = true,
   example = function() return M.NMF{ n_components = 2, seed = 0 }, common.example_data() end,
   method_docs = {
     fit = { signature = "est:fit(X [, y = nil] [, W = nil] [, H = nil]) -> est",

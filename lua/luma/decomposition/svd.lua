@@ -25,6 +25,11 @@ local function fit_transform(self, X)
   common.check_components(NAME, p.n_components, n, d)
   local k = p.n_components
   local U, s, Vt
+  local sparse = luma.sparse.issparse(X)
+  if sparse and p.algorithm ~= "randomized" then
+    fail("bad argument #1 to 'fit' (%s: algorithm \"full\" needs a dense X; the randomized "
+      .. "one takes a sparse X)", NAME)
+  end
   if p.algorithm == "randomized" then
     U, s, Vt = common.randomized_svd(X, k, { n_oversamples = p.n_oversamples, n_iter = p.n_iter,
       normalizer = p.power_iteration_normalizer == "none" and "none" or "qr",
@@ -40,7 +45,9 @@ local function fit_transform(self, X)
   -- solver, which is the exact projection whatever the approximation
   local Z = p.algorithm == "randomized" and X * Vt:t() or U:mul(s:t())
   self.explained_variance = Z:var(1):t():copy()
-  self.explained_variance_ratio = self.explained_variance / X:var(1):sum()
+  -- a sparse X's column variances from E[x^2] - E[x]^2
+  local total = sparse and (X:pow(2):mean(1) - X:mean(1):pow(2)):sum() or X:var(1):sum()
+  self.explained_variance_ratio = self.explained_variance / total
   self.n_components = k
   self.n_features_out = k
   return Z
@@ -55,7 +62,8 @@ M.TruncatedSVD = estimator.class{
     .. "of Halko, Martinsson and Tropp (2011) or an exact LAPACK SVD. transform(X) = X V_k, "
     .. "inverse_transform(Z) = Z V_k^T, the best rank-k approximation. Fitted: components "
     .. "(V_k^T, k x d), singular_values, explained_variance (of the projections, divided by "
-    .. "N) and explained_variance_ratio.",
+    .. "N) and explained_variance_ratio. A sparse X (randomized only) is never densified: "
+    .. "the products are the threaded sparse kernels.",
   params = {
     { name = "n_components", type = "integer", default = 2, min = 1, doc = "rank k" },
     { name = "algorithm", type = "string", default = "randomized", values = { "randomized", "full" },
@@ -67,6 +75,7 @@ M.TruncatedSVD = estimator.class{
       values = { "auto", "QR", "none" }, doc = "randomized: orthonormalize between products" },
     { name = "seed", type = "seed", doc = "randomized: the random test matrix" },
   },
+  sparse = true,
   example = function() return M.TruncatedSVD{ n_components = 2, seed = 0 }, common.example_data() end,
   fit = function(self, X) fit_transform(self, X) end,
   fit_transform = fit_transform,

@@ -30,6 +30,11 @@ end
 --- generative.check_finite(class_name, method, X, argn): an error naming
 -- the first NaN or infinite element of X.
 function generative.check_finite(class_name, method, X, argn)
+  if luma.sparse.issparse(X) then
+    local text = args.nonfinite(X)
+    if text then fail("bad argument #%d to '%s' (%s: %s)", argn or 1, method, class_name, text) end
+    return
+  end
   local i, j, v = classstats.first_nonfinite(X)
   if i then
     fail("bad argument #%d to '%s' (%s: %s)", argn or 1, method, class_name,
@@ -53,6 +58,18 @@ function generative.encode(class_name, y, min_classes)
         or "none")
   end
   return classstats.codes(y, classes), classes, counts
+end
+
+--- generative.class_sums(X, codes, k) -> counts, sums: per-class row
+-- counts (k x 1) and column sums (k x d) of X, dense or sparse (for a
+-- sparse X, X^T Y with Y the n x k one-hot matrix of the codes: the
+-- threaded S^T D kernel).
+function generative.class_sums(X, codes, k)
+  if not luma.sparse.issparse(X) then return classstats.sums(X, codes, k) end
+  local n = X:rows()
+  local Y = luma.zeros(n, k)
+  for i = 1, n do Y:set(i, math.tointeger(codes:get(i, 1)), 1) end
+  return Y:sum(1):t(), X:tmatmul(Y):t()
 end
 
 --- generative.codes(class_name, method, y, classes) -> codes: the labels

@@ -191,7 +191,7 @@ local discrete_params = {
 local function discrete_fit(self, name, X, y)
   G.check_finite(name, "fit", X)
   local codes, classes = G.encode(name, y)
-  local counts, feature_count = classstats.sums(X, codes, classes:rows())
+  local counts, feature_count = G.class_sums(X, codes, classes:rows())
   self.classes, self.class_count, self.feature_count = classes, counts, feature_count
   self.class_log_prior = class_log_prior(name, self.params, counts)
   return math.max(self.params.alpha, ALPHA_FLOOR)
@@ -200,6 +200,16 @@ end
 local MNB_NAME = "MultinomialNB"
 
 local function check_counts(X, method)
+  if luma.sparse.issparse(X) then
+    if X:min() < 0 then
+      local I, J, V = X:coo()
+      local k = math.tointeger(luma.matrix.find(V:lt(0)):get(1, 1))
+      fail("bad argument #1 to '%s' (%s: counts must be non-negative, X[%d][%d] = %s)", method,
+        MNB_NAME, math.tointeger(I:get(k, 1)), math.tointeger(J:get(k, 1)),
+        G.number_text(V:get(k, 1)))
+    end
+    return
+  end
   if X:lt(0):any() then
     local i, j = X:argmin()
     fail("bad argument #1 to '%s' (%s: counts must be non-negative, X[%d][%d] = %s)", method,
@@ -221,6 +231,7 @@ naive_bayes.MultinomialNB = estimator.class(predict_methods(mnb_jll, {
     .. "/ (N_k + alpha d), N_kj the total count of feature j in class k. Fitted: classes, "
     .. "class_count, feature_count, class_log_prior, feature_log_prob.",
   params = discrete_params,
+  sparse = true,
   example = function()
     local X, y = spam_data()
     return naive_bayes.MultinomialNB{}, X, y
@@ -239,6 +250,13 @@ local function binarized(self, X)
   local threshold = self.params.binarize
   if threshold == false then return X end
   if threshold == true then fail("%s: binarize must be a number or false, got true", BNB_NAME) end
+  if luma.sparse.issparse(X) then
+    if threshold < 0 then
+      fail("%s: binarize must be >= 0 for a sparse X (its zeros would become 1), got %s",
+        BNB_NAME, G.number_text(threshold))
+    end
+    return X:binarize(threshold)
+  end
   return X:gt(threshold)
 end
 
@@ -262,6 +280,7 @@ naive_bayes.BernoulliNB = estimator.class(predict_methods(bnb_jll, {
     .. "alpha) / (N_k + 2 alpha), and absent features count through log(1 - p_kj). Fitted: "
     .. "classes, class_count, feature_count, class_log_prior, feature_log_prob.",
   params = bernoulli_params,
+  sparse = true,
   example = function()
     local X, y = spam_data()
     return naive_bayes.BernoulliNB{}, X, y
@@ -275,8 +294,49 @@ naive_bayes.BernoulliNB = estimator.class(predict_methods(bnb_jll, {
   end,
 }))
 
+local CNB_NAME = "ComplementNB"
+
+local complement_params = { table.unpack(discrete_params) }
+complement_params[#complement_params + 1] = { name = "norm", type = "boolean", default = false,
+  doc = "normalise the weights of each class (Rennie et al.'s second normalisation)" }
+
+local function cnb_jll(self, X, method)
+  G.check_finite(CNB_NAME, method, X)
+  check_counts(X, method)
+  return X * self.feature_log_prob:t()
+end
+
+naive_bayes.ComplementNB = estimator.class(predict_methods(cnb_jll, {
+  name = "luma.naive_bayes.ComplementNB",
+  kind = "classifier",
+  doc = "Complement naive Bayes for counts (Rennie, Shih, Teevan and Karger, \"Tackling the "
+    .. "poor assumptions of naive Bayes text classifiers\", ICML 2003), as scikit-learn's: "
+    .. "each class is weighed by the counts of all the other classes, theta_kj = (sum_{c != "
+    .. "k} N_cj + alpha) / sum_j (...), and scores are -sum_j x_j log theta_kj (norm: divided "
+    .. "by each class's sum of the logs). Suits imbalanced text classes. Fitted: classes, "
+    .. "class_count, feature_count, feature_all, class_log_prior, feature_log_prob.",
+  params = complement_params,
+  sparse = true,
+  example = function()
+    local X, y = spam_data()
+    return naive_bayes.ComplementNB{}, X, y
+  end,
+  fit = function(self, X, y)
+    check_counts(X, "fit")
+    local alpha = discrete_fit(self, CNB_NAME, X, y)
+    self.feature_all = self.feature_count:sum(1)
+    local comp = (self.feature_count * -1 + self.feature_all) + alpha
+    local logged = comp:log() - comp:sum(2):log()
+    if self.params.norm then
+      self.feature_log_prob = logged:div(logged:sum(2))
+    else
+      self.feature_log_prob = logged * -1
+    end
+  end,
+}))
+
 luma.doc.set(naive_bayes, { name = "luma.naive_bayes",
-  doc = "Naive Bayes classifiers: GaussianNB, MultinomialNB, BernoulliNB; see "
+  doc = "Naive Bayes classifiers: GaussianNB, MultinomialNB, BernoulliNB, ComplementNB; see "
     .. "docs/CLASSIFIERS.md." })
 
 luma.doc.set(spam_data, { name = "luma.naive_bayes.spam_data",

@@ -7,6 +7,7 @@
 --   lasso          Lasso, ElasticNet, lasso_path, enet_path, LassoCV,
 --                  ElasticNetCV (coordinate descent)
 --   logistic       LogisticRegression
+--   sgd            SGDClassifier, SGDRegressor
 --   bayes          BayesianLinearRegression, SparseBayesianRegression,
 --                  RelevanceVectorRegression, RelevanceVectorClassification
 --   robust         HuberRegressor, LADRegression, QuantileRegressor,
@@ -26,7 +27,7 @@ local estimator = require("luma.estimator")
 
 local linear = {}
 
-for _, part in ipairs{ "least_squares", "ridge", "lasso", "logistic", "bayes", "robust" } do
+for _, part in ipairs{ "least_squares", "ridge", "lasso", "logistic", "sgd", "bayes", "robust" } do
   for name, member in pairs(require("luma.linear." .. part)) do linear[name] = member end
 end
 

@@ -10,6 +10,7 @@
 -- on X^T and the residual).
 -- SPDX-License-Identifier: MIT
 local luma = require("luma")
+local args = require("luma.util.args")
 local estimator = require("luma.estimator")
 local common = require("luma.linear.common")
 local fail, warning, EPS = common.fail, common.warning, common.EPS
@@ -42,8 +43,77 @@ end
 
 -- The descent's problem data for the (centred, weighted) X, y: the Gram
 -- form when precompute says so, else X^T and the centred targets.
+-- The largest width of a sparse X whose descent may run on the dense d x
+-- d Gram matrix; wider ones (and precompute = false) go over the CSC
+-- columns.
+local SPARSE_GRAM_MAX = 4096
+
+-- The Gram form's moments of a sparse X, as common.moments gives them for
+-- a dense one: G = sum_i w_i (x_i - xm)(x_i - xm)^T = X^T D X - N xm^T xm
+-- (a sparse product), q = X^T D (y - ym), yty the weighted sums of
+-- squares of the centred targets.
+local function sparse_moments(X, y, w, center, fname)
+  local n, d = X:shape()
+  local k = y:cols()
+  if d > SPARSE_GRAM_MAX then
+    fail(5, "bad argument #1 to '%s' (precompute = true builds the dense Gram matrix of a "
+      .. "sparse X, at most %d columns; this one has %d)", fname or "fit", SPARSE_GRAM_MAX, d)
+  end
+  args.finite(X, 1, fname or "fit", 5)
+  args.finite(y, 2, fname or "fit", 5)
+  local N = w and w:sum() or n
+  local xm, ym = luma.zeros(1, d), luma.zeros(1, k)
+  if center then
+    xm = w and X:tmatmul(w):t() / N or X:mean(1)
+    ym = w and w:t() * y / N or y:mean(1)
+  end
+  local Xw = w and X:multiply_rows(w) or X
+  local G = (X:t() * Xw):todense() - xm:t() * xm * N
+  G = (G + G:t()) * 0.5 -- the product sums (i, j) and (j, i) in different orders
+  local yc = y - ym
+  local q = Xw:tmatmul(yc)
+  local sq = yc:pow(2)
+  if w then sq = sq:mul(w) end
+  return G, q, xm, ym, sq:sum(1)
+end
+
+-- The residual form of a sparse X: its CSC columns, centred and weighted
+-- implicitly in the native descent; yc the centred target times sqrt(w),
+-- q = Xc^T D yc for the alpha grid.
+local function sparse_residual(X, y, w, center, fname)
+  local n, d = X:shape()
+  args.finite(X, 1, fname or "fit", 5)
+  args.finite(y, 2, fname or "fit", 5)
+  local N = w and w:sum() or n
+  local xm, ym = luma.zeros(1, d), luma.zeros(1, y:cols())
+  if center then
+    xm = w and X:tmatmul(w):t() / N or X:mean(1)
+    ym = w and w:t() * y / N or y:mean(1)
+  end
+  local sw = w and w:sqrt() or nil
+  local yc = y - ym
+  if sw then yc = yc:mul(sw) end
+  local wyc = sw and yc:mul(sw) or yc -- D (y - ym)
+  local q = X:tmatmul(wyc) - xm:t() * wyc:sum(1)
+  return { csc = X:tocsc(), sw = sw, yc = yc, q = q, xm = xm, ym = ym }
+end
+
 local function enet_data(p, X, y, w, fname)
   local n, d = X:shape()
+  if luma.sparse.issparse(X) then
+    local data = { n = n, d = d, N = w and w:sum() or n }
+    -- the Gram form when it is small and asked for (or "auto" with n > d),
+    -- else coordinate descent over the CSC columns
+    local gram = p.precompute == true or (p.precompute == "auto" and n > d and d <= SPARSE_GRAM_MAX)
+    if gram then
+      data.G, data.q, data.xm, data.ym, data.yty = sparse_moments(X, y, w, p.fit_intercept, fname)
+    else
+      local r = sparse_residual(X, y, w, p.fit_intercept, fname)
+      data.csc, data.sw, data.yc, data.q, data.xm, data.ym = r.csc, r.sw, r.yc, r.q, r.xm, r.ym
+      data.center = p.fit_intercept
+    end
+    return data
+  end
   local use_gram = p.precompute == true or (p.precompute == "auto" and n > d)
   if p.precompute ~= true and p.precompute ~= false and p.precompute ~= "auto" then
     fail(4, "luma.linear: precompute must be true, false or \"auto\", got %q", tostring(p.precompute))
@@ -66,6 +136,9 @@ local function enet_solve(data, t, alpha, l1_ratio, opts, w, rng)
   local _, converged, sweeps, gap
   if data.G then
     _, converged, sweeps, gap = core.enet_gram(data.G, data.q:col(t):copy(), data.yty:get(1, t), w, cd_opts, rng)
+  elseif data.csc then
+    _, converged, sweeps, gap = core.enet_sparse(data.csc, data.yc:col(t):copy(),
+      data.center and data.xm or nil, data.sw, w, cd_opts, rng)
   else
     _, converged, sweeps, gap = core.enet_residual(data.Xt, data.yc:col(t):copy(), w, cd_opts, rng)
   end
@@ -105,6 +178,7 @@ M.ElasticNet = estimator.class{
     { name = "alpha", type = "number", default = 1, min = 0, doc = "penalty strength" },
     { name = "l1_ratio", type = "number", default = 0.5, min = 0, max = 1, doc = "share of the l1 penalty" },
   }, ENET_PARAMS),
+  sparse = true,
   example = regression_example(function() return M.ElasticNet{ alpha = 0.1 } end),
   fit = function(self, X, y, sample_weight) return enet_fit(self, X, y, sample_weight, self.params.l1_ratio) end,
   predict = predict_linear,
@@ -119,6 +193,7 @@ M.Lasso = estimator.class{
   params = with_params({
     { name = "alpha", type = "number", default = 1, min = 0, doc = "penalty strength" },
   }, ENET_PARAMS),
+  sparse = true,
   example = regression_example(function() return M.Lasso{ alpha = 0.1 } end),
   fit = function(self, X, y, sample_weight) return enet_fit(self, X, y, sample_weight, 1) end,
   predict = predict_linear,
@@ -133,7 +208,7 @@ local function alpha_grid(data, l1_ratio, eps, n_alphas)
   if l1_ratio <= 0 then
     fail(4, "luma.linear: an automatic alpha grid needs l1_ratio > 0; give alphas")
   end
-  local q = data.G and data.q or data.Xt * data.yc
+  local q = data.q or data.Xt * data.yc
   local top = q:abs():max() / (data.N * l1_ratio)
   local alphas = {}
   if top <= 0 then top = EPS end
@@ -198,7 +273,9 @@ end
 
 local function path(name, l1_default)
   return function(X, y, opts)
-    if not luma.ismatrix(X) then fail(2, "bad argument #1 to '%s' (X must be a luma.Matrix)", name) end
+    if not luma.ismatrix(X) and not luma.sparse.issparse(X) then
+      fail(2, "bad argument #1 to '%s' (X must be a luma.Matrix or a sparse matrix)", name)
+    end
     if not luma.ismatrix(y) or y:cols() ~= 1 then
       fail(2, "bad argument #2 to '%s' (y must be an n x 1 luma.Matrix)", name)
     end

@@ -37,6 +37,57 @@ local function without_penalty(obj, n_penalised)
   end
 end
 
+-- The objectives of lbfgs for a sparse X, as optim.logistic_loss and
+-- optim.softmax_loss compute them for a dense one (same parameter layout:
+-- the weights, row-major d x K, then the intercepts): the products are the
+-- threaded sparse kernels, X w and X^T r.
+local function softplus(z) -- log(1 + e^z) without overflow
+  return z:clamp(0, math.huge) + (z:abs() * -1):exp():log1p()
+end
+
+local function sparse_logistic_loss(X, y01, C, fi, sw)
+  local d = X:cols()
+  return function(x, want_grad)
+    local w = x:sub(1, d, 1, 1)
+    local z = X * w
+    if fi then z = z + x:get(d + 1, 1) end
+    local loss = softplus(z) - z:mul(y01)
+    if sw then loss = loss:mul(sw) end
+    local value = C * loss:sum() + 0.5 * w:pow(2):sum()
+    if not want_grad then return value end
+    local r = special.expit(z) - y01
+    if sw then r = r:mul(sw) end
+    r = r * C
+    local grad = luma.zeros(x:rows(), 1)
+    grad:sub(1, d, 1, 1):assign(X:tmatmul(r) + w)
+    if fi then grad:set(d + 1, 1, r:sum()) end
+    return value, grad
+  end
+end
+
+local function sparse_softmax_loss(X, codes, K, C, fi, sw)
+  local n, d = X:shape()
+  local Y = luma.zeros(n, K)
+  for i = 1, n do Y:set(i, math.tointeger(codes:get(i, 1)), 1) end
+  return function(x, want_grad)
+    local W = x:sub(1, d * K, 1, 1):reshape(d, K)
+    local Z = X * W
+    if fi then Z = Z + x:sub(d * K + 1, d * K + K, 1, 1):t() end
+    local lse = Z:logsumexp(2)
+    local loss = lse - Z:mul(Y):sum(2)
+    if sw then loss = loss:mul(sw) end
+    local value = C * loss:sum() + 0.5 * W:pow(2):sum()
+    if not want_grad then return value end
+    local R = (Z - lse):exp() - Y
+    if sw then R = R:mul(sw) end
+    R = R * C
+    local grad = luma.zeros(x:rows(), 1)
+    grad:sub(1, d * K, 1, 1):assign((X:tmatmul(R) + W):reshape(d * K, 1))
+    if fi then grad:sub(d * K + 1, d * K + K, 1, 1):assign(R:sum(1):t()) end
+    return value, grad
+  end
+end
+
 -- Per-sample weights: sample_weight times the class weights (nil: all 1).
 local function sample_weights(p, codes, classes, sample_weight)
   local cw = p.class_weight
@@ -184,6 +235,7 @@ local function run_saga(self, X, y, k, sw, total_weight, rng)
   local rho = ({ l2 = 0, none = 0, l1 = 1 })[p.penalty] or p.l1_ratio
   local strength = p.penalty == "none" and 0 or 1 / (p.C * total_weight)
   local W, b = luma.zeros(X:cols(), k), luma.zeros(1, k)
+  if luma.sparse.issparse(X) then X = X:tocsr() end -- the lazy steps read rows
   local _, _, converged, epochs = core.saga(X, y, W, b, { l1 = rho * strength, l2 = (1 - rho) * strength,
     fit_intercept = p.fit_intercept, max_iter = p.max_iter, tol = p.tol, sample_weight = sw }, rng)
   if not converged then
@@ -205,6 +257,10 @@ local function fit_binary(self, X, y01, sw, scale, rng)
     return W, b:get(1, 1), iters
   elseif p.solver == "newton" then
     beta, iters = newton_binary(self, X, y01, sw, scale)
+  elseif luma.sparse.issparse(X) then
+    local obj = sparse_logistic_loss(X, y01, p.C, p.fit_intercept, sw)
+    local f = p.penalty == "none" and without_penalty(obj, d) or obj
+    beta, iters = run_lbfgs(self, f, luma.zeros(d + (p.fit_intercept and 1 or 0), 1), scale)
   else
     local obj = optim.logistic_loss(X, y01, { C = p.C, fit_intercept = p.fit_intercept, sample_weight = sw })
     local f = p.penalty == "none" and without_penalty(obj, d) or obj
@@ -253,6 +309,7 @@ M.LogisticRegression = estimator.class{
     local X = luma.matrix{ { 1, 2 }, { 2, 1 }, { 3, 5 }, { 4, 3 }, { 5, 6 }, { 6, 4 }, { 2, 2 }, { 5, 5 } }
     return M.LogisticRegression{}, X, luma.matrix{ 1, 1, 2, 1, 2, 3, 1, 3 }
   end,
+  sparse = true,
   fit = function(self, X, y, sample_weight)
     local p = self.params
     if (p.penalty == "l1" or p.penalty == "elasticnet") and p.solver ~= "saga" then
@@ -263,6 +320,10 @@ M.LogisticRegression = estimator.class{
       fail(3, "luma.linear.LogisticRegression: penalty \"elasticnet\" needs l1_ratio in [0, 1]")
     end
     check_finite_X(X)
+    if luma.sparse.issparse(X) and p.solver == "newton" then
+      fail(3, "luma.linear.LogisticRegression: solver \"newton\" needs a dense X (lbfgs and "
+        .. "saga take a sparse one)")
+    end
     if y:cols() ~= 1 then fail(3, "bad argument #2 to 'fit' (y must be one column of labels)") end
     sample_weight = estimator.check_sample_weight(X, sample_weight)
     local codes, classes = estimator.encode_labels(y)
@@ -291,10 +352,17 @@ M.LogisticRegression = estimator.class{
       self.coef, b, self.n_iter = run_saga(self, X, codes, K, sw, scale / p.C, rng)
       self.intercept = p.fit_intercept and b - b:mean() or b
     else
-      local obj = optim.softmax_loss(X, codes, { C = p.C, fit_intercept = p.fit_intercept,
-        sample_weight = sw, n_classes = K })
+      local obj, size
+      if luma.sparse.issparse(X) then
+        obj = sparse_softmax_loss(X, codes, K, p.C, p.fit_intercept, sw)
+        size = d * K + (p.fit_intercept and K or 0)
+      else
+        obj = optim.softmax_loss(X, codes, { C = p.C, fit_intercept = p.fit_intercept,
+          sample_weight = sw, n_classes = K })
+        size = obj:size()
+      end
       local f = p.penalty == "none" and without_penalty(obj, d * K) or obj
-      local x0 = luma.zeros(obj:size(), 1)
+      local x0 = luma.zeros(size, 1)
       local beta
       if p.solver == "newton" then
         beta, self.n_iter = newton_multinomial(self, f, X, K, x0, scale, p.C, sw)
@@ -346,7 +414,8 @@ M.LogisticRegression = estimator.class{
   predict_log_proba = function(self, X) return self:predict_proba(X):log() end,
   -- The predicted class codes 1..K (usable during fit).
   predict_codes = function(self, X)
-    if not luma.ismatrix(X) or not self.coef or X:cols() ~= self.coef:rows() then
+    if not (luma.ismatrix(X) or luma.sparse.issparse(X)) or not self.coef
+      or X:cols() ~= self.coef:rows() then
       estimator.check_input(self, "predict_codes", X) -- the contract's message for what is wrong
     end
     local scores = X * self.coef + self.intercept

@@ -36,14 +36,15 @@ function common.cv_positional(value)
 end
 
 --- is_data(X): X is what the resampling loops split by rows: a
--- luma.Matrix or a luma.Table (whose estimators match columns by name).
+-- luma.Matrix, a sparse matrix or a luma.Table (whose estimators match
+-- columns by name).
 function common.is_data(X)
-  return luma.ismatrix(X) or luma.Table.is_table(X)
+  return luma.ismatrix(X) or luma.sparse.issparse(X) or luma.Table.is_table(X)
 end
 
 --- n_rows(X): the number of samples of a matrix or a Table.
 function common.n_rows(X)
-  return luma.ismatrix(X) and X:rows() or X:nrows()
+  return (luma.ismatrix(X) or luma.sparse.issparse(X)) and X:rows() or X:nrows()
 end
 
 --- check_xy(fname, X, y): X a matrix or a Table and y nil, a matrix with

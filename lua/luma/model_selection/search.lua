@@ -277,6 +277,7 @@ local function search_class(name, extra_params, candidates, doc, example)
     name = "luma.model_selection." .. name,
     kind = "meta",
     input = "table", -- a Table reaches the candidates as it is: their pipelines encode it
+    sparse = true, -- so does a sparse X
     requires_y = false,
     doc = doc,
     params = params,

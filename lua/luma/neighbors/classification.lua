@@ -32,7 +32,7 @@ local function fit(self, X, y, k)
   self.classes = classes
   self.fit_codes = codes
   self.n_samples_fit = X:rows()
-  self.effective_algorithm = self.index:info().algorithm
+  self.effective_algorithm = common.algorithm(self.index)
 end
 
 -- Votes normalized to probabilities (a row whose weights sum to 0 stays 0).
@@ -51,6 +51,7 @@ local function knn_votes(self, X, method)
 end
 
 classification.KNeighborsClassifier = estimator.class{
+  sparse = true,
   name = "luma.neighbors.KNeighborsClassifier",
   kind = "classifier",
   doc = "k-nearest-neighbour classifier (Cover & Hart 1967): the class with the largest "
@@ -113,6 +114,7 @@ local function no_neighbours(self, method, rows)
 end
 
 classification.RadiusNeighborsClassifier = estimator.class{
+  sparse = true,
   name = "luma.neighbors.RadiusNeighborsClassifier",
   kind = "classifier",
   doc = "Classifier by the (weighted) vote of every training point within a radius; queries "

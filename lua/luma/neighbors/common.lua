@@ -7,7 +7,10 @@
 -- Every model keeps a luma.neighbors.Index (src/ml/neighbors) built at fit
 -- and searched at predict; the index gives distances and 1-based indices
 -- sorted by distance, the smaller index first on ties (scikit-learn's
--- rule), and the same neighbours whatever the algorithm.
+-- rule), and the same neighbours whatever the algorithm.  A model fitted
+-- on a sparse matrix (luma.sparse) keeps a plain table instead, {sparse =
+-- X, metric = "euclidean" | "cosine"}, searched by brute force over the
+-- distances luma.pairwise computes from a sparse product.
 -- SPDX-License-Identifier: MIT
 local luma = require("luma")
 local native = require("luma.neighbors.native")
@@ -92,7 +95,68 @@ end
 --- common.build(class_name, p, X, method [, k]) -> index: the index of
 -- the estimator parameters p over the rows of X.  Data errors read as
 -- argument errors of method; parameter errors name the class.
+-- The sparse "index": the metrics that are functions of x.y and norms.
+local function sparse_index(class_name, p, X)
+  if p.algorithm ~= "auto" and p.algorithm ~= "brute" then
+    fail("%s: a sparse X is searched by brute force; algorithm '%s' needs a dense X", class_name,
+      p.algorithm)
+  end
+  local metric = p.metric
+  if metric == "minkowski" and p.p == 2 then metric = "euclidean" end
+  if metric ~= "euclidean" and metric ~= "cosine" then
+    fail("%s: a sparse X takes metric euclidean (minkowski with p = 2) or cosine, not %s",
+      class_name, metric == "minkowski" and ("minkowski with p = " .. tostring(p.p)) or tostring(metric))
+  end
+  return { sparse = X, metric = metric }
+end
+
+-- k nearest rows of the sparse index for the rows of Q (nil: the indexed
+-- rows, each without itself), as index:query returns them.
+local function sparse_query(index, Q, k)
+  local D = Q == nil and luma.pairwise.distances(index.sparse, index.metric)
+    or luma.pairwise.distances(Q, index.sparse, index.metric)
+  if Q == nil then
+    for i = 1, D:rows() do D:set(i, i, math.huge) end
+  end
+  local dist, ind = native.select_rows(D, k)
+  return dist, ind, luma.full(D:rows(), 1, D:cols())
+end
+
+-- Every indexed row within r of each row of Q, as index:query_radius.
+local function sparse_query_radius(index, Q, r)
+  local D = Q == nil and luma.pairwise.distances(index.sparse, index.metric)
+    or luma.pairwise.distances(Q, index.sparse, index.metric)
+  local m, n = D:shape()
+  local dist, ind, counts = {}, {}, luma.zeros(m, 1)
+  for i = 1, m do
+    local found = {}
+    for j = 1, n do
+      local v = D:get(i, j)
+      if v <= r and not (Q == nil and i == j) then found[#found + 1] = j end
+    end
+    table.sort(found, function(a, b)
+      local da, db = D:get(i, a), D:get(i, b)
+      if da ~= db then return da < db end
+      return a < b
+    end)
+    for _, j in ipairs(found) do
+      dist[#dist + 1] = D:get(i, j)
+      ind[#ind + 1] = j
+    end
+    counts:set(i, 1, #found)
+  end
+  local function column(t) return #t > 0 and luma.matrix(t):reshape(#t, 1) or luma.zeros(0, 1) end
+  return column(dist), column(ind), counts, luma.full(m, 1, n)
+end
+
+--- common.algorithm(index) -> the algorithm name of a built index.
+function common.algorithm(index)
+  if index.sparse then return "brute" end
+  return index:info().algorithm
+end
+
 function common.build(class_name, p, X, method, k)
+  if luma.sparse.issparse(X) then return sparse_index(class_name, p, X) end
   local n, d = X:shape()
   local opts = {
     algorithm = common.choose_algorithm(p, n, d, k),
@@ -148,8 +212,12 @@ end
 function common.check_queries(self, X, method)
   local name = self.__class.short_name
   if not self:is_fitted() then fail("%s: %s called before fit", name, method) end
-  if X ~= nil and not luma.ismatrix(X) then
+  if X ~= nil and not luma.ismatrix(X) and not luma.sparse.issparse(X) then
     fail("bad argument #1 to '%s' (X must be a luma.Matrix or nil, got %s)", method, type(X))
+  end
+  if X ~= nil and luma.sparse.issparse(X) and not self.index.sparse then
+    fail("bad argument #1 to '%s' (%s was fitted on a dense X; query it with X:todense())",
+      method, name)
   end
   if X ~= nil and X:cols() ~= self.n_features_in then
     fail("bad argument #1 to '%s' (X has %d columns but %s was fitted on %d)", method, X:cols(),
@@ -163,7 +231,8 @@ end
 function common.kneighbors(self, X, k, method)
   local name = self.__class.short_name
   common.check_k(name, method, k, self.n_samples_fit, 2, X == nil)
-  local ok, dist, ind, evals = pcall(self.index.query, self.index, X, k)
+  local query = self.index.sparse and sparse_query or self.index.query
+  local ok, dist, ind, evals = pcall(query, self.index, X, k)
   if not ok then restate(dist, method, name, 1) end
   return dist, ind, evals
 end
@@ -174,7 +243,8 @@ end
 function common.radius_neighbors(self, X, r, method)
   local name = self.__class.short_name
   common.check_radius(name, method, r)
-  local ok, dist, ind, counts, evals = pcall(self.index.query_radius, self.index, X, r)
+  local query = self.index.sparse and sparse_query_radius or self.index.query_radius
+  local ok, dist, ind, counts, evals = pcall(query, self.index, X, r)
   if not ok then restate(dist, method, name, 1) end
   return dist, ind, counts, evals
 end

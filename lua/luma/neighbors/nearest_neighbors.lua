@@ -155,7 +155,8 @@ nearest.NearestNeighbors = estimator.class{
   kind = "transformer",
   doc = "Unsupervised neighbour searches over the rows of X: kneighbors, radius_neighbors, "
     .. "kneighbors_graph and radius_neighbors_graph (plain, symmetrised or mutual), through a "
-    .. "brute-force, KD-tree, ball-tree, Orchard, AESA or linear AESA index.",
+    .. "brute-force, KD-tree, ball-tree, Orchard, AESA or linear AESA index. A sparse X "
+    .. "(luma.sparse) is searched by brute force, metric euclidean or cosine.",
   method_docs = {
     kneighbors = common.METHOD_DOCS.kneighbors,
     radius_neighbors = common.METHOD_DOCS.radius_neighbors,
@@ -179,6 +180,7 @@ nearest.NearestNeighbors = estimator.class{
     { name = "radius", type = "number", default = 1.0, gt = 0,
       doc = "radius of radius_neighbors and radius_neighbors_graph when not given" },
   }, common.index_params()),
+  sparse = true,
   example = function()
     local X = common.example_data()
     return nearest.NearestNeighbors{ n_neighbors = 2 }, X
@@ -186,7 +188,7 @@ nearest.NearestNeighbors = estimator.class{
   fit = function(self, X)
     self.index = common.build(NAME, self.params, X, "fit", self.params.n_neighbors)
     self.n_samples_fit = X:rows()
-    self.effective_algorithm = self.index:info().algorithm
+    self.effective_algorithm = common.algorithm(self.index)
   end,
   kneighbors = common.kneighbors_method,
   radius_neighbors = common.radius_neighbors_method,

@@ -24,7 +24,7 @@ local function fit(self, X, y, k)
   self.index = common.build(name, self.params, X, "fit", k)
   self.fit_y = y:copy()
   self.n_samples_fit = X:rows()
-  self.effective_algorithm = self.index:info().algorithm
+  self.effective_algorithm = common.algorithm(self.index)
 end
 
 local function example_targets()
@@ -33,6 +33,7 @@ local function example_targets()
 end
 
 regression.KNeighborsRegressor = estimator.class{
+  sparse = true,
   name = "luma.neighbors.KNeighborsRegressor",
   kind = "regressor",
   doc = "k-nearest-neighbour regression: the (weighted) mean of the k nearest training points' "
@@ -58,6 +59,7 @@ regression.KNeighborsRegressor = estimator.class{
 }
 
 regression.RadiusNeighborsRegressor = estimator.class{
+  sparse = true,
   name = "luma.neighbors.RadiusNeighborsRegressor",
   kind = "regressor",
   doc = "Regression by the (weighted) mean of the targets of every training point within a "

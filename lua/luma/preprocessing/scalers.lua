@@ -3,6 +3,8 @@
 -- maps Normalizer and Binarizer.
 --
 -- Every class here refuses NaN and Inf (common.finite_only).
+-- StandardScaler (with_mean = false), MaxAbsScaler and Normalizer also
+-- take a luma.sparse matrix and return one, as scikit-learn's do.
 -- StandardScaler divides by the population standard deviation (ddof 0, the
 -- project's convention).  A zero scale (a constant column, an all-zero
 -- row) is replaced by 1, leaving those values unscaled rather than divided
@@ -14,6 +16,8 @@ local common = require("luma.preprocessing.common")
 local fail, finite_only, example = common.fail, common.finite_only, common.example
 
 local scalers = {}
+
+local issparse = luma.sparse.issparse
 
 -- A 1 x d row with zeros replaced by ones (scikit-learn's rule for
 -- constant features: leave them unscaled).
@@ -28,16 +32,46 @@ scalers.StandardScaler = estimator.class(finite_only{
     { name = "with_mean", type = "boolean", default = true, doc = "subtract the mean" },
     { name = "with_std", type = "boolean", default = true, doc = "divide by the std" },
   },
+  sparse = true,
   example = example(function() return scalers.StandardScaler{} end),
   fit = function(self, X)
-    self.mean = X:mean(1)
-    self.var = X:var(1)
+    if issparse(X) then
+      -- centring would fill every zero: scikit-learn refuses it too
+      if self.params.with_mean then
+        fail(3, "bad argument #1 to 'fit' (StandardScaler cannot centre a sparse matrix; "
+          .. "pass with_mean = false)")
+      end
+      self.mean = X:mean(1)
+      -- population variance from the column sums of squares
+      self.var = (X:pow(2):mean(1) - self.mean:pow(2)):clamp(0, math.huge)
+    else
+      self.mean = X:mean(1)
+      self.var = X:var(1)
+    end
     self.scale = nonzero(self.var:sqrt())
     if not self.params.with_mean then self.mean = luma.zeros(1, X:cols()) end
     if not self.params.with_std then self.scale = luma.ones(1, X:cols()) end
   end,
-  transform = function(self, X) return (X - self.mean):div(self.scale) end,
-  inverse_transform = function(self, X) return X:mul(self.scale) + self.mean end,
+  transform = function(self, X)
+    if issparse(X) then
+      if self.params.with_mean then
+        fail(3, "bad argument #1 to 'transform' (StandardScaler cannot centre a sparse matrix; "
+          .. "fit with with_mean = false)")
+      end
+      return X:multiply_cols(self.scale:pow(-1))
+    end
+    return (X - self.mean):div(self.scale)
+  end,
+  inverse_transform = function(self, X)
+    if issparse(X) then
+      if self.params.with_mean then
+        fail(3, "bad argument #1 to 'inverse_transform' (StandardScaler cannot centre a sparse "
+          .. "matrix; fit with with_mean = false)")
+      end
+      return X:multiply_cols(self.scale)
+    end
+    return X:mul(self.scale) + self.mean
+  end,
 })
 
 scalers.MinMaxScaler = estimator.class(finite_only{
@@ -70,13 +104,20 @@ scalers.MaxAbsScaler = estimator.class(finite_only{
   name = "luma.preprocessing.MaxAbsScaler", kind = "transformer", one_to_one_features = true,
   doc = "Divides each column by its largest absolute value (keeps zeros and signs).",
   params = {},
+  sparse = true,
   example = example(function() return scalers.MaxAbsScaler{} end),
   fit = function(self, X)
     self.max_abs = X:abs():max(1)
     self.scale = nonzero(self.max_abs)
   end,
-  transform = function(self, X) return X:div(self.scale) end,
-  inverse_transform = function(self, X) return X:mul(self.scale) end,
+  transform = function(self, X)
+    if issparse(X) then return X:multiply_cols(self.scale:pow(-1)) end
+    return X:div(self.scale)
+  end,
+  inverse_transform = function(self, X)
+    if issparse(X) then return X:multiply_cols(self.scale) end
+    return X:mul(self.scale)
+  end,
 })
 
 scalers.RobustScaler = estimator.class(finite_only{
@@ -106,11 +147,13 @@ scalers.Normalizer = estimator.class(finite_only{
   doc = "Scales each row to unit norm (l1, l2 or max); rows of zeros stay zero.",
   params = { { name = "norm", type = "string", default = "l2", values = { "l1", "l2", "max" },
     doc = "the row norm" } },
+  sparse = true,
   example = example(function() return scalers.Normalizer{} end),
   fit = function() end,
   transform = function(self, X)
     local n = self.params.norm
     local r = n == "l1" and X:abs():sum(2) or (n == "l2" and X:pow(2):sum(2):sqrt() or X:abs():max(2))
+    if issparse(X) then return X:multiply_rows(nonzero(r):pow(-1)) end
     return X:div(nonzero(r))
   end,
 })

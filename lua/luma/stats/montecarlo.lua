@@ -36,6 +36,10 @@ end
 function mc.estimate(f, sample, n, opts)
   positive_int("estimate", "n", n)
   if type(f) ~= "function" then fail(2, "luma.montecarlo.estimate: f must be a function") end
+  if type(sample) ~= "function" and (type(sample) ~= "table" or sample.sample == nil) then
+    fail(2, "luma.montecarlo.estimate: sample must be a function or a distribution, got %s",
+      type(sample))
+  end
   local rng = rng_of(opts)
   local X = type(sample) == "function" and sample(n, rng) or sample:sample(n, rng)
   local values = luma.zeros(n, 1)

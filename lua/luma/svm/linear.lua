@@ -60,7 +60,8 @@ linear.LinearSVC = estimator.class{
     .. "et al. 2008), penalty \"l1\" with \"squared_hinge\" (primal coordinate descent, Yuan et "
     .. "al. 2010, dual = false); one-vs-rest for more than two classes. The intercept is the "
     .. "weight of a constant feature intercept_scaling, regularized as in LIBLINEAR. "
-    .. "fit(X, y [, sample_weight]). Fitted: classes, coef (1 or k rows), intercept, n_iter.",
+    .. "fit(X, y [, sample_weight]). X may be sparse (penalty l2). Fitted: classes, coef (1 or "
+    .. "k rows), intercept, n_iter.",
   params = {
     { name = "penalty", type = "string", default = "l2", values = { "l1", "l2" },
       doc = "norm of the penalty" },
@@ -79,8 +80,16 @@ linear.LinearSVC = estimator.class{
     { name = "max_iter", type = "integer", default = 1000, min = 1,
       doc = "passes over the data" },
   },
+  sparse = true,
   example = common.example_classification(function() return linear.LinearSVC{} end),
   fit = function(self, X, y, sample_weight)
+    if luma.sparse.issparse(X) then
+      if self.params.penalty == "l1" then
+        fail("%s: penalty \"l1\" (the primal solver) needs a dense X; penalty \"l2\" takes a "
+          .. "sparse one", self.__class.short_name)
+      end
+      X = X:tocsr() -- the dual solver reads rows
+    end
     sample_weight = estimator.check_sample_weight(X, sample_weight)
     local name, p = self.__class.short_name, self.params
     check_intercept_scaling(name, p)
@@ -160,8 +169,10 @@ linear.LinearSVR = estimator.class{
     { name = "max_iter", type = "integer", default = 1000, min = 1,
       doc = "passes over the data" },
   },
+  sparse = true,
   example = common.example_regression(function() return linear.LinearSVR{} end),
   fit = function(self, X, y, sample_weight)
+    if luma.sparse.issparse(X) then X = X:tocsr() end -- the solver reads rows
     sample_weight = estimator.check_sample_weight(X, sample_weight)
     local name, p = self.__class.short_name, self.params
     check_intercept_scaling(name, p)

@@ -217,6 +217,14 @@ function args.nonfinite(X, what, data)
   -- it overflows: one pass without allocating, the mask only then
   local total = X:sum()
   if total == total and total > -math.huge and total < math.huge then return nil end
+  if luma.sparse.issparse(X) then -- only stored values can be non-finite
+    local I, J, V = X:coo()
+    local bad = V:isfinite():eq(0)
+    if not bad:any() then return nil end
+    local k = math.tointeger(luma.matrix.find(bad):get(1, 1))
+    return args.nonfinite_at(V:get(k, 1), math.tointeger(I:get(k, 1)),
+      math.tointeger(J:get(k, 1)), what, data)
+  end
   local finite = X:isfinite()
   if finite:all() then return nil end
   local p = math.tointeger(luma.matrix.find(finite:eq(0)):get(1, 1))

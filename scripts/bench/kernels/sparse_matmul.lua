@@ -6,9 +6,13 @@
 -- 0.6180339887498949 e (golden-ratio hashing), value 1 + e mod 7
 -- (integers, so duplicate positions sum exactly in any order); the dense
 -- matrix holds (q mod 13) / 13 - 0.5 at row-major position q.  Prints
--- the time; the entry count and the result's sum go to stderr.
+-- the time; the entry count and the result's sum go to stderr.  Optional
+-- arguments: rows, columns, entries per row, dense columns, repeats (the
+-- csr-dense-matmul row's 1e6 x 1e5 with 1e7 entries).
 -- SPDX-License-Identifier: MIT
-local n, m, k, per = 100000, 10000, 64, 10
+local n, m, per, k = tonumber(arg[1]) or 100000, tonumber(arg[2]) or 10000, tonumber(arg[3]) or 10,
+  tonumber(arg[4]) or 64
+local repeats = tonumber(arg[5]) or 5
 local e = luma.arange(0, n * per - 1)
 local a = e * 0.6180339887498949
 local f = a - a:floor()
@@ -17,7 +21,7 @@ local q = luma.arange(0, m * k - 1)
 local B = ((q % 13) / 13 - 0.5):reshape(m, k)
 local out = luma.zeros(n, k)
 local best = math.huge
-for _ = 1, 5 do
+for _ = 1, repeats do
   local t0 = luma.now()
   S:matmul(B, out)
   best = math.min(best, luma.now() - t0)

@@ -6,7 +6,10 @@ import sys, time
 import numpy as np
 import scipy.sparse as sp
 
-n, m, k, per = 100000, 10000, 64, 10
+# optional arguments as sparse_matmul.lua's: rows, columns, entries per
+# row, dense columns, repeats
+argv = [int(float(a)) for a in sys.argv[1:]]
+n, m, per, k, repeats = (argv + [100000, 10000, 10, 64, 5][len(argv):])[:5]
 e = np.arange(n * per, dtype=float)
 a = e * 0.6180339887498949
 f = a - np.floor(a)
@@ -16,7 +19,7 @@ S.sum_duplicates()
 q = np.arange(m * k, dtype=float)
 B = ((q % 13) / 13 - 0.5).reshape(m, k)
 best = float("inf")
-for _ in range(5):
+for _ in range(repeats):
     t0 = time.perf_counter()
     out = S @ B
     best = min(best, time.perf_counter() - t0)

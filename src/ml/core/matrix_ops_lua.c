@@ -170,7 +170,7 @@ static int m_matmul(lua_State *L) {
   luma_Mat *pa = luma_matrix_check(L, 1);
   luma_Mat *pb = luma_matrix_test(L, 2);
   if (pb == NULL) { /* dense x sparse, tested second: dense x dense pays nothing for it */
-    if (luma_sparse_test(L, 2)) return luma_sparse_dense_matmul(L);
+    if (luma_sparse_test(L, 2) || luma_sparse_csc_test(L, 2)) return luma_sparse_dense_matmul(L);
     pb = luma_matrix_check(L, 2);
   }
   if (pa->cols != pb->rows)

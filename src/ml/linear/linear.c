@@ -118,7 +118,7 @@ int luma_linear_moments(luma_Threads *meter, const luma_Mat *x, const luma_Mat *
 int64_t luma_enet_cd_work(const luma_EnetProblem *p) {
   /* Gram form: H = G w, X^T(y - Xw), the coordinate list;
    * residual form: R = y - X w, X^T R, the list, the column norms. */
-  return p->gram ? 3 * p->d : p->n + 3 * p->d;
+  return p->gram ? 3 * p->d : p->n + (p->xcsc ? 4 : 3) * p->d;
 }
 
 typedef struct Cd {
@@ -128,6 +128,8 @@ typedef struct Cd {
   double *xta;     /* X^T (y - X w) - l2 w, for the gap */
   int64_t *list;   /* the coordinates a sweep visits */
   double *colnorm; /* residual form: |x_j|^2 */
+  double *a;       /* sparse form: sum_i w_i x_ij over column j's entries */
+  double c, t;     /* sparse form: R = h + c sw, t = sum_i sw_i h_i */
   luma_WorkBatch work; /* the updates' charges, batched */
   uint64_t per_update; /* units one coordinate update costs */
   int stopped;         /* the meter stopped the descent */
@@ -143,12 +145,44 @@ static double coordinate_minimum(const luma_EnetProblem *p, double z, double cur
   return 0.0;
 }
 
+/* The sparse form's column j (sw o (x_j - xm_j)) dotted with the
+ * residual h + c sw, in O(entries of j). */
+static double sparse_dot(const Cd *cd, int64_t j) {
+  const luma_EnetProblem *p = cd->p;
+  const luma_Sparse *x = p->xcsc;
+  double s = 0;
+  for (int64_t e = x->indptr[j]; e < x->indptr[j + 1]; e++) {
+    int64_t i = x->indices[e];
+    s += (p->sw ? p->sw[i] : 1.0) * x->data[e] * cd->h[i];
+  }
+  s += cd->c * cd->a[j];
+  if (p->xm) s -= p->xm[j] * (cd->t + cd->c * p->wsum);
+  return s;
+}
+
+/* residual -= delta (column j): its entries in h, the centring in c. */
+static void sparse_axpy(Cd *cd, int64_t j, double delta) {
+  const luma_EnetProblem *p = cd->p;
+  const luma_Sparse *x = p->xcsc;
+  for (int64_t e = x->indptr[j]; e < x->indptr[j + 1]; e++) {
+    int64_t i = x->indices[e];
+    cd->h[i] -= delta * (p->sw ? p->sw[i] : 1.0) * x->data[e];
+  }
+  cd->t -= delta * cd->a[j];
+  if (p->xm) cd->c += delta * p->xm[j];
+}
+
 /* Updates coordinate j; returns |change|. */
 static double update(Cd *cd, int64_t j) {
   const luma_EnetProblem *p = cd->p;
   int64_t d = p->d, n = p->n;
   double wj = cd->w[j], next;
-  if (p->gram) {
+  if (p->xcsc) {
+    double curvature = cd->colnorm[j];
+    if (curvature == 0.0) return 0.0;
+    next = coordinate_minimum(p, sparse_dot(cd, j) + curvature * wj, curvature);
+    if (next != wj) sparse_axpy(cd, j, next - wj);
+  } else if (p->gram) {
     const double *gj = p->gram + j * d; /* row j = column j */
     double curvature = gj[j];
     if (curvature == 0.0) return 0.0;
@@ -173,7 +207,16 @@ static double duality_gap(Cd *cd) {
   int64_t d = p->d, n = p->n;
   double residual2, residual_dot_y;
   const double *w = cd->w;
-  if (p->gram) {
+  if (p->xcsc) { /* the residual h + c sw made explicit once per gap */
+    residual2 = 0;
+    residual_dot_y = 0;
+    for (int64_t i = 0; i < n; i++) {
+      double r = cd->h[i] + cd->c * (p->sw ? p->sw[i] : 1.0);
+      residual2 += r * r;
+      residual_dot_y += r * p->y[i];
+    }
+    for (int64_t j = 0; j < d; j++) cd->xta[j] = sparse_dot(cd, j) - p->l2 * w[j];
+  } else if (p->gram) {
     double w_dot_xty = cblas_ddot((int)d, w, 1, p->xty, 1);
     residual2 = p->yty - 2 * w_dot_xty + cblas_ddot((int)d, w, 1, cd->h, 1);
     residual_dot_y = p->yty - w_dot_xty;
@@ -225,17 +268,44 @@ int luma_enet_cd(const luma_EnetProblem *p, double *w, double *scratch, int64_t 
   int64_t d = p->d, n = p->n;
   /* an update reads and writes a row of G (O(d)) or a column of X and the
    * residual (O(n)); a gap costs d such dot products in the residual form */
-  const uint64_t per_update = (uint64_t)(p->gram ? 2 * d : 2 * n) + 8;
-  const uint64_t per_gap = (uint64_t)(p->gram ? 4 * d : d * n + 2 * n + 4 * d) + 8;
-  Cd cd = {p, w, scratch, NULL, NULL, NULL, {p->threads, 0}, per_update, 0};
+  const int64_t mean_col = p->xcsc && d > 0 ? 2 * p->xcsc->nnz / d : 0;
+  const uint64_t per_update = (uint64_t)(p->gram ? 2 * d : p->xcsc ? mean_col : 2 * n) + 8;
+  const uint64_t per_gap =
+      (uint64_t)(p->gram ? 4 * d : p->xcsc ? 2 * p->xcsc->nnz + 2 * n + 4 * d : d * n + 2 * n + 4 * d) + 8;
+  Cd cd = {p, w, scratch, NULL, NULL, NULL, NULL, 0, 0, {p->threads, 0}, per_update, 0};
   double *next = scratch;
   *sweeps = 0;
   *gap = NAN;
   /* the start: G w, or the residual and the column norms */
-  if (luma_work_charge(p->threads, p->gram ? (uint64_t)(d * d) : 3 * (uint64_t)(d * n) + (uint64_t)n) !=
-      LUMA_LOOP_DONE)
-    return 0;
-  if (p->gram) {
+  uint64_t start = p->gram ? (uint64_t)(d * d)
+                   : p->xcsc ? 4 * (uint64_t)p->xcsc->nnz + (uint64_t)(n + d)
+                             : 3 * (uint64_t)(d * n) + (uint64_t)n;
+  if (luma_work_charge(p->threads, start) != LUMA_LOOP_DONE) return 0;
+  if (p->xcsc) {
+    const luma_Sparse *x = p->xcsc;
+    memcpy(cd.h, p->y, (size_t)n * sizeof *cd.h);
+    cd.xta = scratch + n;
+    cd.list = (int64_t *)(scratch + n + d);
+    cd.colnorm = scratch + n + 2 * d;
+    cd.a = scratch + n + 3 * d;
+    cd.t = 0;
+    for (int64_t i = 0; i < n; i++) cd.t += (p->sw ? p->sw[i] : 1.0) * p->y[i];
+    for (int64_t j = 0; j < d; j++) {
+      double a = 0, sq = 0;
+      for (int64_t e = x->indptr[j]; e < x->indptr[j + 1]; e++) {
+        int64_t i = x->indices[e];
+        double wi = p->sw ? p->sw[i] * p->sw[i] : 1.0;
+        a += wi * x->data[e];
+        sq += wi * x->data[e] * x->data[e];
+      }
+      cd.a[j] = a;
+      /* |sw o (x_j - m)|^2 = sum w x^2 - 2 m a + m^2 W */
+      double m = p->xm ? p->xm[j] : 0.0, norm = sq - 2 * m * a + m * m * p->wsum;
+      cd.colnorm[j] = norm > 0 ? norm : 0.0;
+    }
+    for (int64_t j = 0; j < d; j++)
+      if (w[j] != 0.0) sparse_axpy(&cd, j, w[j]);
+  } else if (p->gram) {
     cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)d, (int)d, 1.0, p->gram, (int)d, w, 1, 0.0,
                 cd.h, 1);
     next += d;
@@ -245,9 +315,11 @@ int luma_enet_cd(const luma_EnetProblem *p, double *w, double *scratch, int64_t 
       if (w[j] != 0.0) cblas_daxpy((int)n, -w[j], p->xt + j * n, 1, cd.h, 1);
     next += n;
   }
-  cd.xta = next;
-  cd.list = (int64_t *)(next + d);
-  if (!p->gram) {
+  if (!p->xcsc) {
+    cd.xta = next;
+    cd.list = (int64_t *)(next + d);
+  }
+  if (!p->gram && !p->xcsc) {
     cd.colnorm = next + 2 * d;
     for (int64_t j = 0; j < d; j++) cd.colnorm[j] = cblas_ddot((int)n, p->xt + j * n, 1, p->xt + j * n, 1);
   }
@@ -294,8 +366,157 @@ int luma_enet_cd(const luma_EnetProblem *p, double *w, double *scratch, int64_t 
 
 int64_t luma_logistic_saga_work(int64_t n, int64_t d, int64_t k) {
   /* stored gradients (n k), their average over W (d k) and b (k), the
-   * current sample's gradient (k), W at the start of the epoch (d k) */
-  return n * k + 2 * d * k + 2 * k;
+   * current sample's gradient (k), W at the start of the epoch (d k),
+   * the sparse form's last step per feature (d) and powers of its
+   * shrink factor (n + 1) */
+  return n * k + 2 * d * k + 2 * k + d + n + 1;
+}
+
+/* m steps of w <- S_t(a w - c) (S_t the soft threshold at t >= 0, 0 < a
+ * <= 1): what a weight goes through while its feature is absent.  The map
+ * is affine in each of its three regimes (above t, below -t, zero); a
+ * regime's iterates move monotonically to its fixed point, so the steps
+ * spent in it have a closed form and the regime changes at most a few
+ * times.  The negative regime is the positive one of (-w, -c).  powers
+ * holds a^0 .. a^m, inv_one_minus_a 1 / (1 - a) (when a < 1). */
+static double lazy_steps(double w, int64_t m, double a, double c, double t, const double *powers,
+                         double inv_one_minus_a) {
+  if (t == 0.0) /* no l1: the map is affine (the hot case: a multiply, no division) */
+    return a == 1.0 ? w - (double)m * c : powers[m] * w - c * (1.0 - powers[m]) * inv_one_minus_a;
+  double sign = 1.0;
+  while (m > 0) {
+    double u = a * w - c;
+    if (u < -t) { /* mirror: S_t(a (-w) + c) = -S_t(a w - c) */
+      w = -w;
+      c = -c;
+      sign = -sign;
+      u = -u;
+    }
+    if (u <= t) { /* to zero; it stays there unless |c| > t */
+      w = 0.0;
+      m--;
+      if (fabs(c) <= t) return 0.0;
+      continue;
+    }
+    /* positive regime: w <- a w - q while a w - c > t, i.e. w > q / a */
+    double q = c + t, edge = q / a;
+    int64_t s;
+    if (a == 1.0) {
+      if (q <= 0) return sign * (w - (double)m * q);
+      double k = ceil((w - edge) / q);
+      s = k < 1 ? 1 : k > (double)m ? m : (int64_t)k;
+      w -= (double)s * q;
+    } else {
+      double p = -q / (1.0 - a); /* the regime's fixed point */
+      if (p >= edge) return sign * (p + powers[m] * (w - p));
+      double r = (edge - p) / (w - p); /* in (0, 1): leave when a^k <= r */
+      double k = r > 0 ? ceil(log(r) / log(a)) : 1;
+      s = !(k >= 1) ? 1 : k > (double)m ? m : (int64_t)k;
+      w = p + powers[s] * (w - p);
+    }
+    m -= s;
+  }
+  return sign * w;
+}
+
+/* SAGA over a CSR X with the lazy updates described in linear.h. */
+static int saga_sparse(const luma_SagaProblem *p, double *w, double *b, double *scratch,
+                       int64_t *epochs) {
+  const luma_Sparse *x = p->sx;
+  int64_t n = x->rows, d = x->cols, k = p->k, dk = d * k;
+  double *memory = scratch, *avg_w = memory + n * k, *avg_b = avg_w + dk, *g = avg_b + k,
+         *previous = g + k, *last = previous + dk, /* last step per feature, as doubles */
+         *powers = last + d;
+  memset(scratch, 0, (size_t)luma_logistic_saga_work(n, d, k) * sizeof *scratch);
+  double largest = 0;
+  if (luma_work_charge(p->threads, (uint64_t)(x->nnz + 2 * n)) != LUMA_LOOP_DONE) return 0;
+  for (int64_t i = 0; i < n; i++) {
+    double sq = p->fit_intercept ? 1.0 : 0.0;
+    for (int64_t e = x->indptr[i]; e < x->indptr[i + 1]; e++) sq += x->data[e] * x->data[e];
+    sq *= p->weights ? p->weights[i] : 1.0;
+    if (sq > largest) largest = sq;
+  }
+  double lipschitz = largest * (k == 1 ? 0.25 : 0.5) + p->l2;
+  double strong = 2.0 * (double)n * p->l2 < lipschitz ? 2.0 * (double)n * p->l2 : lipschitz;
+  double step = 1.0 / (2.0 * lipschitz + strong), threshold = step * p->l1;
+  double a = 1.0 - step * p->l2;
+  powers[0] = 1.0;
+  for (int64_t m = 1; m <= n; m++) powers[m] = powers[m - 1] * a;
+  const double inv = a < 1.0 ? 1.0 / (1.0 - a) : 0.0;
+  luma_WorkBatch work = {p->threads, 0};
+  for (*epochs = 1; *epochs <= p->max_iter; ++*epochs) {
+    memcpy(previous, w, (size_t)dk * sizeof *w);
+    for (int64_t j = 0; j < d; j++) last[j] = -1;
+    for (int64_t t = 0; t < n; t++) {
+      int64_t i = (int64_t)luma_rng_below(p->rng, (uint64_t)n);
+      int64_t s = x->indptr[i], e = x->indptr[i + 1];
+      if (luma_work_add(&work, (uint64_t)((e - s) * 4 * k + 4 * k) + 8)) return 0;
+      /* bring the sample's weights to the state after step t - 1 */
+      for (int64_t f = s; f < e; f++) {
+        int64_t j = x->indices[f], pending = t - 1 - (int64_t)last[j];
+        if (pending > 0)
+          for (int64_t c = 0; c < k; c++)
+            w[j * k + c] = lazy_steps(w[j * k + c], pending, a, step * avg_w[j * k + c], threshold,
+                                      powers, inv);
+      }
+      double sw = p->weights ? p->weights[i] : 1.0;
+      for (int64_t c = 0; c < k; c++) {
+        double z = b[c];
+        for (int64_t f = s; f < e; f++) z += x->data[f] * w[x->indices[f] * k + c];
+        g[c] = z;
+      }
+      if (k == 1) {
+        double z = g[0], sig = z >= 0 ? 1.0 / (1.0 + exp(-z)) : exp(z) / (1.0 + exp(z));
+        g[0] = sw * (sig - (double)p->y[i]);
+      } else {
+        double top = g[0];
+        for (int64_t c = 1; c < k; c++) if (g[c] > top) top = g[c];
+        double total = 0;
+        for (int64_t c = 0; c < k; c++) total += (g[c] = exp(g[c] - top));
+        for (int64_t c = 0; c < k; c++) g[c] = sw * (g[c] / total - (c == p->y[i] ? 1.0 : 0.0));
+      }
+      double *stored = memory + i * k;
+      for (int64_t f = s; f < e; f++) {
+        int64_t j = x->indices[f];
+        double xij = x->data[f];
+        for (int64_t c = 0; c < k; c++) {
+          double delta = (g[c] - stored[c]) * xij, *wjc = w + j * k + c;
+          double v = *wjc - step * (delta + avg_w[j * k + c] + p->l2 * *wjc);
+          *wjc = v > threshold ? v - threshold : (v < -threshold ? v + threshold : 0.0);
+          avg_w[j * k + c] += delta / (double)n;
+        }
+        last[j] = (double)t;
+      }
+      for (int64_t c = 0; c < k; c++) {
+        double delta = g[c] - stored[c];
+        if (p->fit_intercept) b[c] -= step * (delta + avg_b[c]);
+        avg_b[c] += delta / (double)n;
+        stored[c] = g[c];
+      }
+    }
+    /* the end of the epoch: every weight brought to step n - 1 */
+    if (luma_work_add(&work, (uint64_t)(dk + d))) return 0;
+    for (int64_t j = 0; j < d; j++) {
+      int64_t pending = n - 1 - (int64_t)last[j];
+      if (pending > 0)
+        for (int64_t c = 0; c < k; c++)
+          w[j * k + c] = lazy_steps(w[j * k + c], pending, a, step * avg_w[j * k + c], threshold,
+                                    powers, inv);
+    }
+    double change = 0, size = 0;
+    for (int64_t j = 0; j < dk; j++) {
+      double c = fabs(w[j] - previous[j]), m = fabs(w[j]);
+      if (c > change) change = c;
+      if (m > size) size = m;
+    }
+    if (size == 0 ? change == 0 : change / size < p->tol) {
+      luma_work_flush(&work);
+      return 1;
+    }
+  }
+  *epochs = p->max_iter;
+  luma_work_flush(&work);
+  return 0;
 }
 
 /* The gradient of sample i's loss with respect to its linear predictor
@@ -325,6 +546,7 @@ static void sample_gradient(const luma_SagaProblem *p, const double *w, const do
 
 int luma_logistic_saga(const luma_SagaProblem *p, double *w, double *b, double *scratch,
                        int64_t *epochs) {
+  if (p->sx) return saga_sparse(p, w, b, scratch, epochs);
   int64_t n = p->x->rows, d = p->x->cols, k = p->k, dk = d * k;
   double *memory = scratch, *avg_w = memory + n * k, *avg_b = avg_w + dk, *g = avg_b + k,
          *previous = g + k;

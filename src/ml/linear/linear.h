@@ -10,6 +10,7 @@
 
 #include "core/matrix.h"
 #include "core/parallel.h"
+#include "sparse/sparse.h"
 #include "stats/random.h"
 
 enum { LUMA_LINEAR_OK = 0, LUMA_LINEAR_X_NOT_FINITE, LUMA_LINEAR_Y_NOT_FINITE, LUMA_LINEAR_STOPPED };
@@ -48,6 +49,15 @@ int luma_linear_moments(luma_Threads *meter, const luma_Mat *x, const luma_Mat *
 typedef struct luma_EnetProblem {
   int64_t n, d;
   const double *gram; /* d x d, or NULL for the residual form */
+  /* The sparse residual form: X as CSC (the arrays of the CSR of X^T,
+   * d x n), the columns used as sw o (x_j - xm_j) -- sw the square roots
+   * of the sample weights (NULL: ones, wsum = n), xm the weighted column
+   * means (NULL: no centring) -- never formed: the residual is kept as
+   * r0 + c sw, so an update costs the column's entries (y is then the
+   * centred, weighted target). */
+  const luma_Sparse *xcsc;
+  const double *sw, *xm;
+  double wsum;
   const double *xty;  /* d (Gram form) */
   const double *xt;   /* d x n (residual form) */
   const double *y;    /* n (residual form) */
@@ -84,7 +94,8 @@ int luma_enet_cd(const luma_EnetProblem *p, double *w, double *scratch, int64_t 
  * soft threshold of l1 (the proximal step) to every weight: the data are
  * dense, so this costs no more than the step itself. */
 typedef struct luma_SagaProblem {
-  const luma_Mat *x;       /* n x d */
+  const luma_Mat *x;       /* n x d (unused when sx is set) */
+  const luma_Sparse *sx;   /* or a CSR n x d: the lazy form below */
   const int64_t *y;        /* n labels */
   const double *weights;   /* n, mean 1, or NULL */
   int64_t k;               /* columns of W: 1 (binary) or the classes */
@@ -96,7 +107,14 @@ typedef struct luma_SagaProblem {
   luma_Threads *threads;   /* the meter each step is charged to, or NULL */
 } luma_SagaProblem;
 
-/* Scratch for luma_logistic_saga, in doubles. */
+/* With a sparse X (p->sx), a step touches only the sample's features:
+ * the others' updates w <- soft(w (1 - step l2) - step avg, step l1), the
+ * same for every step a feature is absent, are applied in closed form when
+ * the feature is next used and at the end of each epoch (the "just in
+ * time" updates of Schmidt, Le Roux and Bach's SAG code): the same
+ * iterates as the dense steps, to rounding, at O(nnz) per epoch.
+ *
+ * Scratch for luma_logistic_saga, in doubles. */
 int64_t luma_logistic_saga_work(int64_t n, int64_t d, int64_t k);
 
 /* Runs SAGA from W (d x k, row-major) and b (k); returns 1 when it

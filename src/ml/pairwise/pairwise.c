@@ -527,6 +527,48 @@ luma_LoopStatus luma_pairwise_kernel(luma_Threads *t, luma_Kernel kernel,
   return blas_family(t, &f, inverse_norms, x, y, out, work);
 }
 
+int luma_pairwise_finish_gram(int is_kernel, int which, const luma_KernelParams *kp, luma_Mat *out,
+                              const double *a, const double *b, int self) {
+  Fin f = {FIN_LINEAR, 0, 0, 0, 0, 0};
+  if (!is_kernel) {
+    switch ((luma_Metric)which) {
+    case LUMA_METRIC_EUCLIDEAN: f.op = FIN_DIST; break;
+    case LUMA_METRIC_SQEUCLIDEAN: f.op = FIN_SQDIST; break;
+    case LUMA_METRIC_COSINE: f.op = FIN_COS_DIST; break;
+    default: return -1;
+    }
+  } else {
+    f.gamma = kp->gamma;
+    f.coef0 = kp->coef0;
+    f.alpha = kp->alpha;
+    f.degree = kp->degree;
+    switch ((luma_Kernel)which) {
+    case LUMA_KERNEL_LINEAR: break;
+    case LUMA_KERNEL_POLYNOMIAL: f.op = FIN_POLY; break;
+    case LUMA_KERNEL_SIGMOID: f.op = FIN_SIGMOID; break;
+    case LUMA_KERNEL_RBF: f.op = FIN_RBF; break;
+    case LUMA_KERNEL_RATIONAL_QUADRATIC:
+      f.op = FIN_RQ;
+      f.rq_scale = 1 / (2 * kp->alpha * kp->length_scale * kp->length_scale);
+      break;
+    case LUMA_KERNEL_COSINE: f.op = FIN_COS_SIM; break;
+    default: return -1;
+    }
+  }
+  if (!self) {
+    finish_block(&f, out, 0, out->rows, 0, out->cols, 0, a, b);
+    return 0;
+  }
+  finish_block(&f, out, 0, out->rows, 0, out->cols, 1, a, a);
+  mirror_tile(out, 0, out->rows, 0, out->cols);
+  finish_diagonal(&f, out, a);
+  return 0;
+}
+
+int luma_pairwise_gram_inverse_norms(int is_kernel, int which) {
+  return is_kernel ? which == LUMA_KERNEL_COSINE : which == LUMA_METRIC_COSINE;
+}
+
 void luma_pairwise_kernel_diag(luma_Kernel kernel, const luma_KernelParams *kp, const luma_Mat *x,
                                luma_Mat *out) {
   for (int64_t i = 0; i < x->rows; i++) {

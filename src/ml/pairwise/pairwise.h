@@ -81,6 +81,19 @@ luma_LoopStatus luma_pairwise_kernel(luma_Threads *t, luma_Kernel kernel,
 void luma_pairwise_kernel_diag(luma_Kernel kernel, const luma_KernelParams *kp, const luma_Mat *x,
                                luma_Mat *out);
 
+/* For operands that are not dense (sparse matrices): out (n x m, unit
+ * column stride) holds the Gram matrix x.y, computed by the caller, and
+ * is turned in place into the metric (is_kernel 0, which a luma_Metric)
+ * or kernel (is_kernel 1, which a luma_Kernel), as the dense path
+ * finishes it.  a and b are the rows' squared norms, or their inverse
+ * norms (0 for a zero row) when luma_pairwise_gram_inverse_norms says so.
+ * self: y is x (the upper part mirrored, the diagonal exact).  Returns 0,
+ * or -1 for a metric or kernel that is not a function of the Gram matrix
+ * (Manhattan, Chebyshev, Minkowski, Laplacian). */
+int luma_pairwise_finish_gram(int is_kernel, int which, const luma_KernelParams *kp, luma_Mat *out,
+                              const double *a, const double *b, int self);
+int luma_pairwise_gram_inverse_norms(int is_kernel, int which);
+
 /* Mahalanobis distances are Euclidean distances between whitened rows. */
 enum { LUMA_PAIRWISE_OK, LUMA_PAIRWISE_NOT_FINITE, LUMA_PAIRWISE_NOT_SYMMETRIC,
        LUMA_PAIRWISE_NOT_POSITIVE_DEFINITE };

@@ -17,6 +17,7 @@
 #include "budget.h"
 #include "core/matrix_lua.h"
 #include "pairwise/pairwise.h"
+#include "sparse/sparse_lua.h"
 
 /* Mahalanobis is Euclidean on whitened rows: not a kernel metric. */
 #define METRIC_MAHALANOBIS (-1)
@@ -276,8 +277,108 @@ static void whiten(lua_State *L, Call *c) {
   c->y = zy;
 }
 
+/* ------------------------------------------------------ sparse input */
+
+static luma_KernelParams kernel_params(lua_State *L, const Call *c);
+
+static int is_sparse(lua_State *L, int idx) {
+  return luma_sparse_test(L, idx) != NULL || luma_sparse_csc_test(L, idx) != NULL;
+}
+
+/* The operand at idx as a CSR matrix: itself, or a copy (of a CSC or a
+ * dense matrix) left on the stack. */
+static luma_Sparse *csr_operand(lua_State *L, int idx) {
+  luma_Sparse *s = luma_sparse_test(L, idx);
+  if (s) return s;
+  luma_Sparse *c = luma_sparse_csc_test(L, idx);
+  if (c) {
+    luma_Sparse *out = luma_sparse_new(L, c->cols, c->rows, c->nnz);
+    luma_Threads *t = luma_meter(L, 3 * (uint64_t)c->nnz + (uint64_t)(c->rows + c->cols));
+    luma_sp_transpose(t, c, out);
+    luma_meter_done(L, t);
+    return out;
+  }
+  luma_Mat *m = luma_matrix_test(L, idx);
+  if (!m) luaL_typeerror(L, idx, "luma.Matrix or sparse matrix");
+  uint64_t units = (uint64_t)(m->rows * m->cols + m->rows);
+  luma_Threads *t = luma_meter(L, units);
+  int64_t nnz = luma_sp_count_dense(t, m, 0);
+  luma_meter_done(L, t);
+  luma_Sparse *out = luma_sparse_new(L, m->rows, m->cols, nnz);
+  t = luma_meter(L, units);
+  luma_sp_from_dense(t, m, 0, out);
+  luma_meter_done(L, t);
+  return out;
+}
+
+/* Squared norms (or inverse norms, 0 for a zero row) of a's rows. */
+static double *row_values_sparse(lua_State *L, const luma_Sparse *a, int inverse) {
+  double *v = scratch(L, (size_t)a->rows + 1);
+  luma_charge(L, (uint64_t)(a->nnz + a->rows));
+  for (int64_t i = 0; i < a->rows; i++) {
+    double s = 0;
+    for (int64_t k = a->indptr[i]; k < a->indptr[i + 1]; k++) s += a->data[k] * a->data[k];
+    v[i] = !inverse ? s : s == 0 ? 0 : 1 / sqrt(s);
+  }
+  return v;
+}
+
+/* distances or kernel with a sparse X or Y (a dense other operand is
+ * converted): the Gram matrix by a sparse product, then the finish of the
+ * dense path.  Only what is a function of x.y and the norms. */
+static int sparse_pairwise(lua_State *L, int is_kernel) {
+  const char *fname = is_kernel ? "kernel" : "distances";
+  Call c;
+  int has_y = is_sparse(L, 2) || luma_matrix_test(L, 2) != NULL;
+  c.name_arg = has_y || (lua_isnoneornil(L, 2) && lua_gettop(L) >= 3) ? 3 : 2;
+  c.opts_arg = c.name_arg + 1;
+  lua_settop(L, c.opts_arg); /* conversions go above the arguments */
+  luma_Sparse *x = csr_operand(L, 1);
+  luma_Sparse *y = has_y ? csr_operand(L, 2) : NULL;
+  if (y && x->cols != y->cols)
+    luma_arg_error(L, 2, "X is %I x %I but Y is %I x %I (they need the same number of columns)",
+                   (lua_Integer)x->rows, (lua_Integer)x->cols, (lua_Integer)y->rows,
+                   (lua_Integer)y->cols);
+  luma_Mat xs = {NULL, x->rows, x->cols, x->cols, 1}, ys = xs;
+  if (y) {
+    ys.rows = y->rows;
+    ys.cols = y->cols;
+  }
+  c.x = &xs;
+  c.y = y ? &ys : NULL;
+  parse_name(L, &c, is_kernel ? kernel_names : metric_names, is_kernel ? "kernel" : "metric",
+             is_kernel ? NULL : "euclidean");
+  luma_KernelParams kp = {0, 0, 3, 1, 1};
+  if (is_kernel) kp = kernel_params(L, &c);
+  int which = c.name->value;
+  luma_Mat probe = {NULL, 0, 0, 0, 1};
+  if (which == METRIC_MAHALANOBIS || luma_pairwise_finish_gram(is_kernel, which, &kp, &probe, NULL, NULL, 0) != 0)
+    luma_arg_error(L, c.name_arg, "%s '%s' does not take sparse matrices (%s)", is_kernel ? "kernel" : "metric",
+                   c.name->name, is_kernel ? "linear, polynomial, rbf, sigmoid, rational_quadratic and cosine do"
+                                           : "euclidean, sqeuclidean and cosine do");
+  luma_Mat *out = result(L, &c, x->rows, y ? y->rows : x->rows);
+  int out_idx = lua_gettop(L);
+  if (out->cs != 1 && out->cols > 1)
+    luma_arg_error(L, c.opts_arg, "out must have unit column stride for sparse operands (%s)", fname);
+  const luma_Sparse *other = y ? y : x;
+  luma_Sparse *yt = luma_sparse_new(L, other->cols, other->rows, other->nnz);
+  luma_Threads *t = luma_meter(L, 3 * (uint64_t)other->nnz + (uint64_t)(other->rows + other->cols));
+  luma_sp_transpose(t, other, yt);
+  luma_meter_done(L, t);
+  t = luma_threads_of(L);
+  luma_threads_finish(L, t, luma_sp_matmul_to_dense(t, x, yt, out));
+  int inverse = luma_pairwise_gram_inverse_norms(is_kernel, which);
+  double *a = row_values_sparse(L, x, inverse);
+  double *b = y ? row_values_sparse(L, y, inverse) : a;
+  luma_charge(L, (uint64_t)(out->rows * out->cols));
+  luma_pairwise_finish_gram(is_kernel, which, &kp, out, a, b, y == NULL);
+  lua_pushvalue(L, out_idx);
+  return 1;
+}
+
 /* distances(X [, Y] [, metric [, opts]]) */
 static int p_distances(lua_State *L) {
+  if (is_sparse(L, 1) || is_sparse(L, 2)) return sparse_pairwise(L, 0);
   Call c;
   parse_operands(L, &c, 1);
   parse_name(L, &c, metric_names, "metric", "euclidean");
@@ -329,6 +430,7 @@ static luma_KernelParams kernel_params(lua_State *L, const Call *c) {
 
 /* kernel(X [, Y], name [, opts]) */
 static int p_kernel(lua_State *L) {
+  if (is_sparse(L, 1) || is_sparse(L, 2)) return sparse_pairwise(L, 1);
   Call c;
   parse_operands(L, &c, 1);
   parse_name(L, &c, kernel_names, "kernel", NULL);
@@ -369,7 +471,9 @@ int luma_open_pairwise(lua_State *L) {
        "scikit-learn), \"mahalanobis\" (opts.cov, symmetric positive definite, or opts.VI, its "
        "inverse). Euclidean, squared Euclidean and cosine use BLAS (|x|^2 + |y|^2 - 2 x.y, "
        "negatives from rounding clamped to 0; \"minkowski\" with p = 2 is the exact direct "
-       "sum). opts.out receives the result. A NaN in a row gives NaN in that row."},
+       "sum). opts.out receives the result. A NaN in a row gives NaN in that row. X and Y may "
+       "be sparse (luma.sparse) for euclidean, sqeuclidean and cosine: the Gram matrix comes "
+       "from a threaded sparse product; the result is dense."},
       {"kernel", p_kernel,
        "kernel(X [, Y = X], name [, {gamma = 1/n_features, coef0 = 1, degree = 3, "
        "alpha = 1, length_scale = 1, out = nil}]) -> matrix",
@@ -379,7 +483,8 @@ int luma_open_pairwise(lua_State *L) {
        "tanh(gamma x.y + coef0); \"rational_quadratic\" (1 + |x-y|^2 / (2 alpha "
        "length_scale^2))^-alpha; \"cosine\" x.y / (|x| |y|), 0 for a zero vector. Defaults as "
        "scikit-learn: gamma = 1/n_features, coef0 = 1, degree = 3, alpha = 1, "
-       "length_scale = 1. opts.out receives the result."},
+       "length_scale = 1. opts.out receives the result. X and Y may be sparse (luma.sparse) "
+       "for every kernel but laplacian; the result is dense."},
       {"kernel_diag", p_kernel_diag,
        "kernel_diag(X, name [, {gamma = 1/n_features, coef0 = 1, degree = 3, alpha = 1, "
        "length_scale = 1}]) -> matrix",

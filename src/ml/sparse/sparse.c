@@ -446,6 +446,224 @@ luma_LoopStatus luma_sp_dense_matmul(luma_Threads *t, const luma_Mat *a, const l
   return luma_parallel_for(t, &loop);
 }
 
+/* a^T b: strips of output columns, each summed by one thread over all of
+ * a's entries in their order, so the result does not depend on the
+ * strip width or the thread count. */
+typedef struct TDenseJob {
+  const luma_Sparse *a;
+  const luma_Mat *b;
+  luma_Mat *out;
+  int64_t width;
+} TDenseJob;
+
+static void tdense_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
+  (void)k;
+  const TDenseJob *job = ctx;
+  const luma_Sparse *a = job->a;
+  luma_Mat *out = job->out;
+  for (int64_t s = begin; s < end; s++) {
+    int64_t c0 = s * job->width, c1 = c0 + job->width < out->cols ? c0 + job->width : out->cols;
+    for (int64_t i = 0; i < out->rows; i++)
+      for (int64_t c = c0; c < c1; c++) out->data[i * out->rs + c] = 0.0;
+    for (int64_t r = 0; r < a->rows; r++) {
+      const double *restrict br = job->b->data + r * job->b->rs;
+      for (int64_t e = a->indptr[r]; e < a->indptr[r + 1]; e++) {
+        double v = a->data[e];
+        double *restrict o = out->data + a->indices[e] * out->rs;
+        for (int64_t c = c0; c < c1; c++) o[c] += v * br[c];
+      }
+    }
+  }
+}
+
+luma_LoopStatus luma_sp_tmatmul_dense(luma_Threads *t, const luma_Sparse *a, const luma_Mat *b,
+                                       luma_Mat *out) {
+  if (out->rows == 0 || out->cols == 0) return luma_work_status(t);
+  /* strips of at least 8 columns (a pass over the index arrays per
+   * strip), enough of them for every thread */
+  int64_t strips = (out->cols + 7) / 8, want = 2 * (int64_t)(t != NULL ? t->count : 1);
+  if (strips > want) strips = want;
+  if (strips < 1) strips = 1;
+  int64_t width = (out->cols + strips - 1) / strips;
+  strips = (out->cols + width - 1) / width;
+  TDenseJob job = {a, b, out, width};
+  uint64_t cost = (uint64_t)(a->nnz + a->rows + out->rows) * (uint64_t)width;
+  luma_Loop loop = {strips, 1, cost, 0, tdense_chunk, &job};
+  return luma_parallel_for(t, &loop);
+}
+
+typedef struct DenseTJob {
+  const luma_Mat *d;
+  const luma_Sparse *s;
+  luma_Mat *out;
+} DenseTJob;
+
+static void dense_t_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
+  (void)k;
+  const DenseTJob *job = ctx;
+  const luma_Sparse *s = job->s;
+  for (int64_t i = begin; i < end; i++) {
+    double *o = job->out->data + i * job->out->rs;
+    for (int64_t j = 0; j < s->rows; j++) {
+      double acc = 0.0;
+      for (int64_t e = s->indptr[j]; e < s->indptr[j + 1]; e++)
+        acc += LUMA_AT(job->d, i, s->indices[e]) * s->data[e];
+      o[j] = acc;
+    }
+  }
+}
+
+luma_LoopStatus luma_sp_dense_tmatmul(luma_Threads *t, const luma_Mat *d, const luma_Sparse *s,
+                                       luma_Mat *out) {
+  if (out->rows == 0 || out->cols == 0) return luma_work_status(t);
+  uint64_t per_row = (uint64_t)s->nnz + (uint64_t)s->rows;
+  int64_t grain = (int64_t)(LUMA_WORK_CHUNK / per_row) + 1;
+  DenseTJob job = {d, s, out};
+  luma_Loop loop = {out->rows, grain, per_row, 0, dense_t_chunk, &job};
+  return luma_parallel_for(t, &loop);
+}
+
+typedef struct SpDenseOutJob {
+  const luma_Sparse *a, *b;
+  luma_Mat *out;
+} SpDenseOutJob;
+
+static void sp_dense_out_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
+  (void)k;
+  const SpDenseOutJob *job = ctx;
+  const luma_Sparse *a = job->a, *b = job->b;
+  for (int64_t i = begin; i < end; i++) {
+    double *restrict o = job->out->data + i * job->out->rs;
+    for (int64_t c = 0; c < b->cols; c++) o[c] = 0.0;
+    for (int64_t e = a->indptr[i]; e < a->indptr[i + 1]; e++) {
+      int64_t r = a->indices[e];
+      double v = a->data[e];
+      for (int64_t f = b->indptr[r]; f < b->indptr[r + 1]; f++) o[b->indices[f]] += v * b->data[f];
+    }
+  }
+}
+
+luma_LoopStatus luma_sp_matmul_to_dense(luma_Threads *t, const luma_Sparse *a, const luma_Sparse *b,
+                                         luma_Mat *out) {
+  if (out->rows == 0 || out->cols == 0) return luma_work_status(t);
+  /* the cost of a row: its entries times b's mean row length, plus the
+   * zeroing of the output row */
+  uint64_t per_row = (uint64_t)(b->rows > 0 ? b->nnz / b->rows + 1 : 1) *
+                         (uint64_t)(a->rows > 0 ? a->nnz / a->rows + 1 : 1) +
+                     (uint64_t)b->cols;
+  int64_t grain = (int64_t)(LUMA_WORK_CHUNK / per_row) + 1;
+  SpDenseOutJob job = {a, b, out};
+  luma_Loop loop = {out->rows, grain, per_row, 0, sp_dense_out_chunk, &job};
+  return luma_parallel_for(t, &loop);
+}
+
+/* ------------------------------------------------------ column ranges */
+
+int64_t luma_sp_col_range_count(luma_Threads *t, const luma_Sparse *a, int64_t c0, int64_t c1) {
+  luma_WorkBatch w = {t, 0};
+  int64_t count = 0;
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t start = a->indptr[i], end = a->indptr[i + 1];
+    if (luma_work_add(&w, (uint64_t)(end - start) + 1)) return 0;
+    for (int64_t k = start; k < end; k++) count += a->indices[k] >= c0 && a->indices[k] < c1;
+  }
+  luma_work_flush(&w);
+  return count;
+}
+
+void luma_sp_col_range(luma_Threads *t, const luma_Sparse *a, int64_t c0, int64_t c1,
+                        luma_Sparse *out) {
+  luma_WorkBatch w = {t, 0};
+  int64_t kept = 0;
+  out->indptr[0] = 0;
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t start = a->indptr[i], end = a->indptr[i + 1];
+    if (luma_work_add(&w, 2 * (uint64_t)(end - start) + 1)) return;
+    for (int64_t k = start; k < end; k++) {
+      if (a->indices[k] < c0 || a->indices[k] >= c1) continue;
+      out->indices[kept] = a->indices[k] - c0;
+      out->data[kept++] = a->data[k];
+    }
+    out->indptr[i + 1] = kept;
+  }
+  luma_work_flush(&w);
+}
+
+double luma_sp_max_abs_sum(luma_Threads *t, const luma_Sparse *a, int dim, double *acc) {
+  luma_WorkBatch w = {t, 0};
+  double best = 0.0;
+  if (dim == 1) {
+    if (luma_work_add(&w, (uint64_t)a->cols)) return 0.0;
+    for (int64_t j = 0; j < a->cols; j++) acc[j] = 0.0;
+  }
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t start = a->indptr[i], end = a->indptr[i + 1];
+    if (luma_work_add(&w, (uint64_t)(end - start) + 1)) return 0.0;
+    if (dim == 1) {
+      for (int64_t k = start; k < end; k++) acc[a->indices[k]] += fabs(a->data[k]);
+    } else {
+      double s = 0.0;
+      for (int64_t k = start; k < end; k++) s += fabs(a->data[k]);
+      if (s > best || isnan(s)) best = s;
+    }
+  }
+  if (dim == 1)
+    for (int64_t j = 0; j < a->cols; j++)
+      if (acc[j] > best || isnan(acc[j])) best = acc[j];
+  luma_work_flush(&w);
+  return best;
+}
+
+/* ------------------------------------------- element-wise, reductions */
+
+void luma_sp_map(luma_Threads *t, const luma_Sparse *a, int op, double p, luma_Sparse *out) {
+  luma_WorkBatch w = {t, 0};
+  out->indptr[0] = 0;
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t start = a->indptr[i], end = a->indptr[i + 1];
+    if (luma_work_add(&w, 3 * (uint64_t)(end - start) + 1)) return;
+    for (int64_t k = start; k < end; k++) {
+      double v = a->data[k];
+      out->indices[k] = a->indices[k];
+      out->data[k] = op == LUMA_SP_ABS ? fabs(v) : op == LUMA_SP_POW ? pow(v, p) : (double)(v > p);
+    }
+    out->indptr[i + 1] = end;
+  }
+  luma_work_flush(&w);
+}
+
+void luma_sp_extreme(luma_Threads *t, const luma_Sparse *a, int dim, int want_max, luma_Mat *out,
+                      int64_t *count) {
+  luma_WorkBatch w = {t, 0};
+  int64_t n = dim == 1 ? a->cols : a->rows;
+  if (luma_work_add(&w, (uint64_t)n)) return;
+  double start_value = want_max ? -INFINITY : INFINITY;
+  for (int64_t j = 0; j < n; j++) {
+    count[j] = 0;
+    out->data[j * (dim == 1 ? out->cs : out->rs)] = start_value;
+  }
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t s = a->indptr[i], e = a->indptr[i + 1];
+    if (luma_work_add(&w, (uint64_t)(e - s) + 1)) return;
+    for (int64_t k = s; k < e; k++) {
+      int64_t j = dim == 1 ? a->indices[k] : i;
+      double *o = &out->data[j * (dim == 1 ? out->cs : out->rs)];
+      double v = a->data[k];
+      /* NaN wins, as in the dense reductions */
+      if (isnan(v) || (want_max ? v > *o : v < *o)) *o = v;
+      count[j]++;
+    }
+  }
+  /* a line with fewer stored entries than its length holds zeros too */
+  int64_t len = dim == 1 ? a->rows : a->cols;
+  for (int64_t j = 0; j < n; j++) {
+    double *o = &out->data[j * (dim == 1 ? out->cs : out->rs)];
+    if (count[j] < len && !isnan(*o) && (want_max ? 0.0 > *o : 0.0 < *o)) *o = 0.0;
+    if (len == 0) *o = NAN;
+  }
+  luma_work_flush(&w);
+}
+
 /* ---------------------------------------------- sparse x sparse (Gustavson) */
 
 int64_t luma_sp_matmul_count(luma_Threads *t, const luma_Sparse *a, const luma_Sparse *b,

@@ -114,6 +114,51 @@ luma_LoopStatus luma_sp_matmul_dense(luma_Threads *t, const luma_Sparse *a, cons
 luma_LoopStatus luma_sp_dense_matmul(luma_Threads *t, const luma_Mat *a, const luma_Sparse *b,
                                       luma_Mat *out);
 
+/* out (a->cols x b->cols) = a^T b for a dense b (a->rows x n): the
+ * product of a CSC matrix (whose arrays are those of the CSR a, read as
+ * the CSR of its transpose) with a dense one, and X^T r for a CSR X.
+ * Threaded over strips of output columns; each element is summed in a's
+ * entry order by one thread: bit-identical for any thread count.  b and
+ * out have unit column stride; out does not overlap b. */
+luma_LoopStatus luma_sp_tmatmul_dense(luma_Threads *t, const luma_Sparse *a, const luma_Mat *b,
+                                       luma_Mat *out);
+
+/* out (d->rows x s->rows) = d s^T for a dense d (any strides) and CSR s:
+ * dense x CSC.  Threaded over d's rows; out has unit column stride. */
+luma_LoopStatus luma_sp_dense_tmatmul(luma_Threads *t, const luma_Mat *d, const luma_Sparse *s,
+                                       luma_Mat *out);
+
+/* out (a->rows x b->cols, dense, unit column stride) = a b for CSR a and
+ * b: each output row scattered from b's rows by one thread (threaded over
+ * a's rows, bit-identical for any thread count).  Gram matrices of sparse
+ * rows: a times the CSR of b's transpose. */
+luma_LoopStatus luma_sp_matmul_to_dense(luma_Threads *t, const luma_Sparse *a, const luma_Sparse *b,
+                                         luma_Mat *out);
+
+/* The entries of columns [c0, c1) (0-based), shifted to start at column
+ * 0: their count, and the copy into out (out->cols = c1 - c0). */
+int64_t luma_sp_col_range_count(luma_Threads *t, const luma_Sparse *a, int64_t c0, int64_t c1);
+void luma_sp_col_range(luma_Threads *t, const luma_Sparse *a, int64_t c0, int64_t c1,
+                        luma_Sparse *out);
+
+/* The largest sum of absolute values over the columns (dim 1, the
+ * matrix 1-norm; acc holds a->cols doubles) or over the rows (dim 2, the
+ * infinity norm).  NaN propagates. */
+double luma_sp_max_abs_sum(luma_Threads *t, const luma_Sparse *a, int dim, double *acc);
+
+/* out = op applied to each stored value (the structure is kept): |v|
+ * (LUMA_SP_ABS), v^p (LUMA_SP_POW; the caller makes sure 0^p = 0, p > 0),
+ * 1 or 0 as v > p (LUMA_SP_GT; p >= 0, so implicit zeros stay 0). */
+enum { LUMA_SP_ABS, LUMA_SP_POW, LUMA_SP_GT };
+void luma_sp_map(luma_Threads *t, const luma_Sparse *a, int op, double p, luma_Sparse *out);
+
+/* The largest (want_max) or smallest element of each column (dim 1, out
+ * a 1 x cols matrix) or row (dim 2, rows x 1), implicit zeros included
+ * (a line with fewer stored entries than its length has a 0); NaN wins;
+ * an empty line gives NaN.  count holds cols (dim 1) or rows integers. */
+void luma_sp_extreme(luma_Threads *t, const luma_Sparse *a, int dim, int want_max, luma_Mat *out,
+                      int64_t *count);
+
 /* Sparse times sparse by Gustavson's row-by-row algorithm (Gustavson,
  * "Two fast algorithms for sparse matrices", ACM TOMS 4(3), 1978).  The
  * symbolic pass fills out_indptr (a->rows + 1) and returns the result's

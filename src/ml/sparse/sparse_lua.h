@@ -16,10 +16,16 @@
  * Raises an error naming the running function for impossible sizes. */
 luma_Sparse *luma_sparse_new(lua_State *L, int64_t rows, int64_t cols, int64_t nnz);
 
-/* The sparse matrix at idx, or NULL. */
+/* The CSR matrix at idx, or NULL. */
 luma_Sparse *luma_sparse_test(lua_State *L, int idx);
 
-/* D:matmul(S [, out]) for a dense D at 1 and a sparse S at 2: the dense
+/* A CSC matrix (luma.SparseCSC) of rows x cols with nnz entries: its
+ * arrays are those of the CSR of its transpose (the returned struct is
+ * cols x rows), and the CSC matrix at idx, or NULL. */
+luma_Sparse *luma_sparse_csc_new(lua_State *L, int64_t rows, int64_t cols, int64_t nnz);
+luma_Sparse *luma_sparse_csc_test(lua_State *L, int idx);
+
+/* D:matmul(S [, out]) for a dense D at 1 and a sparse S (CSR or CSC) at 2: the dense
  * product binding hands such calls over here. */
 int luma_sparse_dense_matmul(lua_State *L);
 

@@ -41,25 +41,46 @@ static const double *row_of(const luma_LinearSvm *p, int64_t i) {
   return p->x->data + i * p->x->rs;
 }
 
-/* w.x_i with the bias feature. */
+static int64_t rows_of(const luma_LinearSvm *p) { return p->sx ? p->sx->rows : p->x->rows; }
+static int64_t cols_of(const luma_LinearSvm *p) { return p->sx ? p->sx->cols : p->x->cols; }
+
+/* w.x_i with the bias feature (a sparse row: its stored entries). */
 static double margin(const luma_LinearSvm *p, const double *w, int64_t i) {
-  const int64_t d = p->x->cols;
-  double v = luma_dot(w, row_of(p, i), d);
+  const int64_t d = cols_of(p);
+  double v;
+  if (p->sx) {
+    v = 0;
+    for (int64_t e = p->sx->indptr[i]; e < p->sx->indptr[i + 1]; e++)
+      v += w[p->sx->indices[e]] * p->sx->data[e];
+  } else {
+    v = luma_dot(w, row_of(p, i), d);
+  }
   return p->bias > 0 ? v + w[d] * p->bias : v;
 }
 
 /* w += a x_i with the bias feature (w never overlaps the data: restrict
  * lets the loop vectorize). */
 static void add_row(const luma_LinearSvm *p, double *restrict w, double a, int64_t i) {
-  const int64_t d = p->x->cols;
-  const double *restrict x = row_of(p, i);
-  for (int64_t k = 0; k < d; k++) w[k] += a * x[k];
+  const int64_t d = cols_of(p);
+  if (p->sx) {
+    for (int64_t e = p->sx->indptr[i]; e < p->sx->indptr[i + 1]; e++)
+      w[p->sx->indices[e]] += a * p->sx->data[e];
+  } else {
+    const double *restrict x = row_of(p, i);
+    for (int64_t k = 0; k < d; k++) w[k] += a * x[k];
+  }
   if (p->bias > 0) w[d] += a * p->bias;
 }
 
 static double squared_norm(const luma_LinearSvm *p, int64_t i) {
-  const double *x = row_of(p, i);
   const double b = p->bias > 0 ? p->bias * p->bias : 0;
+  if (p->sx) {
+    double s = 0;
+    for (int64_t e = p->sx->indptr[i]; e < p->sx->indptr[i + 1]; e++)
+      s += p->sx->data[e] * p->sx->data[e];
+    return s + b;
+  }
+  const double *x = row_of(p, i);
   return luma_dot(x, x, p->x->cols) + b;
 }
 
@@ -79,7 +100,7 @@ int64_t luma_linear_svm_work(int64_t l, int64_t wd, int which, int64_t *iwork) {
  * L1 loss: U_i = C_i, D = 0; L2 loss: U_i = inf, D_ii = 1/(2 C_i). */
 luma_LinearSvmResult luma_linear_svc_dual(const luma_LinearSvm *p, double *w, double *alpha,
                                           double *work, int64_t *index) {
-  const int64_t l = p->x->rows, wd = p->x->cols + (p->bias > 0);
+  const int64_t l = rows_of(p), wd = cols_of(p) + (p->bias > 0);
   double *QD = work;
   uint64_t state = p->seed;
   luma_LinearSvmResult r = {0, 0, 0};
@@ -158,7 +179,7 @@ luma_LinearSvmResult luma_linear_svc_dual(const luma_LinearSvm *p, double *w, do
  * the summed violation falls below tol times its first value. */
 luma_LinearSvmResult luma_linear_svr_dual(const luma_LinearSvm *p, double *w, double *beta,
                                           double *work, int64_t *index) {
-  const int64_t l = p->x->rows, wd = p->x->cols + (p->bias > 0);
+  const int64_t l = rows_of(p), wd = cols_of(p) + (p->bias > 0);
   double *QD = work;
   uint64_t state = p->seed;
   luma_LinearSvmResult r = {0, 0, 0};

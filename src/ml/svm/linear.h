@@ -27,9 +27,11 @@
 
 #include "core/matrix.h"
 #include "core/parallel.h"
+#include "sparse/sparse.h"
 
 typedef struct luma_LinearSvm {
-  const luma_Mat *x;   /* l x d, unit column stride */
+  const luma_Mat *x;   /* l x d, unit column stride (NULL with sx) */
+  const luma_Sparse *sx; /* or a CSR l x d (the dual solvers only) */
   const double *y;     /* classes +1/-1, or regression targets */
   const double *C;     /* per-sample penalty (C x weights) */
   double bias;         /* value of the appended constant feature; <= 0: none */

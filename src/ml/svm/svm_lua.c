@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/matrix_lua.h"
+#include "sparse/sparse_lua.h"
 #include "svm/linear.h"
 #include "svm/smo.h"
 
@@ -226,11 +227,14 @@ static const char *const linear_names[] = {"svc_dual", "svr_dual", "svc_l1", NUL
 
 /* linear(X, opts) -> w, dual, info */
 static int svm_linear(lua_State *L) {
-  luma_Mat *x = luma_matrix_check(L, 1);
+  luma_Sparse *sx = luma_sparse_test(L, 1);
+  luma_Mat *x = sx ? NULL : luma_matrix_check(L, 1);
   check_options_table(L, 2, "solver|y|C|bias|loss|epsilon|tol|max_iter|seed");
   lua_settop(L, 2);
   const int which = opt_name(L, 2, "solver", linear_names, 0, "svc_dual, svr_dual, svc_l1");
-  const int64_t l = x->rows, d = x->cols;
+  if (sx && which == LUMA_LINEAR_SVC_L1_PRIMAL)
+    luma_arg_error(L, 1, "the l1 primal solver needs a dense X (the dual solvers take a sparse one)");
+  const int64_t l = sx ? sx->rows : x->rows, d = sx ? sx->cols : x->cols;
   if (l < 1) luma_arg_error(L, 1, "X has no rows");
   double *y = opt_column(L, 2, "y", l, 1);
   if (which != LUMA_LINEAR_SVR_DUAL)
@@ -253,15 +257,22 @@ static int svm_linear(lua_State *L) {
   p.max_iter = (int64_t)opt_integer(L, 2, "max_iter", 1000, 1, LUA_MAXINTEGER);
   p.seed = (uint64_t)opt_integer(L, 2, "seed", 0, LUA_MININTEGER, LUA_MAXINTEGER);
   /* rows with unit column stride, finite */
-  luma_Mat dense = *x;
-  if (x->cs != 1 && d > 1) {
-    double *copy = lua_newuserdatauv(L, (size_t)(l * d > 0 ? l * d : 1) * sizeof(double), 0);
-    dense = luma_mat_dense(copy, l, d);
-    luma_mat_copy(&dense, x);
+  luma_Mat dense;
+  if (sx) {
+    for (int64_t e = 0; e < sx->nnz; e++)
+      if (!isfinite(sx->data[e])) luma_arg_error(L, 1, "X has a non-finite stored value");
+    p.sx = sx;
+  } else {
+    dense = *x;
+    if (x->cs != 1 && d > 1) {
+      double *copy = lua_newuserdatauv(L, (size_t)(l * d > 0 ? l * d : 1) * sizeof(double), 0);
+      dense = luma_mat_dense(copy, l, d);
+      luma_mat_copy(&dense, x);
+    }
+    dense.cs = 1;
+    luma_matrix_check_finite(L, 1, &dense, "X", 1);
+    p.x = &dense;
   }
-  dense.cs = 1;
-  luma_matrix_check_finite(L, 1, &dense, "X", 1);
-  p.x = &dense;
   const int64_t wd = d + (p.bias > 0);
   int64_t niwork = 0;
   int64_t nwork = luma_linear_svm_work(l, wd, which, &niwork);
