@@ -41,7 +41,9 @@ function kernels.bow_kernel(X, Y, opts)
     args.fail(2, "bad argument #2 to 'bow_kernel' (Y has %d columns but X has %d)", B:cols(),
       A:cols())
   end
-  return args.relay(2, native.intersection, A, B, normalize)
+  local K, msg = native.intersection(A, B, normalize)
+  if not K then args.fail(2, "%s", msg) end
+  return K
 end
 luma.doc.set(kernels.bow_kernel, { name = "luma.text.bow_kernel",
   signature = "luma.text.bow_kernel(X [, Y = X] [, {normalize = true}]) -> matrix",

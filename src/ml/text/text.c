@@ -89,6 +89,7 @@ static uint64_t hash_bytes(const char *s, size_t n) {
 static int64_t lookup(const luma_TextSet *s, const char *str, size_t len, uint64_t h,
                       uint64_t *slot) {
   uint64_t k = h & s->mask;
+  /* audit-loops: a hash probe (O(1) expected steps at load <= 1/2); the caller charges the item */
   for (;;) {
     const int64_t e = s->slots[k];
     if (e == 0) {
@@ -112,8 +113,10 @@ static int rehash(luma_TextCounter *c, luma_TextSet *s, uint64_t nslots) {
   int64_t *slots = c->alloc(c->ud, NULL, 0, nslots * sizeof *slots);
   if (slots == NULL) return 1;
   memset(slots, 0, nslots * sizeof *slots);
+  /* audit-loops: a doubling rehash, amortized O(1) per insert, which the caller charges */
   for (int64_t id = 0; id < s->count; id++) {
     uint64_t k = s->hash[id] & (nslots - 1);
+    /* audit-loops: a hash probe (O(1) expected steps) */
     while (slots[k]) k = (k + 1) & (nslots - 1);
     slots[k] = id + 1;
   }
@@ -334,6 +337,7 @@ int32_t luma_text_murmur3(const void *key, size_t len, uint32_t seed) {
   const uint32_t c1 = 0xcc9e2d51u, c2 = 0x1b873593u;
   uint32_t h = seed;
   const size_t blocks = len / 4;
+  /* audit-loops: a scan of the key, whose bytes the caller charges */
   for (size_t i = 0; i < blocks; i++) {
     uint32_t k = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 | (uint32_t)p[4 * i + 2] << 16 |
                  (uint32_t)p[4 * i + 3] << 24;

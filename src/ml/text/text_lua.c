@@ -504,13 +504,18 @@ static void kernel_rows(void *ctx, int64_t k, int64_t begin, int64_t end) {
     }
 }
 
-static double *row_sums(lua_State *L, const luma_Sparse *a, int arg) {
+/* The row sums of a (pushed as scratch), or NULL with *bad the first row
+ * holding a negative or non-finite count. */
+static double *row_sums(lua_State *L, const luma_Sparse *a, int64_t *bad) {
   double *s = lua_newuserdatauv(L, (size_t)(a->rows ? a->rows : 1) * sizeof(double), 0);
+  luma_charge(L, (uint64_t)a->nnz + (uint64_t)a->rows);
   for (int64_t i = 0; i < a->rows; i++) {
     s[i] = 0;
     for (int64_t k = a->indptr[i]; k < a->indptr[i + 1]; k++) {
-      if (!(a->data[k] >= 0) || isinf(a->data[k]))
-        luma_arg_error(L, arg, "counts must be finite and >= 0 (row %I)", (lua_Integer)(i + 1));
+      if (!(a->data[k] >= 0) || isinf(a->data[k])) {
+        *bad = i;
+        return NULL;
+      }
       s[i] += a->data[k];
     }
   }
@@ -519,7 +524,7 @@ static double *row_sums(lua_State *L, const luma_Sparse *a, int arg) {
 
 /* intersection(X, Y, normalized) -> the dense X.rows x Y.rows matrix of
  * sum_k min(x_k, y_k), divided by sqrt(sum x * sum y) when normalized (0
- * for an empty row) */
+ * for an empty row) | nil, message (a negative or non-finite count) */
 static int t_intersection(lua_State *L) {
   luma_Sparse *x = check_sparse(L, 1);
   luma_Sparse *y = check_sparse(L, 2);
@@ -527,7 +532,15 @@ static int t_intersection(lua_State *L) {
   if (x->cols != y->cols)
     luma_arg_error(L, 2, "Y has %I columns but X has %I", (lua_Integer)y->cols,
                    (lua_Integer)x->cols);
-  double *sx = row_sums(L, x, 1), *sy = row_sums(L, y, 2);
+  int64_t bad = 0;
+  double *sx = row_sums(L, x, &bad);
+  double *sy = sx ? row_sums(L, y, &bad) : NULL;
+  if (!sx || !sy) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "bad argument #%d to 'bow_kernel' (counts must be finite and >= 0, row %I "
+                    "has one that is not)", sx ? 2 : 1, (lua_Integer)(bad + 1));
+    return 2;
+  }
   luma_Mat *out = luma_matrix_new(L, x->rows, y->rows);
   KernelJob job = {x, y, normalized ? sx : NULL, normalized ? sy : NULL, out};
   const uint64_t per_row = (uint64_t)y->rows + (uint64_t)y->nnz +
@@ -546,6 +559,7 @@ static int t_murmur(lua_State *L) {
   const lua_Integer seed = luaL_optinteger(L, 2, 0);
   if (seed < 0 || seed > (lua_Integer)UINT32_MAX)
     luma_arg_error(L, 2, "seed must be in [0, 2^32 - 1], got %I", seed);
+  luma_charge(L, (uint64_t)len / 4 + 1);
   lua_pushinteger(L, luma_text_murmur3(s, len, (uint32_t)seed));
   return 1;
 }
