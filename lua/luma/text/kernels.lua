@@ -28,6 +28,10 @@ function kernels.bow_kernel(X, Y, opts)
   if type(Y) == "table" and not luma.ismatrix(Y) and not luma.sparse.issparse(Y) and opts == nil then
     Y, opts = nil, Y
   end
+  if opts ~= nil and (type(opts) ~= "table" or getmetatable(opts) ~= nil) then
+    args.fail(2, "bad argument #3 to 'bow_kernel' (options table expected, got %s)",
+      args.type_of(opts))
+  end
   args.check_opts("bow_kernel", opts, { normalize = true }, 2)
   local normalize = true
   if opts and opts.normalize ~= nil then
