@@ -18,6 +18,7 @@
 
 #include "core/matrix_lua.h"
 #include "sparse/sparse_lua.h"
+#include "text/lda.h"
 #include "text/text.h"
 #include "text/unicode.h"
 #include "budget.h"
@@ -564,6 +565,74 @@ static int t_murmur(lua_State *L) {
   return 1;
 }
 
+/* ------------------------------------------------------------- LDA */
+
+/* bad_counts(X) -> the first row (1-based) holding a negative or
+ * non-finite value, or nil */
+static int t_bad_counts(lua_State *L) {
+  luma_Sparse *x = check_sparse(L, 1);
+  int64_t bad = -1;
+  if (row_sums(L, x, &bad) != NULL) lua_pushnil(L);
+  else lua_pushinteger(L, bad + 1);
+  return 1;
+}
+
+/* lda_estep(X, ew, prior, max_iter, tol, doc_topic, sstats?) -> sstats |
+ * nothing: the E-step (lda.h), doc_topic (n x k) updated in place; with
+ * sstats true, the k x V expected counts (not yet times ew). */
+static int t_lda_estep(lua_State *L) {
+  luma_Sparse *x = check_sparse(L, 1);
+  luma_Mat *ew = luma_matrix_check(L, 2);
+  const double prior = luaL_checknumber(L, 3);
+  const lua_Integer max_iter = luaL_checkinteger(L, 4);
+  const double tol = luaL_checknumber(L, 5);
+  luma_Mat *dt = luma_matrix_check(L, 6);
+  const int want = lua_toboolean(L, 7);
+  if (ew->cols != x->cols || dt->rows != x->rows || dt->cols != ew->rows || max_iter < 0 ||
+      max_iter > INT32_MAX)
+    luma_arg_error(L, 1, "inconsistent LDA shapes");
+  luma_Mat *ss = NULL;
+  if (want) {
+    ss = luma_matrix_new(L, ew->rows, ew->cols);
+    for (int64_t i = 0; i < ss->rows; i++)
+      for (int64_t j = 0; j < ss->cols; j++) LUMA_AT(ss, i, j) = 0;
+  }
+  int64_t longest = 0;
+  for (int64_t d = 0; d < x->rows; d++)
+    if (x->indptr[d + 1] - x->indptr[d] > longest) longest = x->indptr[d + 1] - x->indptr[d];
+  double *scratch = lua_newuserdatauv(
+      L, (size_t)(3 * ew->rows + longest * (ew->rows + 1) + 1) * sizeof(double), 0);
+  luma_Threads *t = luma_meter(L, (uint64_t)(x->nnz * ew->rows) * (uint64_t)(max_iter + 1) * 4);
+  luma_lda_estep(t, x, ew, prior, (int)max_iter, tol, dt, ss, scratch);
+  luma_meter_done(L, t);
+  lua_pop(L, 1);
+  return want ? 1 : 0;
+}
+
+/* lda_expect(M) -> psi(M) - psi(row sums) */
+static int t_lda_expect(lua_State *L) {
+  luma_Mat *m = luma_matrix_check(L, 1);
+  luma_Mat *out = luma_matrix_new(L, m->rows, m->cols);
+  luma_Threads *t = luma_meter(L, 8 * (uint64_t)(m->rows * m->cols) + 1);
+  luma_lda_dirichlet_expectation(t, m, out);
+  luma_meter_done(L, t);
+  return 1;
+}
+
+/* lda_doc_bound(X, edt, ec) -> sum_d sum_w x_dw logsumexp_k(edt[d][k] + ec[k][w]) */
+static int t_lda_doc_bound(lua_State *L) {
+  luma_Sparse *x = check_sparse(L, 1);
+  luma_Mat *edt = luma_matrix_check(L, 2);
+  luma_Mat *ec = luma_matrix_check(L, 3);
+  if (ec->cols != x->cols || edt->rows != x->rows || edt->cols != ec->rows)
+    luma_arg_error(L, 1, "inconsistent LDA shapes");
+  luma_Threads *t = luma_meter(L, 4 * (uint64_t)(x->nnz * ec->rows) + 1);
+  const double v = luma_lda_doc_bound(t, x, edt, ec);
+  luma_meter_done(L, t);
+  lua_pushnumber(L, v);
+  return 1;
+}
+
 static const luma_Func funcs[] = {
     {"count", t_count, "count(docs, opts)", "Counts the analyzed features of documents."},
     {"hash", t_hash, "hash(docs, opts)", "Counts hashed features of documents."},
@@ -574,6 +643,11 @@ static const luma_Func funcs[] = {
     {"row_terms", t_row_terms, "row_terms(X, terms)", "Terms of each row's non-zeros."},
     {"intersection", t_intersection, "intersection(X, Y, normalized)",
      "The bag-of-words intersection kernel."},
+    {"lda_estep", t_lda_estep, "lda_estep(X, ew, prior, max_iter, tol, doc_topic, sstats)",
+     "The LDA E-step."},
+    {"bad_counts", t_bad_counts, "bad_counts(X)", "The first row with a bad count."},
+    {"lda_expect", t_lda_expect, "lda_expect(M)", "Dirichlet expectations of rows."},
+    {"lda_doc_bound", t_lda_doc_bound, "lda_doc_bound(X, edt, ec)", "The documents' bound term."},
     {"murmurhash3_32", t_murmur, "murmurhash3_32(s [, seed])", "MurmurHash3_x86_32, signed."},
     {NULL, NULL, NULL, NULL}};
 
