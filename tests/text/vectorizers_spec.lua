@@ -78,6 +78,14 @@ describe("luma.text vectorizers", function()
     assert.same({ "ǆemal", "ǆemal", "ǆemal", "мир", "ёлка" }, analyze("Ǆemal ǅemal ǆemal МИР ЁЛКА"))
   end)
 
+  it("preprocess and analyze one document as fit does", function()
+    local v = text.TfidfVectorizer{ analyzer = "char_wb", ngram_range = { 2, 2 } }
+    assert.equal("ὀδυσσεύς ab", v:build_preprocessor()("ὈΔΥΣΣΕΎΣ Ab"))
+    assert.same({ " a", "ab", "b " }, v:build_analyzer()("AB"))
+    assert.equal("a\239\191\189b", text.HashingVectorizer{ decode_error = "replace" }
+      :build_preprocessor()("A\255B"))
+  end)
+
   it("tokenize as (?u)\\b\\w\\w+\\b: 2+ letters, digits or underscores", function()
     local analyze = text.CountVectorizer{}:build_analyzer()
     -- Ⅻ is one character (a number, so a word character): too short

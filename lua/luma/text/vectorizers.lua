@@ -233,6 +233,25 @@ local function text_example(make)
   return function() return make(), CORPUS, nil end
 end
 
+-- est:build_analyzer() and est:build_preprocessor(): the native analysis
+-- of one document as a function.
+local function one_document(self, fn, what)
+  local opts = analyzer_opts(self.params)
+  return function(doc)
+    if type(doc) ~= "string" then
+      fail(2, "bad argument #1 to '%s' (string expected, got %s)", what, args.type_of(doc))
+    end
+    local out, msg = fn(doc, opts)
+    if not out then fail(2, "bad argument #1 to '%s' (%s)", what, msg) end
+    return out
+  end
+end
+
+local function build_analyzer(self) return one_document(self, native.analyze, "analyzer") end
+local function build_preprocessor(self)
+  return one_document(self, native.preprocess, "preprocessor")
+end
+
 local METHOD_DOCS = {
   fit = { signature = "est:fit(docs) -> est", doc = "Learns the vocabulary of a list of strings." },
   transform = { signature = "est:transform(docs) -> SparseMatrix",
@@ -246,6 +265,9 @@ local METHOD_DOCS = {
   build_analyzer = { signature = "est:build_analyzer() -> function",
     doc = "The analyzer as a function of one document (a string) that returns the list of "
       .. "its features (tokens or n-grams, stop words removed) in order." },
+  build_preprocessor = { signature = "est:build_preprocessor() -> function",
+    doc = "The preprocessor as a function of one document (a string) that returns it decoded "
+      .. "(under decode_error) and lowercased (under lowercase), as UTF-8." },
 }
 
 vectorizers.CountVectorizer = estimator.class{
@@ -265,17 +287,8 @@ vectorizers.CountVectorizer = estimator.class{
   transform = function(self, X) return count_fixed(self, documents(X, "transform"), "transform") end,
   get_feature_names_out = feature_names,
   inverse_transform = inverse,
-  build_analyzer = function(self)
-    local opts = analyzer_opts(self.params)
-    return function(doc)
-      if type(doc) ~= "string" then
-        fail(2, "bad argument #1 to 'analyzer' (string expected, got %s)", args.type_of(doc))
-      end
-      local out, msg = native.analyze(doc, opts)
-      if not out then fail(2, "bad argument #1 to 'analyzer' (%s)", msg) end
-      return out
-    end
-  end,
+  build_analyzer = build_analyzer,
+  build_preprocessor = build_preprocessor,
 }
 
 -- ------------------------------------------------------------ tf-idf
@@ -358,6 +371,8 @@ vectorizers.TfidfVectorizer = estimator.class{
   end,
   get_feature_names_out = feature_names,
   inverse_transform = inverse,
+  build_analyzer = build_analyzer,
+  build_preprocessor = build_preprocessor,
 }
 
 -- ------------------------------------------------------------ hashing
@@ -388,7 +403,15 @@ vectorizers.HashingVectorizer = estimator.class{
     .. "n_features: the columns scikit-learn 1.2.1's HashingVectorizer gives. Keeps no "
     .. "vocabulary; fit learns nothing but is needed before transform (the estimator contract).",
   params = hashing_params,
+  method_docs = { build_analyzer = METHOD_DOCS.build_analyzer,
+    build_preprocessor = METHOD_DOCS.build_preprocessor,
+    transform = { signature = "est:transform(docs) -> SparseMatrix",
+      doc = "The documents as a luma.SparseMatrix (documents x n_features)." },
+    fit_transform = { signature = "est:fit_transform(docs) -> SparseMatrix",
+      doc = "fit (which learns nothing) and transform." } },
   example = text_example(function() return vectorizers.HashingVectorizer{ n_features = 64 } end),
+  build_analyzer = build_analyzer,
+  build_preprocessor = build_preprocessor,
   fit = function(self, X) documents(X, "fit") end,
   fit_transform = function(self, X) return hashed(self, X, "fit_transform") end,
   transform = function(self, X) return hashed(self, X, "transform") end,

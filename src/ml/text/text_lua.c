@@ -170,22 +170,42 @@ static void push_matrix(lua_State *L, luma_TextCounter *c, luma_Threads *t, cons
 }
 
 /* Orders ids by their terms' bytes (Python's order of str: code points). */
-static const luma_TextSet *sort_set;
-static int cmp_terms(const void *a, const void *b) {
-  const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  const uint32_t lx = sort_set->len[x], ly = sort_set->len[y];
-  const int r = memcmp(sort_set->arena + sort_set->off[x], sort_set->arena + sort_set->off[y],
-                       lx < ly ? lx : ly);
+static int cmp_terms(const void *ctx, int64_t x, int64_t y) {
+  const luma_TextSet *s = ctx;
+  const uint32_t lx = s->len[x], ly = s->len[y];
+  const int r = memcmp(s->arena + s->off[x], s->arena + s->off[y], lx < ly ? lx : ly);
   return r ? r : (lx > ly) - (lx < ly);
 }
 
 /* Among the kept, the order of max_features: term frequency down, then
- * column up. */
-static const double *sort_tf;
-static int cmp_tf(const void *a, const void *b) {
-  const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  if (sort_tf[x] != sort_tf[y]) return sort_tf[x] > sort_tf[y] ? -1 : 1;
+ * column up (ctx: the term frequencies by rank). */
+static int cmp_tf(const void *ctx, int64_t x, int64_t y) {
+  const double *tf = ctx;
+  if (tf[x] != tf[y]) return tf[x] > tf[y] ? -1 : 1;
   return (x > y) - (x < y);
+}
+
+/* Sorts a[0..n-1] by cmp(ctx, ., .): a bottom-up merge sort through tmp
+ * (n entries), stable, with its context passed along (qsort has no
+ * context argument, and a static one would be shared by states running
+ * on other threads). */
+static void sort_ids(int64_t *a, int64_t n, int64_t *tmp,
+                     int (*cmp)(const void *, int64_t, int64_t), const void *ctx) {
+  int64_t *src = a, *dst = tmp;
+  for (int64_t width = 1; width < n; width *= 2) {
+    for (int64_t lo = 0; lo < n; lo += 2 * width) {
+      const int64_t mid = lo + width < n ? lo + width : n;
+      const int64_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+      int64_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) dst[k++] = cmp(ctx, src[j], src[i]) < 0 ? src[j++] : src[i++];
+      while (i < mid) dst[k++] = src[i++];
+      while (j < hi) dst[k++] = src[j++];
+    }
+    int64_t *swap = src;
+    src = dst;
+    dst = swap;
+  }
+  if (src != a) memcpy(a, src, (size_t)n * sizeof *a);
 }
 
 static void push_term(lua_State *L, const luma_TextSet *s, int64_t id) {
@@ -260,9 +280,11 @@ static int t_count(lua_State *L) {
     df[c->indices[k]] += 1;
     tf[c->indices[k]] += c->data[k];
   }
-  luma_charge(L, (uint64_t)V * 24);
-  sort_set = &c->vocab;
-  qsort(order, (size_t)V, sizeof *order, cmp_terms);
+  /* a merge sort of V terms: about V log2 V comparisons */
+  luma_charge(L, (uint64_t)V * (uint64_t)(8 + 2 * (64 - __builtin_clzll((uint64_t)V | 1))));
+  int64_t *tmp_sort = lua_newuserdatauv(L, (size_t)V * sizeof(int64_t), 0);
+  sort_ids(order, V, tmp_sort, cmp_terms, &c->vocab);
+  lua_pop(L, 1);
   /* kept: df in [min_count, max_count]; rank r -> kept flag in col_of
    * (indexed by rank for now) */
   int64_t kept = 0;
@@ -280,12 +302,13 @@ static int t_count(lua_State *L) {
       tf_rank[r] = tf[order[r]];
       if (col_of[r]) cand[m++] = r;
     }
-    sort_tf = tf_rank;
-    qsort(cand, (size_t)m, sizeof *cand, cmp_tf);
+    int64_t *cand_tmp = lua_newuserdatauv(L, (size_t)(m ? m : 1) * sizeof(int64_t), 0);
+    luma_charge(L, (uint64_t)m * (uint64_t)(8 + 2 * (64 - __builtin_clzll((uint64_t)m | 1))));
+    sort_ids(cand, m, cand_tmp, cmp_tf, tf_rank);
     for (int64_t r = 0; r < V; r++) col_of[r] = 0;
     for (int64_t k = 0; k < max_features; k++) col_of[cand[k]] = 1;
     kept = max_features;
-    lua_pop(L, 2);
+    lua_pop(L, 3);
   }
   if (kept == 0) {
     luma_meter_done(L, t);
