@@ -86,6 +86,23 @@ describe("luma.text in a sandboxed state", function()
     end)
   end
 
+  it("charges the vocabulary to the memory limit", function()
+    -- the same host without an instruction limit: 2 MB of varied text
+    -- has tens of millions of distinct character 1..30-grams, far more
+    -- than 64 MB holds
+    assert(os.execute("mkdir -p " .. support.quote(dir .. "/unlimited")))
+    local unlimited = assert(support.compile_host((HOST:gsub("opts.instruction_limit = 10000000;",
+      "opts.instruction_limit = 0;")), dir .. "/unlimited"))
+    local out = support.run("timeout 60 " .. support.quote(unlimited) .. " " .. support.quote(
+      "math.randomseed(1) docs = {} for i = 1, 2000 do local t = {} for j = 1, 1000 do "
+        .. "t[j] = string.char(97 + math.random(0, 25)) end docs[i] = table.concat(t) end")
+      .. " " .. support.quote("luma.text.CountVectorizer{ analyzer = 'char', ngram_range = "
+        .. "{1, 30} }:fit(docs)"))
+    local message, next_run = out:match("^%S+\n([^\n]*)\n([^\n]*)\n$")
+    assert.truthy(message and message:find("not enough memory", 1, true), out)
+    assert.equal("2", next_run)
+  end)
+
   it("small corpora finish within the same limits", function()
     local _, message = run("local X = luma.text.TfidfVectorizer{}:fit_transform(small) "
       .. "assert(X:cols() == 4)")
