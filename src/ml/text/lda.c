@@ -49,17 +49,20 @@ static void expect_1d(double *gamma, int64_t k, double prior, double *out) {
   for (int64_t j = 0; j < k; j++) out[j] = exp(luma_lda_psi(gamma[j]) - pt);
 }
 
-int luma_lda_estep(luma_Threads *t, const luma_Sparse *x, const luma_Mat *ew, double prior,
-                   int max_iter, double tol, luma_Mat *doc_topic, luma_Mat *sstats,
-                   double *scratch) {
-  const int64_t k = ew->rows;
+/* The E-step over documents [d0, d1) into sstats (or not, NULL), with
+ * scratch of luma_lda_scratch_block doubles.  Nonzero: stopped. */
+static int estep_range(luma_Threads *t, const luma_Sparse *x, const luma_Mat *ew, double prior,
+                       int max_iter, double tol, luma_Mat *doc_topic, double *sstats,
+                       double *scratch, int64_t d0, int64_t d1) {
+  const int64_t k = ew->rows, V = ew->cols;
   double *gamma = scratch, *last = scratch + k, *edt = scratch + 2 * k, *norm = scratch + 3 * k;
   luma_WorkBatch w = {t, 0};
-  for (int64_t d = 0; d < x->rows; d++) {
+  for (int64_t d = d0; d < d1; d++) {
     const int64_t a = x->indptr[d], n = x->indptr[d + 1] - a;
     const int64_t *ids = x->indices + a;
     const double *cnt = x->data + a;
     double *ewd = norm + n; /* exp(E[log beta]) of the document's words, k x n */
+    if (luma_work_add(&w, 2 * (uint64_t)(k * n + k) + 1)) return 1;
     for (int64_t j = 0; j < k; j++)
       for (int64_t p = 0; p < n; p++) ewd[j * n + p] = LUMA_AT(ew, j, ids[p]);
     /* exp(E[log theta]) of the starting gamma (no prior added) */
@@ -74,14 +77,14 @@ int luma_lda_estep(luma_Threads *t, const luma_Sparse *x, const luma_Mat *ew, do
       if (luma_work_add(&w, 4 * (uint64_t)(k * n + k) + 1)) return 1;
       for (int64_t j = 0; j < k; j++) last[j] = gamma[j];
       for (int64_t p = 0; p < n; p++) {
-        double s = 0;
-        for (int64_t j = 0; j < k; j++) s += edt[j] * ewd[j * n + p];
-        norm[p] = cnt[p] / (s + DBL_EPSILON);
+        double sum = 0;
+        for (int64_t j = 0; j < k; j++) sum += edt[j] * ewd[j * n + p];
+        norm[p] = cnt[p] / (sum + DBL_EPSILON);
       }
       for (int64_t j = 0; j < k; j++) {
-        double s = 0;
-        for (int64_t p = 0; p < n; p++) s += norm[p] * ewd[j * n + p];
-        gamma[j] = edt[j] * s;
+        double sum = 0;
+        for (int64_t p = 0; p < n; p++) sum += norm[p] * ewd[j * n + p];
+        gamma[j] = edt[j] * sum;
       }
       expect_1d(gamma, k, prior, edt);
       double change = 0;
@@ -91,16 +94,82 @@ int luma_lda_estep(luma_Threads *t, const luma_Sparse *x, const luma_Mat *ew, do
     for (int64_t j = 0; j < k; j++) LUMA_AT(doc_topic, d, j) = gamma[j];
     if (sstats) {
       for (int64_t p = 0; p < n; p++) {
-        double s = 0;
-        for (int64_t j = 0; j < k; j++) s += edt[j] * ewd[j * n + p];
-        norm[p] = cnt[p] / (s + DBL_EPSILON);
+        double sum = 0;
+        for (int64_t j = 0; j < k; j++) sum += edt[j] * ewd[j * n + p];
+        norm[p] = cnt[p] / (sum + DBL_EPSILON);
       }
       for (int64_t j = 0; j < k; j++)
-        for (int64_t p = 0; p < n; p++) LUMA_AT(sstats, j, ids[p]) += edt[j] * norm[p];
+        for (int64_t p = 0; p < n; p++) sstats[j * V + ids[p]] += edt[j] * norm[p];
     }
   }
   luma_work_flush(&w);
-  return luma_work_status(t) != LUMA_LOOP_DONE;
+  return 0;
+}
+
+int64_t luma_lda_blocks(const luma_Sparse *x, int64_t k, int want_sstats) {
+  int64_t b = x->rows / 64;
+  if (b > 4) b = 4;
+  /* each block past the first holds its own k x V expected counts: at
+   * most 32 MB of them */
+  while (want_sstats && b > 1 && (double)(b - 1) * (double)k * (double)x->cols * 8 > 32e6) b--;
+  return b < 1 ? 1 : b;
+}
+
+size_t luma_lda_scratch_block(const luma_Sparse *x, int64_t k) {
+  int64_t longest = 0;
+  for (int64_t d = 0; d < x->rows; d++)
+    if (x->indptr[d + 1] - x->indptr[d] > longest) longest = x->indptr[d + 1] - x->indptr[d];
+  return (size_t)(3 * k + longest * (k + 1) + 1);
+}
+
+typedef struct EstepJob {
+  luma_Threads *t;
+  const luma_Sparse *x;
+  const luma_Mat *ew;
+  double prior, tol;
+  int max_iter;
+  luma_Mat *doc_topic;
+  double *sstats; /* block 0's (the result), or NULL */
+  double *scratch;
+  size_t per_block;
+  int64_t blocks;
+} EstepJob;
+
+static void estep_block(void *ctx, int64_t b, int64_t begin, int64_t end) {
+  (void)begin;
+  (void)end;
+  const EstepJob *j = ctx;
+  const int64_t n = j->x->rows, size = (n + j->blocks - 1) / j->blocks;
+  const int64_t d0 = b * size, d1 = d0 + size < n ? d0 + size : n;
+  const size_t kv = (size_t)(j->ew->rows * j->ew->cols);
+  double *own = NULL;
+  if (j->sstats) own = b == 0 ? j->sstats : j->scratch + (size_t)j->blocks * j->per_block +
+                                                (size_t)(b - 1) * kv;
+  estep_range(j->t, j->x, j->ew, j->prior, j->max_iter, j->tol, j->doc_topic, own,
+              j->scratch + (size_t)b * j->per_block, d0, d1);
+}
+
+int luma_lda_estep(luma_Threads *t, const luma_Sparse *x, const luma_Mat *ew, double prior,
+                   int max_iter, double tol, luma_Mat *doc_topic, luma_Mat *sstats,
+                   int64_t blocks, double *scratch) {
+  const size_t kv = (size_t)(ew->rows * ew->cols);
+  EstepJob job = {t, x, ew, prior, tol, max_iter, doc_topic, sstats ? sstats->data : NULL, scratch,
+                  luma_lda_scratch_block(x, ew->rows), blocks};
+  if (sstats) {
+    double *rest = scratch + (size_t)blocks * job.per_block;
+    for (size_t q = 0; q < (size_t)(blocks - 1) * kv; q++) rest[q] = 0;
+  }
+  luma_Loop loop = {blocks, 1, 1, 0, estep_block, &job};
+  if (luma_parallel_for(t, &loop) != LUMA_LOOP_DONE || luma_work_status(t) != LUMA_LOOP_DONE)
+    return 1;
+  /* the blocks' expected counts, added in block order */
+  if (sstats)
+    for (int64_t b = 1; b < blocks; b++) {
+      if (luma_work_charge(t, kv)) return 1;
+      const double *own = scratch + (size_t)blocks * job.per_block + (size_t)(b - 1) * kv;
+      for (size_t q = 0; q < kv; q++) sstats->data[q] += own[q];
+    }
+  return 0;
 }
 
 double luma_lda_doc_bound(luma_Threads *t, const luma_Sparse *x, const luma_Mat *edt,

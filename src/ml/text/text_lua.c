@@ -620,14 +620,13 @@ static int t_lda_estep(lua_State *L) {
     for (int64_t i = 0; i < ss->rows; i++)
       for (int64_t j = 0; j < ss->cols; j++) LUMA_AT(ss, i, j) = 0;
   }
-  int64_t longest = 0;
-  for (int64_t d = 0; d < x->rows; d++)
-    if (x->indptr[d + 1] - x->indptr[d] > longest) longest = x->indptr[d + 1] - x->indptr[d];
-  double *scratch = lua_newuserdatauv(
-      L, (size_t)(3 * ew->rows + longest * (ew->rows + 1) + 1) * sizeof(double), 0);
-  luma_Threads *t = luma_meter(L, (uint64_t)(x->nnz * ew->rows) * (uint64_t)(max_iter + 1) * 4);
-  luma_lda_estep(t, x, ew, prior, (int)max_iter, tol, dt, ss, scratch);
-  luma_meter_done(L, t);
+  const int64_t blocks = luma_lda_blocks(x, ew->rows, want);
+  const size_t per = luma_lda_scratch_block(x, ew->rows);
+  const size_t extra = want ? (size_t)(blocks - 1) * (size_t)(ew->rows * ew->cols) : 0;
+  double *scratch = lua_newuserdatauv(L, ((size_t)blocks * per + extra) * sizeof(double), 0);
+  luma_Threads *t = luma_threads_of(L);
+  luma_lda_estep(t, x, ew, prior, (int)max_iter, tol, dt, ss, blocks, scratch);
+  luma_threads_finish(L, t, LUMA_LOOP_DONE); /* raises if the meter stopped */
   lua_pop(L, 1);
   return want ? 1 : 0;
 }
