@@ -572,8 +572,11 @@ static luma_TextStatus finish_hashed_row(luma_TextCounter *c, int64_t start) {
 
 luma_TextStatus luma_text_count(luma_TextCounter *c, luma_Threads *t, const char *doc,
                                 size_t len) {
-  if (luma_work_charge(t, 8 * (uint64_t)len * (uint64_t)(c->max_n - c->min_n + 1) + 16))
-    return LUMA_TEXT_STOPPED;
+  /* each byte is decoded and lowercased, then read by about one n-gram of
+   * each length g, which costs g (hashing, comparing) plus a lookup */
+  uint64_t per_byte = 4;
+  for (int g = c->min_n; g <= c->max_n; g++) per_byte += (uint64_t)g + 4;
+  if (luma_work_charge(t, per_byte * (uint64_t)len + 16)) return LUMA_TEXT_STOPPED;
   if (c->rows == 0) {
     size_t cap = 0;
     if (grow(c, (void **)&c->indptr, &cap, 64, sizeof *c->indptr)) return LUMA_TEXT_NOMEM;
