@@ -76,10 +76,22 @@ void luma_text_free(luma_TextCounter *c) {
 
 /* ---------------------------------------------------------- hash set */
 
-/* 64-bit FNV-1a with a final avalanche (the low bits pick the slot). */
+/* A 64-bit hash of a byte string, 8 bytes per step: each word is mixed in
+ * by a multiply and a rotation, the length folded in, and a final
+ * avalanche (the low bits pick the slot). */
 static uint64_t hash_bytes(const char *s, size_t n) {
-  uint64_t h = 0xcbf29ce484222325u;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
+  const uint64_t m = 0x9e3779b97f4a7c15u;
+  uint64_t h = 0x243f6a8885a308d3u ^ (uint64_t)n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) { /* audit-loops: a scan of the key, whose bytes the caller charges */
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    h = (h ^ (w * m)) * m;
+    h = (h << 29) | (h >> 35);
+  }
+  uint64_t w = 0;
+  memcpy(&w, s + i, n - i);
+  h = (h ^ (w * m)) * m;
   h ^= h >> 33;
   h *= 0xff51afd7ed558ccdu;
   h ^= h >> 33;
@@ -171,10 +183,21 @@ static int in_ranges(const luma_TextRange *r, int n, uint32_t ch) {
   return 0;
 }
 
+/* \w and lowercase on ASCII bytes (tables: the tokenizer's inner loop). */
+static const unsigned char ASCII_WORD[128] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1, ['_'] = 1,
+    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+    ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+    ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+    ['Y'] = 1, ['Z'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+    ['y'] = 1, ['z'] = 1};
+
 static int is_word(uint32_t ch) {
-  if (ch < 128)
-    return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-           ch == '_';
+  if (ch < 128) return ASCII_WORD[ch];
   return in_ranges(luma_text_word, luma_text_word_count, ch);
 }
 
@@ -436,9 +459,31 @@ static luma_TextStatus encode_positions(luma_TextCounter *c, const uint32_t *low
   return LUMA_TEXT_OK;
 }
 
+/* The word n-grams of the ntok tokens in c->buf (token t is bytes
+ * pos[2t] .. pos[2t+1]-1, tokens joined by single spaces, so an n-gram is
+ * one slice). */
+static luma_TextStatus word_ngrams(luma_TextCounter *c, size_t ntok) {
+  for (int g = c->min_n; g <= c->max_n && (size_t)g <= ntok; g++)
+    for (size_t t = 0; t + (size_t)g <= ntok; t++) {
+      const int64_t from = c->pos[2 * t], to = c->pos[2 * (t + (size_t)g - 1) + 1];
+      luma_TextStatus st = feature(c, c->buf + from, (size_t)(to - from));
+      if (st) return st;
+    }
+  return LUMA_TEXT_OK;
+}
+
+/* Token t ends at byte b of c->buf: kept (and a space appended) unless a
+ * stop word, in which case b goes back to its start.  Returns the new b. */
+static size_t keep_token(luma_TextCounter *c, size_t start, size_t b, size_t *ntok) {
+  if (c->stop.count && luma_text_set_find(&c->stop, c->buf + start, b - start) >= 0) return start;
+  c->pos[2 * *ntok] = (int64_t)start;
+  c->pos[2 * *ntok + 1] = (int64_t)b;
+  (*ntok)++;
+  c->buf[b++] = ' ';
+  return b;
+}
+
 static luma_TextStatus words(luma_TextCounter *c, size_t n) {
-  /* tokens (minus stop words) joined by single spaces into buf; token t
-   * is bytes pos[2t] .. pos[2t+1]-1 */
   if (grow(c, (void **)&c->buf, &c->buf_cap, 4 * n + 1, 1) ||
       grow(c, (void **)&c->pos, &c->pos_cap, n + 2, sizeof *c->pos))
     return LUMA_TEXT_NOMEM;
@@ -454,24 +499,48 @@ static luma_TextStatus words(luma_TextCounter *c, size_t n) {
     if (j - i >= 2) {
       const size_t start = b;
       for (size_t k = i; k < j; k++) b += put_utf8(c->buf + b, s[k]);
-      if (c->stop.count && luma_text_set_find(&c->stop, c->buf + start, b - start) >= 0) {
-        b = start;
-      } else {
-        c->pos[2 * ntok] = (int64_t)start;
-        c->pos[2 * ntok + 1] = (int64_t)b;
-        ntok++;
-        c->buf[b++] = ' ';
-      }
+      b = keep_token(c, start, b, &ntok);
     }
     i = j;
   }
-  for (int g = c->min_n; g <= c->max_n && (size_t)g <= ntok; g++)
-    for (size_t t = 0; t + (size_t)g <= ntok; t++) {
-      const int64_t from = c->pos[2 * t], to = c->pos[2 * (t + (size_t)g - 1) + 1];
-      luma_TextStatus st = feature(c, c->buf + from, (size_t)(to - from));
-      if (st) return st;
+  return word_ngrams(c, ntok);
+}
+
+/* The word analyzer on a document of ASCII bytes, straight from the bytes
+ * (the same tokens: on ASCII, \w is [0-9A-Za-z_] and lowercasing maps
+ * A-Z alone). */
+static luma_TextStatus ascii_words(luma_TextCounter *c, const unsigned char *s, size_t n) {
+  if (grow(c, (void **)&c->buf, &c->buf_cap, n + 2, 1) ||
+      grow(c, (void **)&c->pos, &c->pos_cap, n + 2, sizeof *c->pos))
+    return LUMA_TEXT_NOMEM;
+  const unsigned char flip = c->lowercase ? 32 : 0; /* 'A' | 32 == 'a' */
+  size_t b = 0, ntok = 0, i = 0;
+  while (i < n) {
+    if (!ASCII_WORD[s[i]]) {
+      i++;
+      continue;
     }
-  return LUMA_TEXT_OK;
+    const size_t start = b;
+    size_t j = i;
+    for (; j < n && ASCII_WORD[s[j]]; j++)
+      c->buf[b++] = (char)(s[j] >= 'A' && s[j] <= 'Z' ? s[j] | flip : s[j]);
+    if (j - i >= 2) b = keep_token(c, start, b, &ntok);
+    else b = start;
+    i = j;
+  }
+  return word_ngrams(c, ntok);
+}
+
+static int is_ascii(const unsigned char *s, size_t n) {
+  uint64_t any = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) { /* 8 bytes at a time: any high bit set */
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    any |= w;
+  }
+  for (; i < n; i++) any |= s[i];
+  return (any & 0x8080808080808080u) == 0;
 }
 
 /* Runs of two or more whitespace characters become one space (the
@@ -591,8 +660,9 @@ luma_TextStatus luma_text_count(luma_TextCounter *c, luma_Threads *t, const char
       return LUMA_TEXT_NOMEM;
     c->nnz_cap = (int64_t)cap;
   }
-  size_t n;
-  luma_TextStatus st = prepare(c, doc, len, &n);
+  const int ascii = c->analyzer == LUMA_TEXT_WORD && is_ascii((const unsigned char *)doc, len);
+  size_t n = len;
+  luma_TextStatus st = ascii ? LUMA_TEXT_OK : prepare(c, doc, len, &n);
   if (st) return st;
   const int64_t start = c->nnz;
   if (c->hashing && !c->sink) {
@@ -604,7 +674,8 @@ luma_TextStatus luma_text_count(luma_TextCounter *c, luma_Threads *t, const char
       return LUMA_TEXT_NOMEM;
     c->nnz_cap = (int64_t)cap;
   }
-  if (c->analyzer == LUMA_TEXT_WORD) st = words(c, n);
+  if (ascii) st = ascii_words(c, (const unsigned char *)doc, len);
+  else if (c->analyzer == LUMA_TEXT_WORD) st = words(c, n);
   else if (c->analyzer == LUMA_TEXT_CHAR) st = chars(c, n);
   else st = chars_wb(c, n);
   if (st) return st;
