@@ -204,7 +204,7 @@ pipeline.Pipeline = estimator.class{
   name = "luma.pipeline.Pipeline",
   kind = "meta",
   requires_y = false,
-  input = "table",
+  input = "any", -- Tables and matrices, and the lists of strings text vectorizers take
   sparse = true, -- a sparse X reaches the first step, which accepts or refuses it
   doc = "A chain of transformers ending in any estimator: fit fits each step on the output "
     .. "of the previous ones; predict, transform, score and the rest pass data through the "

@@ -70,6 +70,7 @@ static const NativeModule native_modules[] = {
     {"tsa.native", luma_open_tsa_native},
     {"nn.native", luma_open_nn_native},
     {"recommend.native", luma_open_recommend_native},
+    {"text.native", luma_open_text_native},
     {NULL, NULL}};
 
 /* Public names of modules that live inside a family package: luma.dist

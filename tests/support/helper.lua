@@ -2,7 +2,7 @@
 -- test utilities are require("support") (tests/support/init.lua).
 --
 -- Registers assert.matrix_near(expected, actual [, tol]): expected is a
--- matrix or a table of row tables; passes when shapes are equal and every
+-- matrix (dense or sparse) or a table of row tables; passes when shapes are equal and every
 -- element satisfies |a - e| <= tol * max(1, |e|) (default tol 1e-12), with
 -- NaN matching only NaN.  The failure message names the first bad element.
 -- SPDX-License-Identifier: MIT
@@ -12,6 +12,7 @@ local luma = require("luma")
 
 local function as_rows(m)
   if luma.ismatrix(m) then return m:totable() end
+  if luma.sparse.issparse(m) then return m:todense():totable() end
   return m
 end
 

@@ -1,0 +1,113 @@
+-- luma.text under a sandboxed host's limits: counting, hashing and LDA on
+-- work far beyond the instruction budget end with the limit's error (the
+-- kernels charge the meter as they go), and the state stays usable.
+-- SPDX-License-Identifier: MIT
+local support = require("support")
+
+local HOST = [[
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "luma.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* host SETUP CODE: a sandboxed state with a 10^7 instruction limit and a
+ * 64 MB memory limit runs SETUP, then CODE, and prints the seconds CODE
+ * took, the first line of its error (or "finished") and what the next
+ * run returns. */
+int main(int argc, char **argv) {
+  if (argc != 3) return 2;
+  luma_Options opts = {0};
+  opts.sandbox = 1;
+  opts.memory_limit = (size_t)64 << 20;
+  opts.instruction_limit = 10000000;
+  lua_State *L = luma_newstate(&opts);
+  if (luma_run_string(L, argv[1], "=setup", 0) != LUA_OK) {
+    printf("setup failed: %s\n", lua_tostring(L, -1));
+    return 1;
+  }
+  double start = now();
+  int rc = luma_run_string(L, argv[2], "=repro", 0);
+  double took = now() - start;
+  const char *msg = rc == LUA_OK ? "finished" : lua_tostring(L, -1);
+  printf("%.3f\n%.*s\n", took, (int)strcspn(msg, "\n"), msg);
+  lua_settop(L, 0);
+  rc = luma_run_string(L, "return tostring(1 + 1)", "=next", 1);
+  puts(rc == LUA_OK ? lua_tostring(L, -1) : "the next run failed");
+  luma_close(L);
+  return 0;
+}
+]]
+
+
+-- 4000 documents of about 1.2 KB (about 5 MB; counting charges 8 units a
+-- byte per n-gram length, so about 4 * 10^7 units for words), and a small
+-- corpus that fits the budget.
+local SETUP = [[
+  docs = {}
+  for i = 1, 4000 do docs[i] = string.rep("alpha beta gamma delta ", 50) .. i end
+  small = { "alpha beta", "gamma delta alpha" }
+  C = luma.sparse.random(300, 2000, 0.2, luma.random.Generator(1)) * 10]]
+
+describe("luma.text in a sandboxed state", function()
+  local dir = os.tmpname()
+  os.remove(dir)
+  assert(os.execute("mkdir " .. support.quote(dir)))
+  local host = assert(support.compile_host(HOST, dir))
+
+  local function run(code)
+    local out = support.run("timeout 30 " .. support.quote(host) .. " "
+      .. support.quote(SETUP) .. " " .. support.quote(code))
+    local took, message, next_run = out:match("^(%S+)\n([^\n]*)\n([^\n]*)\n$")
+    assert(took, "the host printed: " .. out)
+    return tonumber(took), message, next_run
+  end
+
+  for _, r in ipairs({
+    { "CountVectorizer", "luma.text.CountVectorizer{}:fit(docs)" },
+    { "TfidfVectorizer with char n-grams",
+      "luma.text.TfidfVectorizer{ analyzer = 'char', ngram_range = {1, 4} }:fit(docs)" },
+    { "HashingVectorizer", "luma.text.HashingVectorizer{}:fit_transform(docs)" },
+    { "LatentDirichletAllocation",
+      "luma.text.LatentDirichletAllocation{ n_components = 20, max_iter = 100 }:fit(C)" },
+  }) do
+    it(r[1] .. " stops with the instruction limit's error", function()
+      local took, message, next_run = run(r[2])
+      assert.truthy(message:find("instruction limit exceeded (10000000 instructions)", 1, true),
+        message)
+      assert.is_true(took < 10, took .. " s")
+      assert.equal("2", next_run)
+    end)
+  end
+
+  it("charges the vocabulary to the memory limit", function()
+    -- the same host without an instruction limit: 2 MB of varied text
+    -- has tens of millions of distinct character 1..30-grams, far more
+    -- than 64 MB holds
+    assert(os.execute("mkdir -p " .. support.quote(dir .. "/unlimited")))
+    local unlimited = assert(support.compile_host((HOST:gsub("opts.instruction_limit = 10000000;",
+      "opts.instruction_limit = 0;")), dir .. "/unlimited"))
+    local out = support.run("timeout 60 " .. support.quote(unlimited) .. " " .. support.quote(
+      "math.randomseed(1) docs = {} for i = 1, 2000 do local t = {} for j = 1, 1000 do "
+        .. "t[j] = string.char(97 + math.random(0, 25)) end docs[i] = table.concat(t) end")
+      .. " " .. support.quote("luma.text.CountVectorizer{ analyzer = 'char', ngram_range = "
+        .. "{1, 30} }:fit(docs)"))
+    local message, next_run = out:match("^%S+\n([^\n]*)\n([^\n]*)\n$")
+    assert.truthy(message and message:find("not enough memory", 1, true), out)
+    assert.equal("2", next_run)
+  end)
+
+  it("small corpora finish within the same limits", function()
+    local _, message = run("local X = luma.text.TfidfVectorizer{}:fit_transform(small) "
+      .. "assert(X:cols() == 4)")
+    assert.equal("finished", message)
+  end)
+
+  teardown(function() os.execute("rm -rf " .. support.quote(dir)) end)
+end)
