@@ -36,19 +36,9 @@ for label, family in ipairs(FAMILIES) do
   end
 end
 
--- LogisticRegression takes dense X: a step that densifies the tf-idf rows
--- (a pipeline step is any transformer under the estimator contract).
-local Densify = require("luma.estimator").class{
-  name = "example.Densify", kind = "transformer", input = "any",
-  doc = "A sparse matrix as a dense one.",
-  fit = function() end,
-  transform = function(_, S) return S:todense() end,
-}
-
 local model = luma.pipeline.make_pipeline(
   luma.text.TfidfVectorizer{ stop_words = "english", ngram_range = { 1, 2 }, min_df = 2,
     sublinear_tf = true },
-  Densify{},
   luma.linear.LogisticRegression{ C = 10 })
 model:fit(train, luma.matrix(ytrain))
 
