@@ -217,3 +217,29 @@ describe("ExponentialFamilyMixture", function()
     end)
   end)
 end)
+
+describe("MultinomialMixture on sparse counts", function()
+  local g = luma.random.Generator(1)
+  local i, j, v = luma.sparse.random(40, 12, 0.3, g):coo()
+  local Xs = luma.sparse.csr(40, 12, i, j, (v * 5):floor() + 1)
+  local X = Xs:todense()
+
+  it("fits the model the dense counts give", function()
+    for _, init in ipairs({ "random", "random_from_data" }) do
+      local a = MM{ n_components = 2, seed = 1, alpha = 0.01, init_params = init }:fit(X)
+      local b = MM{ n_components = 2, seed = 1, alpha = 0.01, init_params = init }:fit(Xs)
+      assert.matrix_near(a.probabilities, b.probabilities, 1e-12)
+      assert.matrix_near(a.weights, b.weights, 1e-12)
+      -- the multinomial coefficient from the stored counts only
+      assert.matrix_near(a:score_samples(X), b:score_samples(Xs), 1e-12)
+    end
+    -- KMeans initializes from the sparse matrix itself
+    assert.is_true(MM{ n_components = 2, seed = 1, alpha = 0.01 }:fit(Xs).converged)
+  end)
+
+  it("refuses k-means++ seeding of a sparse X, saying what to use", function()
+    errors_with("discrete_spec.lua:%d+: .*init_params \"k%-means%+%+\" needs a dense X", function()
+      MM{ n_components = 2, init_params = "k-means++" }:fit(Xs)
+    end)
+  end)
+end)

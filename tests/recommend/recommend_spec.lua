@@ -34,7 +34,7 @@ end
 local function dense_explicit_row(R, V, r, reg)
   local k = V:cols()
   local A, b = luma.eye(k) * reg, luma.zeros(k, 1)
-  local _, cols, vals = R:row(r):find()
+  local _, cols, vals = R:row(r):coo()
   for e = 1, cols:rows() do
     local v = V:row(cols:get(e, 1)):t()
     A = A + v * v:t()
@@ -71,8 +71,8 @@ describe("AltMin", function()
     end
     -- and the recorded value is the objective of the fitted factors
     local U, V = m.user_factors, m.item_factors
-    local _, _, vals = R:find()
-    local rows, cols = R:find()
+    local _, _, vals = R:coo()
+    local rows, cols = R:coo()
     local pred = U:take(rows):mul(V:take(cols)):sum(2)
     local expected = (vals - pred):pow(2):sum() + 0.01 * (U:pow(2):sum() + V:pow(2):sum())
     assert.near(expected, m.objective[60], 1e-9 * expected)
@@ -97,7 +97,7 @@ describe("AltMin", function()
     local m = rec.AltMin{ n_factors = 3, reg = 0.01, max_iter = 50, seed = 1 }:fit(R)
     local items, scores = m:recommend(4, 5)
     local S = m.user_factors:row(4) * m.item_factors:t()
-    local _, seen = R:row(4):find()
+    local _, seen = R:row(4):coo()
     local is_seen = {}
     for e = 1, seen:rows() do is_seen[seen:get(e, 1)] = true end
     -- the best five of the unseen items, in order
@@ -122,7 +122,7 @@ describe("AltMin", function()
   end)
 
   it("fits (user, item) pairs as it fits the sparse matrix", function()
-    local rows, cols, vals = R:find()
+    local rows, cols, vals = R:coo()
     local a = rec.AltMin{ n_factors = 3, max_iter = 5, seed = 1 }:fit(R)
     local b = rec.AltMin{ n_factors = 3, max_iter = 5, seed = 1, n_users = 60, n_items = 40 }
       :fit(luma.matrix.hstack{ rows, cols }, vals)

@@ -117,14 +117,14 @@ describe("luma.sparse queries against the dense matrix", function()
     assert.equal(0, S:take({}):rows())
   end)
 
-  it("find lists the stored entries row by row, explicit zeros included", function()
+  it("coo lists the stored entries row by row, explicit zeros included", function()
     local S = luma.sparse.csr(3, 4, { 3, 1, 1, 3 }, { 2, 4, 1, 2 }, { 5, 7, 0, -1 })
-    local i, j, v = S:find()
+    local i, j, v = S:coo()
     -- (3, 2) appears twice and is summed to 4; (1, 1) is a stored 0
     assert.matrix_near({ { 1 }, { 1 }, { 3 } }, i, 0)
     assert.matrix_near({ { 1 }, { 4 }, { 2 } }, j, 0)
     assert.matrix_near({ { 0 }, { 7 }, { 4 } }, v, 0)
-    local ei, ej, ev = luma.sparse.csr(2, 2, {}, {}, {}):find()
+    local ei, ej, ev = luma.sparse.csr(2, 2, {}, {}, {}):coo()
     assert.same({ 0, 0, 0 }, { ei:rows(), ej:rows(), ev:rows() })
   end)
 

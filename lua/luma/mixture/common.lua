@@ -125,6 +125,10 @@ function common.resp_init(self, X, k, rng)
   end
   local indices
   if how == "k-means++" then
+    if luma.sparse.issparse(X) then
+      common.fail("bad argument #1 to 'fit' (init_params \"k-means++\" needs a dense X; use "
+        .. "\"kmeans\", \"random\" or \"random_from_data\" with a sparse one)")
+    end
     indices = select(2, luma.cluster.kmeans_plusplus(X, k, { seed = rng }))
   else
     indices = rng:choice(n, k, { replace = false })

@@ -201,9 +201,21 @@ local function check_counts(method, X)
   common.check_nonnegative(MNAME, method, X)
 end
 
--- log(n! / prod h_j!) of each row: the multinomial coefficient.
+-- log(n! / prod h_j!) of each row: the multinomial coefficient.  For a
+-- sparse X (bag-of-words counts) only the stored counts enter the
+-- product: lgamma(0 + 1) = 0.
 local function log_coefficient(X)
   local lgamma = luma.special.lgamma
+  if luma.sparse.issparse(X) then
+    local out = lgamma(X:sum(2) + 1)
+    local rows, _, counts = X:coo()
+    local terms = lgamma(counts + 1)
+    for e = 1, rows:rows() do
+      local i = rows:get(e, 1)
+      out:set(i, 1, out:get(i, 1) - terms:get(e, 1))
+    end
+    return out
+  end
   return lgamma(X:sum(2) + 1) - lgamma(X + 1):sum(2)
 end
 
@@ -219,13 +231,16 @@ end, { "weights", "probabilities" })
 
 M.MultinomialMixture = estimator.class(class_spec({
   name = "luma.mixture.MultinomialMixture",
+  sparse = true, -- bag-of-words counts from luma.text
+
   doc = "A mixture of multinomial distributions for count data such as bag-of-words "
     .. "histograms (one topic per document: Nigam, McCallum, Thrun and Mitchell, Text "
     .. "classification from labeled and unlabeled documents using EM, 2000), fitted by EM: "
     .. "t_k = (sum_n r_nk h_n + alpha) / (sum_n r_nk |h_n| + d alpha). score_samples includes "
     .. "the multinomial coefficient. Fitted: weights (k x 1), probabilities (k x d, rows sum "
-    .. "to 1), converged, n_iter, lower_bound, lower_bound_history. sample(n [, rng [, "
-    .. "length = 10]]) draws documents of the given length.",
+    .. "to 1), converged, n_iter, lower_bound, lower_bound_history. X may be sparse (the "
+    .. "counts of luma.text's CountVectorizer). sample(n [, rng [, length = 10]]) draws "
+    .. "documents of the given length.",
   params = params(),
   method_docs = {
     sample = { signature = "est:sample(n [, rng = nil [, length = 10]]) -> X, labels",

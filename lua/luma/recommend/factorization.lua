@@ -92,7 +92,7 @@ local function ratings_of(self, X, y)
       name, R:rows(), R:cols(), tostring(p.n_users), tostring(p.n_items))
   end
   if R:nnz() == 0 then fail("bad argument #1 to 'fit' (%s: there are no ratings)", name) end
-  local _, _, v = R:find()
+  local _, _, v = R:coo()
   if not v:isfinite():all() then
     fail("bad argument #1 to 'fit' (%s: the ratings hold NaN or infinite values)", name)
   end
@@ -146,7 +146,7 @@ local function scores_for(self, users, exclude_seen)
     S = S + self.user_bias:take(users) + self.item_bias:t() + self.global_mean
   end
   if exclude_seen then
-    local rows, cols = self.seen:take(users):find()
+    local rows, cols = self.seen:take(users):coo()
     for e = 1, rows:rows() do S:set(rows:get(e, 1), cols:get(e, 1), -math.huge) end
   end
   return S
@@ -398,7 +398,7 @@ factorization.FunkSVD = model_class{
     local p = self.params
     local k = p.n_factors
     local rng = estimator.rng(p.seed)
-    local users, items = R:find()
+    local users, items = R:coo()
     local n = values:rows()
     local P, Q = start(rng, R:rows(), k, p.init_std), start(rng, R:cols(), k, p.init_std)
     local opts = { lr = p.lr, reg = p.reg, reg_bias = p.reg_bias }

@@ -94,7 +94,7 @@ function recommend.leave_k_out(R, k, opts)
   end
   opts = args.options("luma.recommend.leave_k_out", 3, opts, nil, { seed = true }, 2)
   local rng = luma.random.Generator(opts.seed)
-  local rows, cols, vals = R:find()
+  local rows, cols, vals = R:coo()
   local train, test = { {}, {}, {} }, { {}, {}, {} }
   local function put(into, e)
     into[1][#into[1] + 1] = rows:get(e, 1)
@@ -123,7 +123,7 @@ end
 -- The rows of S that hold an entry, in order.
 local function rows_with_entries(S)
   local out, last = {}, nil
-  local rows = S:find()
+  local rows = S:coo()
   for e = 1, rows:rows() do
     local r = rows:get(e, 1)
     if r ~= last then
@@ -181,7 +181,7 @@ function recommend.evaluate(model, test, opts)
   end
   local out = { users = math.tointeger(counted), k = k }
   for name, total in pairs(sums) do out[name] = total / counted end
-  local rows, cols, vals = test:find()
+  local rows, cols, vals = test:coo()
   local pred = model:predict(luma.matrix.hstack{ rows, cols })
   out.rmse = math.sqrt((pred - vals):pow(2):mean())
   out.mae = (pred - vals):abs():mean()

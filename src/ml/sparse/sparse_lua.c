@@ -387,22 +387,6 @@ static int s_nnz(lua_State *L) {
   return 1;
 }
 
-/* find(): the stored entries as three n x 1 columns, row by row. */
-static int s_find(lua_State *L) {
-  luma_Sparse *a = check_sparse(L, 1);
-  luma_charge(L, (uint64_t)(3 * a->nnz + a->rows));
-  luma_Mat *i = luma_matrix_new(L, a->nnz, 1);
-  luma_Mat *j = luma_matrix_new(L, a->nnz, 1);
-  luma_Mat *v = luma_matrix_new(L, a->nnz, 1);
-  for (int64_t r = 0; r < a->rows; r++)
-    for (int64_t e = a->indptr[r]; e < a->indptr[r + 1]; e++) {
-      i->data[e] = (double)(r + 1);
-      j->data[e] = (double)(a->indices[e] + 1);
-      v->data[e] = a->data[e];
-    }
-  return 3;
-}
-
 static int s_get(lua_State *L) {
   luma_Sparse *a = check_sparse(L, 1);
   int64_t i = luma_check_index(L, 2, "row", a->rows), j = luma_check_index(L, 3, "column", a->cols);
@@ -1404,10 +1388,6 @@ static const luma_Func sparse_methods[] = {
     {"cols", s_cols, "S:cols() -> integer", "Returns the number of columns."},
     {"nnz", s_nnz, "S:nnz() -> integer",
      "Returns the number of stored entries (explicit zeros included; see eliminate_zeros)."},
-    {"find", s_find, "S:find() -> i, j, v",
-     "Returns the stored entries as three n x 1 columns: 1-based rows, 1-based columns and "
-     "values, row by row and by column within a row (SciPy's find, MATLAB's [i, j, v] = "
-     "find(S), stored zeros included)."},
     {"get", s_get, "S:get(i, j) -> number",
      "Returns element (i, j), 1-based: the stored value, or 0 (a binary search in row i)."},
     {"todense", s_todense, "S:todense([out = nil]) -> matrix",
