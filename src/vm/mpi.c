@@ -492,7 +492,12 @@ static void at_exit(int status, void *arg) {
 static void world_start(lua_State *L) {
   if (world.state == 1) return;
   if (world.state == 2) luaL_error(L, "luma.parallel: MPI is already shut down in this process");
-  if (!mpi_loaded()) luaL_error(L, "luma.mpi: %s", mpi.why);
+  if (!mpi_loaded()) { /* located at the script's call */
+    luaL_where(L, 2);
+    lua_pushfstring(L, "luma.mpi: %s", mpi.why);
+    lua_concat(L, 2);
+    lua_error(L);
+  }
   /* The waits here probe and nap; Open MPI's own habit when cores are
    * oversubscribed, a sched_yield in every probe that finds nothing,
    * would hand the core to another process at each probe (unless the
