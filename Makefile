@@ -264,10 +264,12 @@ bench-baseline: bench-ready
 # CMODDIR=/usr/lib/x86_64-linux-gnu/lua/5.4 (the Debian package's choice).
 CMODDIR ?= $(PREFIX)/lib/lua/5.4
 LMODDIR ?= $(PREFIX)/share/lua/5.4
+MANDIR  ?= $(PREFIX)/share/man
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
-		$(DESTDIR)$(CMODDIR) $(DESTDIR)$(LMODDIR)/luma
+		$(DESTDIR)$(CMODDIR) $(DESTDIR)$(LMODDIR)/luma $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(BUILD)/luma $(DESTDIR)$(PREFIX)/bin/luma
+	install -m 644 man/luma.1 $(DESTDIR)$(MANDIR)/man1/luma.1
 	install -m 644 $(BUILD)/libluma.a $(DESTDIR)$(LIBDIR)/libluma.a
 	install -m 755 $(BUILD)/libluma.so $(DESTDIR)$(LIBDIR)/libluma.so.$(VERSION)
 	ln -sf libluma.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libluma.so.0
@@ -297,7 +299,8 @@ install-rock: lua-module
 	install -m 755 $(BUILD)/luma $(ROCK_BINDIR)/luma
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/luma $(DESTDIR)$(LIBDIR)/libluma.* $(DESTDIR)$(INCLUDEDIR)/luma.h \
+	rm -f $(DESTDIR)$(PREFIX)/bin/luma $(DESTDIR)$(MANDIR)/man1/luma.1 \
+		$(DESTDIR)$(LIBDIR)/libluma.* $(DESTDIR)$(INCLUDEDIR)/luma.h \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/luma.pc $(DESTDIR)$(CMODDIR)/luma.so
 	rm -rf $(DESTDIR)$(LMODDIR)/luma
 
