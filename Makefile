@@ -8,20 +8,26 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 LUA     ?= lua5.4
 
-PKGS      := lua5.4 openblas libedit
-PKG_CFLAGS = $(shell pkg-config --cflags lua5.4 openblas 2>/dev/null)
-BLAS_LIBS  = $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
+PKG_CFLAGS = $(shell pkg-config --cflags lua5.4 2>/dev/null)
+# BLAS and LAPACK through Debian's alternatives (libblas.so.3 and
+# liblapack.so.3: OpenBLAS by default, the reference BLAS or another when
+# the machine selects it); cblas.h is the alternative's header.  OpenBLAS's
+# own functions are looked up at run time (src/ml/core/blas.h).
+BLAS_LIBS  = -lblas -llapack
 LUA_LIBS   = $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 EDIT_LIBS  = $(shell pkg-config --libs libedit 2>/dev/null || echo -ledit)
 
 # Open MPI, for the "mpi" backend of luma.parallel (src/vm/mpi.c): built in
 # when pkg-config finds it (scripts/setup-deps installs it); MPI=no leaves
 # it out.  Its headers are system headers, so their warnings are not ours.
+# Nothing links it: mpi.c loads libmpi (by the soname read here) with
+# dlopen when a script first uses MPI (docs/ARCHITECTURE.md).
 MPI ?= auto
 ifneq ($(MPI),no)
-MPI_CFLAGS := $(shell pkg-config --exists ompi 2>/dev/null && \
-	echo -DLUMA_HAVE_MPI $$(pkg-config --cflags ompi | sed 's/-I/-isystem /g'))
-MPI_LIBS   := $(if $(MPI_CFLAGS),$(shell pkg-config --libs ompi))
+MPI_SONAME := $(shell pkg-config --exists ompi 2>/dev/null && \
+	objdump -p $$(pkg-config --variable=libdir ompi)/libmpi.so 2>/dev/null | sed -n 's/^ *SONAME *//p')
+MPI_CFLAGS := $(if $(MPI_SONAME),-DLUMA_HAVE_MPI -DLUMA_LIBMPI='"$(MPI_SONAME)"' \
+	$(shell pkg-config --cflags ompi | sed 's/-I/-isystem /g'))
 endif
 
 # FreeType and zlib, for luma.plot's in-process PNG renderer (src/ml/plot):
@@ -40,8 +46,6 @@ CFLAGS_BASE = -std=c11 $(OPT) -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototy
 	-D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=hidden \
 	-Isrc/vm -Isrc/ml -I$(BUILD)/gen $(PKG_CFLAGS) $(SANITIZE)
 LDFLAGS_BASE = $(SANITIZE)
-# OpenBLAS's runtime path is not a default linker path on Debian.
-RPATH = -Wl,-rpath,$(patsubst -L%,%,$(filter -L%,$(BLAS_LIBS)))
 
 VERSION := $(shell sed -n 's/^#define LUMA_VERSION "\(.*\)"/\1/p' src/vm/luma.h)
 
@@ -57,7 +61,7 @@ TOOL_BINS := $(BUILD)/test_embed $(BUILD)/embed_host $(BUILD)/ptydrive $(BUILD)/
 
 .PHONY: install-docs lua-module install-rock all run test check bench bench-ready bench-quick bench-baseline install uninstall clean deps lint fuzz fuzz-build fuzz-bins docs plots host-libs FORCE
 all: $(BUILD)/luma $(BUILD)/libluma.a $(BUILD)/libluma.so $(BUILD)/libluma.so.0 $(BUILD)/luma.so \
-	$(BUILD)/luma.pc $(TOOL_BINS)
+	$(BUILD)/luma.pc $(BUILD)/stubs/.done $(TOOL_BINS)
 
 deps:
 	@scripts/setup-deps
@@ -72,7 +76,7 @@ $(BUILD)/obj/src/vm/mpi.o: CFLAGS_BASE += $(MPI_CFLAGS)
 $(BUILD)/obj/src/vm/mpi.o: $(BUILD)/gen/mpi.flags
 $(BUILD)/gen/mpi.flags: FORCE
 	@mkdir -p $(dir $@)
-	@echo '$(MPI_CFLAGS) $(MPI_LIBS)' | cmp -s - $@ || echo '$(MPI_CFLAGS) $(MPI_LIBS)' > $@
+	@echo '$(MPI_CFLAGS)' | cmp -s - $@ || echo '$(MPI_CFLAGS)' > $@
 FORCE:
 
 # The fused element-wise kernels of luma.nn (optimizer steps, backward
@@ -109,7 +113,7 @@ $(BUILD)/libluma.a: $(LIB_OBJS)
 # The shared library for embedding hosts links Lua; the C module for stock
 # Lua must not (its host already has Lua), so the same objects link twice.
 $(BUILD)/libluma.so: $(LIB_OBJS)
-	$(CC) -shared -Wl,-soname,libluma.so.0 $(LDFLAGS_BASE) -o $@ $^ $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm
+	$(CC) -shared -Wl,-soname,libluma.so.0 $(LDFLAGS_BASE) -o $@ $^ $(LUA_LIBS) $(BLAS_LIBS) $(PNG_LIBS) -lmvec -lm
 
 # Hosts linked with -L$(BUILD) -lluma ask the loader for the soname, so
 # the build directory holds it too, as a link (install makes the usual
@@ -118,25 +122,33 @@ $(BUILD)/libluma.so.0: $(BUILD)/libluma.so
 	ln -sf libluma.so $@
 
 $(BUILD)/luma.so: $(LIB_OBJS)
-	$(CC) -shared $(LDFLAGS_BASE) -o $@ $^ $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm
+	$(CC) -shared $(LDFLAGS_BASE) -o $@ $^ $(BLAS_LIBS) $(PNG_LIBS) -lmvec -lm
+
+# Lua files for the modules that live in the C module, so that stock Lua
+# can require each of them first (scripts/gen-stubs.lua); installed with
+# the Lua modules.
+$(BUILD)/stubs/.done: scripts/gen-stubs.lua $(BUILD)/luma
+	rm -rf $(BUILD)/stubs
+	$(BUILD)/luma scripts/gen-stubs.lua $(BUILD)/stubs
+	touch $@
 
 $(BUILD)/luma: $(BIN_OBJS) $(BUILD)/libluma.a
-	$(CC) $(LDFLAGS_BASE) -o $@ $(BIN_OBJS) $(BUILD)/libluma.a $(LUA_LIBS) $(EDIT_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm
+	$(CC) $(LDFLAGS_BASE) -o $@ $(BIN_OBJS) $(BUILD)/libluma.a $(LUA_LIBS) $(EDIT_LIBS) $(BLAS_LIBS) $(PNG_LIBS) -lmvec -lm
 
 $(BUILD)/test_embed: tests/c/test_embed.c $(BUILD)/libluma.a
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm -lpthread
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(PNG_LIBS) -lmvec -lm -lpthread
 
 $(BUILD)/test_threads: tests/c/test_threads.c $(BUILD)/libluma.a
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm -lpthread
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(PNG_LIBS) -lmvec -lm -lpthread
 
 $(BUILD)/api_fuzz: tests/c/api_fuzz.c $(BUILD)/libluma.a
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(PNG_LIBS) -lmvec -lm
 
 $(BUILD)/attack_probe: tests/c/attack_probe.c $(BUILD)/libluma.a
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm -lpthread
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(PNG_LIBS) -lmvec -lm -lpthread
 
 $(BUILD)/embed_host: scripts/embed_host.c $(BUILD)/libluma.a
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(PNG_LIBS) -lmvec -lm
 
 $(BUILD)/ptydrive: tests/c/ptydrive.c
 	$(CC) $(CFLAGS_BASE) -o $@ $< -lutil
@@ -156,12 +168,12 @@ $(BUILD)/gen/prefix: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(PREFIX) $(LIBDIR) $(INCLUDEDIR)' | cmp -s - $@ || echo '$(PREFIX) $(LIBDIR) $(INCLUDEDIR)' > $@
 
-$(BUILD)/luma.pc: scripts/luma.pc.in src/vm/luma.h $(BUILD)/gen/mpi.flags $(BUILD)/gen/png.flags \
+$(BUILD)/luma.pc: scripts/luma.pc.in src/vm/luma.h $(BUILD)/gen/png.flags \
 		$(BUILD)/gen/prefix
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 		-e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
 		-e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
-		-e 's|^Libs.private: .*|& $(MPI_LIBS) $(PNG_LIBS)|' $< > $@
+		-e 's|^Libs.private: .*|& $(PNG_LIBS)|' $< > $@
 
 run: deps
 	@$(MAKE) --no-print-directory all
@@ -215,16 +227,16 @@ fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(BUILD)/libluma.a
 	$(CC) $(CFLAGS_BASE) -fsanitize=fuzzer -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) \
-		$(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm
+		$(PNG_LIBS) -lmvec -lm
 
 fuzz: deps fuzz-build
 	@FUZZ_BUILD=$(FUZZ_BUILD) scripts/run-fuzz --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # What a host linking $(BUILD)/libluma.a statically needs after it (the
 # specs that compile small hosts ask here, so they follow the build's
-# choices: MPI or not).
+# choices: PNG or not).
 host-libs:
-	@echo $(LUA_LIBS) $(BLAS_LIBS) $(MPI_LIBS) $(PNG_LIBS) $(RPATH) -lmvec -lm -lpthread
+	@echo $(LUA_LIBS) $(BLAS_LIBS) $(PNG_LIBS) -lmvec -lm -lpthread
 
 # The documentation site (scripts/make-docs.lua): build/docs/index.html,
 # the reference (one page per module), the narrative docs (cmark-gfm,
@@ -255,12 +267,16 @@ bench-quick: bench-ready
 bench-baseline: bench-ready
 	$(BUILD)/luma scripts/bench/run.lua --write-baseline $(BENCH)
 
-CMODDIR = $(PREFIX)/lib/lua/5.4
-LMODDIR = $(PREFIX)/share/lua/5.4
+# Where stock Lua looks: Debian's lua5.4 also searches
+# CMODDIR=/usr/lib/x86_64-linux-gnu/lua/5.4 (the Debian package's choice).
+CMODDIR ?= $(PREFIX)/lib/lua/5.4
+LMODDIR ?= $(PREFIX)/share/lua/5.4
+MANDIR  ?= $(PREFIX)/share/man
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
-		$(DESTDIR)$(CMODDIR) $(DESTDIR)$(LMODDIR)/luma
+		$(DESTDIR)$(CMODDIR) $(DESTDIR)$(LMODDIR)/luma $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(BUILD)/luma $(DESTDIR)$(PREFIX)/bin/luma
+	install -m 644 man/luma.1 $(DESTDIR)$(MANDIR)/man1/luma.1
 	install -m 644 $(BUILD)/libluma.a $(DESTDIR)$(LIBDIR)/libluma.a
 	install -m 755 $(BUILD)/libluma.so $(DESTDIR)$(LIBDIR)/libluma.so.$(VERSION)
 	ln -sf libluma.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libluma.so.0
@@ -269,6 +285,8 @@ install: all
 	install -m 644 $(BUILD)/luma.pc $(DESTDIR)$(LIBDIR)/pkgconfig/luma.pc
 	install -m 755 $(BUILD)/luma.so $(DESTDIR)$(CMODDIR)/luma.so
 	for f in $(LUA_SRCS); do install -D -m 644 $$f $(DESTDIR)$(LMODDIR)/$${f#lua/}; done
+	for f in $$(cd $(BUILD)/stubs && find luma -name '*.lua'); do \
+		install -D -m 644 $(BUILD)/stubs/$$f $(DESTDIR)$(LMODDIR)/$$f; done
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then ldconfig; fi
 	@if [ "$(DOCS)" != no ]; then $(MAKE) --no-print-directory install-docs; fi
 
@@ -290,15 +308,18 @@ install-docs: docs
 ROCK_LIBDIR ?= $(CMODDIR)
 ROCK_LUADIR ?= $(LMODDIR)
 ROCK_BINDIR ?= $(PREFIX)/bin
-lua-module: $(BUILD)/luma.so $(BUILD)/luma
+lua-module: $(BUILD)/luma.so $(BUILD)/luma $(BUILD)/stubs/.done
 install-rock: lua-module
 	install -d $(ROCK_LIBDIR) $(ROCK_LUADIR)/luma $(ROCK_BINDIR)
 	install -m 755 $(BUILD)/luma.so $(ROCK_LIBDIR)/luma.so
 	for f in $(LUA_SRCS); do install -D -m 644 $$f $(ROCK_LUADIR)/$${f#lua/}; done
+	for f in $$(cd $(BUILD)/stubs && find luma -name '*.lua'); do \
+		install -D -m 644 $(BUILD)/stubs/$$f $(ROCK_LUADIR)/$$f; done
 	install -m 755 $(BUILD)/luma $(ROCK_BINDIR)/luma
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/luma $(DESTDIR)$(LIBDIR)/libluma.* $(DESTDIR)$(INCLUDEDIR)/luma.h \
+	rm -f $(DESTDIR)$(PREFIX)/bin/luma $(DESTDIR)$(MANDIR)/man1/luma.1 \
+		$(DESTDIR)$(LIBDIR)/libluma.* $(DESTDIR)$(INCLUDEDIR)/luma.h \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/luma.pc $(DESTDIR)$(CMODDIR)/luma.so
 	rm -rf $(DESTDIR)$(LMODDIR)/luma $(DESTDIR)$(DOCDIR)
 

@@ -21,8 +21,10 @@ differentiation, model selection and plotting.]],
   labels = { "machine-learning", "statistics", "matrix", "neural-networks" },
 }
 dependencies = { "lua >= 5.4, < 5.5" }
+-- BLAS and LAPACK as Debian's alternatives provide them (libblas.so.3 and
+-- liblapack.so.3: OpenBLAS by default); the C module links -lblas -llapack.
 external_dependencies = {
-  OPENBLAS = { library = "openblas" },
+  BLAS = { library = "blas" },
   LAPACK = { library = "lapack" },
 }
 build = {

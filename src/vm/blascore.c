@@ -13,9 +13,8 @@
  */
 #include <string.h>
 
-#include <cblas.h>
-
 #include "core.h"
+#include "core/blas.h"
 
 /* How capable a core type's kernels are: 0 SSE3 and older, 1 AVX, 2 AVX2
  * and FMA, 3 AVX-512. */
@@ -29,7 +28,7 @@ static int rank_of(const char *core) {
   return strcmp(core, "Sandybridge") == 0 ? 1 : 0;
 }
 
-const char *luma_blas_core(void) { return openblas_get_corename(); }
+const char *luma_blas_core(void) { return luma_blas_corename(); }
 
 const char *luma_blas_better_core(void) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -44,7 +43,7 @@ const char *luma_blas_better_core(void) {
     best = "Haswell";
     rank = 2;
   }
-  const char *current = openblas_get_corename();
+  const char *current = luma_blas_corename();
   return best != NULL && current != NULL && rank > rank_of(current) ? best : NULL;
 #else
   return NULL;

@@ -64,7 +64,7 @@ void luma_watchdog_free(luma_Watchdog *w);
  * names from a cache (traceback.c). */
 void luma_traceback(lua_State *L, const char *msg, int level);
 
-/* The OpenBLAS kernels in use (openblas_get_corename), and the
+/* The OpenBLAS kernels in use (NULL with another BLAS), and the
  * OPENBLAS_CORETYPE of better ones this CPU runs, or NULL (blascore.c). */
 const char *luma_blas_core(void);
 const char *luma_blas_better_core(void);

@@ -7,9 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include <cblas.h>
-
 #include "core.h"
+#include "core/blas.h"
 #include "core/parallel.h"
 
 double luma_monotonic_seconds(void) {
@@ -205,13 +204,21 @@ static int luma_config(lua_State *L) {
   lua_setfield(L, -2, "version");
   lua_pushliteral(L, LUA_RELEASE);
   lua_setfield(L, -2, "lua");
-  lua_pushliteral(L, "OpenBLAS");
+  /* BLAS and LAPACK are whatever libblas.so.3 and liblapack.so.3 are on
+   * this machine (Debian's alternatives): OpenBLAS is recognized by its
+   * extensions, another library is named by its file. */
+  const char *blas_config = luma_blas_build_config();
+  const char *lapack_file = luma_lapack_file();
+  if (blas_config != NULL) lua_pushliteral(L, "OpenBLAS");
+  else lua_pushstring(L, luma_blas_file() != NULL ? luma_blas_file() : "BLAS");
   lua_setfield(L, -2, "blas");
-  lua_pushliteral(L, "OpenBLAS (bundled LAPACK)");
+  if (lapack_file != NULL && strstr(lapack_file, "openblas") != NULL)
+    lua_pushliteral(L, "OpenBLAS (bundled LAPACK)");
+  else lua_pushstring(L, lapack_file != NULL ? lapack_file : "LAPACK");
   lua_setfield(L, -2, "lapack");
-  lua_pushstring(L, openblas_get_config());
+  lua_pushstring(L, blas_config);
   lua_setfield(L, -2, "blas_config");
-  lua_pushinteger(L, openblas_get_num_threads());
+  lua_pushinteger(L, luma_blas_get_threads());
   lua_setfield(L, -2, "blas_threads");
   lua_pushstring(L, luma_blas_core());
   lua_setfield(L, -2, "blas_core");
@@ -296,9 +303,11 @@ static int luma_load(lua_State *L) { return forward_to_persist(L, "load"); }
 static const luma_Func luma_funcs[] = {
     {"config", luma_config, "config([settings = nil]) -> table",
      "Returns a table describing this state and build: threads (native loop threads of this "
-     "state), cores, version, lua, blas, lapack, blas_config, blas_threads, blas_core (the "
-     "OpenBLAS kernels in use), blas_core_better (set when OpenBLAS did not recognize this "
-     "CPU: the OPENBLAS_CORETYPE of faster kernels it runs), compiler, "
+     "state), cores, version, lua, blas (\"OpenBLAS\", or the file of another BLAS: "
+     "libblas.so.3 is chosen by the system's alternatives), lapack, blas_config and "
+     "blas_core (OpenBLAS's build and kernels; nil with another BLAS), blas_threads (1 with "
+     "another BLAS), blas_core_better (set when OpenBLAS did not recognize this CPU: the "
+     "OPENBLAS_CORETYPE of faster kernels it runs), compiler, "
      "optimized, sanitized, sandboxed. settings (optional): {threads = n} sets this state's "
      "thread count for native loops, an integer >= 1 (default: LUMA_NUM_THREADS, else the "
      "number of cores), capped at the cores; OpenBLAS's thread count follows it (per "

@@ -35,9 +35,11 @@
  * MPI is one per process, so its state here is process-wide (the one
  * exception to "no C globals"): started on first use (MPI_Init_thread
  * with MPI_THREAD_MULTIPLE for the heartbeat thread), shut down by an
- * exit handler.  Built only when Open MPI is installed (LUMA_HAVE_MPI,
- * set by the Makefile from pkg-config); otherwise `available` is false
- * and luma.parallel explains how to enable it.
+ * exit handler.  Built only when Open MPI's headers are installed
+ * (LUMA_HAVE_MPI, set by the Makefile from pkg-config); otherwise
+ * `available` is false and luma.parallel explains how to enable it.
+ * Open MPI itself is loaded with dlopen on first use (see "loading Open
+ * MPI" below), never linked.
  * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
@@ -109,13 +111,92 @@ static int allgather_alone(lua_State *L) {
 
 #ifdef LUMA_HAVE_MPI
 
+#include <dlfcn.h>
 #include <mpi.h>
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include <cblas.h>
-
+#include "core/blas.h"
 #include "core/parallel.h"
+
+/* ---------------------------------------------------- loading Open MPI */
+
+/* Open MPI is not linked: libmpi and its twenty-odd libraries (hwloc,
+ * libevent, PMIx...) are loaded with dlopen when a script first uses MPI,
+ * so that hosts that never do (most) do not load them, and a machine
+ * without Open MPI runs everything else (docs/ARCHITECTURE.md).  Its
+ * functions are called through this table, and its predefined handles
+ * (MPI_COMM_WORLD, MPI_BYTE...), which in Open MPI are the addresses of
+ * objects in libmpi, are looked up by those objects' names.  The library
+ * is LUMA_LIBMPI, the soname of the libmpi the build found, unless
+ * LUMA_MPI_LIBRARY names another file. */
+#define MPI_FUNCTIONS(X) X(Abort) X(Allgather) X(Comm_dup) X(Comm_free) X(Comm_rank) \
+  X(Comm_set_errhandler) X(Comm_size) X(Finalize) X(Get_count) X(Iallgather) X(Iallgatherv) \
+  X(Improbe) X(Init_thread) X(Initialized) X(Isend) X(Issend) X(Mrecv) X(Send) X(Test) \
+  X(Testall) X(Waitall)
+
+static struct {
+  pthread_once_t once;
+  int loaded;
+  char why[400]; /* when not loaded */
+#define FIELD(f) __typeof__(&MPI_##f) f;
+  MPI_FUNCTIONS(FIELD)
+#undef FIELD
+  void *comm_world, *errors_return, *request_null, *byte_type, *double_type, *long_long_type;
+} mpi = {.once = PTHREAD_ONCE_INIT};
+
+#undef MPI_COMM_WORLD
+#define MPI_COMM_WORLD ((MPI_Comm)mpi.comm_world)
+#undef MPI_ERRORS_RETURN
+#define MPI_ERRORS_RETURN ((MPI_Errhandler)mpi.errors_return)
+#undef MPI_REQUEST_NULL
+#define MPI_REQUEST_NULL ((MPI_Request)mpi.request_null)
+#undef MPI_BYTE
+#define MPI_BYTE ((MPI_Datatype)mpi.byte_type)
+#undef MPI_DOUBLE
+#define MPI_DOUBLE ((MPI_Datatype)mpi.double_type)
+#undef MPI_LONG_LONG
+#define MPI_LONG_LONG ((MPI_Datatype)mpi.long_long_type)
+
+static void load_mpi(void) {
+  const char *file = getenv("LUMA_MPI_LIBRARY");
+  if (file == NULL || *file == '\0') file = LUMA_LIBMPI;
+  /* RTLD_GLOBAL: Open MPI's own plugins (mca_*.so) take its symbols from
+   * the global scope, they do not link libmpi */
+  void *h = dlopen(file, RTLD_NOW | RTLD_GLOBAL);
+  if (h == NULL) {
+    snprintf(mpi.why, sizeof mpi.why, "Open MPI's library cannot be loaded (%s); install Open "
+             "MPI (Debian: apt install libopenmpi3) or run without MPI", dlerror());
+    return;
+  }
+  const char *missing = NULL;
+  void *p;
+#define LOOK_UP(field, name) \
+  if ((p = dlsym(h, name)) == NULL) missing = name; \
+  memcpy(&mpi.field, &p, sizeof p);
+#define LOOK_UP_FUNCTION(f) LOOK_UP(f, "MPI_" #f)
+  MPI_FUNCTIONS(LOOK_UP_FUNCTION)
+  LOOK_UP(comm_world, "ompi_mpi_comm_world")
+  LOOK_UP(errors_return, "ompi_mpi_errors_return")
+  LOOK_UP(request_null, "ompi_request_null")
+  LOOK_UP(byte_type, "ompi_mpi_byte")
+  LOOK_UP(double_type, "ompi_mpi_double")
+  LOOK_UP(long_long_type, "ompi_mpi_long_long_int")
+#undef LOOK_UP_FUNCTION
+#undef LOOK_UP
+  if (missing != NULL) {
+    snprintf(mpi.why, sizeof mpi.why, "%s is not Open MPI's library (it has no %s)", file,
+             missing);
+    return;
+  }
+  mpi.loaded = 1;
+}
+
+/* Whether Open MPI is loaded (loading it on first call). */
+static int mpi_loaded(void) {
+  pthread_once(&mpi.once, load_mpi);
+  return mpi.loaded;
+}
 
 /* Message tags.  Every message but BEAT and BYE starts with three 64-bit
  * words: the map's number (epoch) and two numbers whose meaning depends on
@@ -228,7 +309,7 @@ static int send_msg(int to, int tag, long long a, long long b, const char *bytes
   if (p == NULL) return MPI_ERR_NO_MEM;
   put_head(p, world.epoch, a, b);
   if (len) memcpy(p + HEAD_BYTES, bytes, len);
-  int rc = MPI_Send(p, (int)(HEAD_BYTES + len), MPI_BYTE, to, tag, world.comm);
+  int rc = mpi.Send(p, (int)(HEAD_BYTES + len), MPI_BYTE, to, tag, world.comm);
   if (p != stack) free(p);
   return rc;
 }
@@ -249,17 +330,17 @@ static int poll_msg(int from, int tag, Msg *m) {
   int flag = 0;
   MPI_Message handle;
   MPI_Status st;
-  if (MPI_Improbe(from, tag, world.comm, &flag, &handle, &st) != MPI_SUCCESS) return -1;
+  if (mpi.Improbe(from, tag, world.comm, &flag, &handle, &st) != MPI_SUCCESS) return -1;
   if (!flag) return 0;
   int count = 0;
-  MPI_Get_count(&st, MPI_BYTE, &count);
+  mpi.Get_count(&st, MPI_BYTE, &count);
   if ((size_t)count > world.cap) {
     char *b = realloc(world.buf, (size_t)count);
     if (b == NULL) return -1;
     world.buf = b;
     world.cap = (size_t)count;
   }
-  if (MPI_Mrecv(world.buf, count, MPI_BYTE, &handle, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
+  if (mpi.Mrecv(world.buf, count, MPI_BYTE, &handle, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
   m->from = st.MPI_SOURCE;
   m->tag = st.MPI_TAG;
   m->epoch = m->a = m->b = 0;
@@ -284,9 +365,9 @@ static void send_beats(void) {
   int first = world.rank == 0 ? 1 : 0, last = world.rank == 0 ? world.size - 1 : 0;
   for (int p = first; p <= last; p++) {
     int done = 1;
-    if (world.beat_req[p] != MPI_REQUEST_NULL) MPI_Test(&world.beat_req[p], &done, MPI_STATUS_IGNORE);
+    if (world.beat_req[p] != MPI_REQUEST_NULL) mpi.Test(&world.beat_req[p], &done, MPI_STATUS_IGNORE);
     if (done)
-      MPI_Issend(&BEAT_BYTE, 0, MPI_BYTE, p, TAG_BEAT, world.comm, &world.beat_req[p]);
+      mpi.Issend(&BEAT_BYTE, 0, MPI_BYTE, p, TAG_BEAT, world.comm, &world.beat_req[p]);
   }
 }
 
@@ -368,7 +449,7 @@ static int await_bye(int from) {
 static void shut_down(int status) {
   stop_beats();
   if (world.broken || status != 0) {
-    MPI_Abort(MPI_COMM_WORLD, status != 0 ? status : 1);
+    mpi.Abort(MPI_COMM_WORLD, status != 0 ? status : 1);
     return;
   }
   int ok = 1;
@@ -376,14 +457,14 @@ static void shut_down(int status) {
     int first = world.rank == 0 ? 1 : 0, last = world.rank == 0 ? world.size - 1 : 0;
     for (int p = first; p <= last; p++) send_msg(p, TAG_BYE, 0, 0, NULL, 0);
     for (int p = first; p <= last && ok; p++) ok = await_bye(p) == 0;
-    if (ok && world.beat_req != NULL) MPI_Waitall(world.size, world.beat_req, MPI_STATUSES_IGNORE);
+    if (ok && world.beat_req != NULL) mpi.Waitall(world.size, world.beat_req, MPI_STATUSES_IGNORE);
   }
   if (!ok) {
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    mpi.Abort(MPI_COMM_WORLD, 1);
     return;
   }
-  MPI_Comm_free(&world.comm);
-  MPI_Finalize();
+  mpi.Comm_free(&world.comm);
+  mpi.Finalize();
 }
 
 /* The exit handler (on_exit, so it sees the status). */
@@ -411,6 +492,12 @@ static void at_exit(int status, void *arg) {
 static void world_start(lua_State *L) {
   if (world.state == 1) return;
   if (world.state == 2) luaL_error(L, "luma.parallel: MPI is already shut down in this process");
+  if (!mpi_loaded()) { /* located at the script's call */
+    luaL_where(L, 2);
+    lua_pushfstring(L, "luma.mpi: %s", mpi.why);
+    lua_concat(L, 2);
+    lua_error(L);
+  }
   /* The waits here probe and nap; Open MPI's own habit when cores are
    * oversubscribed, a sched_yield in every probe that finds nothing,
    * would hand the core to another process at each probe (unless the
@@ -418,15 +505,15 @@ static void world_start(lua_State *L) {
    * the environment. */
   setenv("OMPI_MCA_mpi_yield_when_idle", "0", 0);
   int flag = 0;
-  MPI_Initialized(&flag);
+  mpi.Initialized(&flag);
   if (flag) luaL_error(L, "luma.parallel: MPI was started by someone else in this process");
   int provided = 0;
-  if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+  if (mpi.Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
     luaL_error(L, "luma.parallel: MPI_Init_thread failed");
-  MPI_Comm_dup(MPI_COMM_WORLD, &world.comm);
-  MPI_Comm_set_errhandler(world.comm, MPI_ERRORS_RETURN);
-  MPI_Comm_rank(world.comm, &world.rank);
-  MPI_Comm_size(world.comm, &world.size);
+  mpi.Comm_dup(MPI_COMM_WORLD, &world.comm);
+  mpi.Comm_set_errhandler(world.comm, MPI_ERRORS_RETURN);
+  mpi.Comm_rank(world.comm, &world.rank);
+  mpi.Comm_size(world.comm, &world.size);
   world.pid = getpid();
   world.timeout = 60;
   const char *env = getenv("LUMA_MPI_TIMEOUT");
@@ -443,7 +530,7 @@ static void world_start(lua_State *L) {
     luaL_error(L, "luma.parallel: out of memory starting MPI");
   Identity me = {.pid = (int)world.pid};
   gethostname(me.host, sizeof me.host - 1);
-  MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, world.who, (int)sizeof me, MPI_BYTE, world.comm);
+  mpi.Allgather(&me, (int)sizeof me, MPI_BYTE, world.who, (int)sizeof me, MPI_BYTE, world.comm);
   atomic_init(&world.task, 0);
   atomic_init(&world.busy, 0);
   world.state = 1;
@@ -470,7 +557,7 @@ static int guard_close(lua_State *L) {
   Guard *g = lua_touserdata(L, 1);
   if (g->pinned) {
     luma_threads_set_count(g->threads, g->count);
-    openblas_set_num_threads(g->blas);
+    luma_blas_set_threads(g->blas);
     if (g->gc_mode == LUA_GCINC) lua_gc(L, LUA_GCINC, 0, 0);
     g->pinned = 0;
   }
@@ -722,11 +809,11 @@ static int work(lua_State *L, Guard *g, long long n, const char *digest, size_t 
    * the whole heap (the grid-search fits used 12% less time). */
   g->threads = luma_threads_of(L);
   g->count = luma_threads_count(L);
-  g->blas = openblas_get_num_threads();
+  g->blas = luma_blas_get_threads();
   g->gc_mode = lua_gc(L, LUA_GCGEN, 0, 0);
   g->pinned = 1;
   luma_threads_set_count(g->threads, 1);
-  openblas_set_num_threads(1);
+  luma_blas_set_threads(1);
   if (send_msg(0, TAG_READY, n, 0, digest, dlen) != MPI_SUCCESS)
     return luaL_error(L, "luma.parallel: cannot reach rank 0");
   for (;;) {
@@ -816,13 +903,13 @@ static int mpi_share(lua_State *L) {
   for (int r = 0; r < world.size; r++) {
     req[r] = MPI_REQUEST_NULL;
     if (r == 0 || world.gone[r]) continue;
-    MPI_Isend(p, (int)(HEAD_BYTES + len), MPI_BYTE, r, TAG_SHARE, world.comm, &req[r]);
+    mpi.Isend(p, (int)(HEAD_BYTES + len), MPI_BYTE, r, TAG_SHARE, world.comm, &req[r]);
     world.heard[r] = start;
   }
   int us = 0;
   for (;;) {
     int done = 0;
-    MPI_Testall(world.size, req, &done, MPI_STATUSES_IGNORE);
+    mpi.Testall(world.size, req, &done, MPI_STATUSES_IGNORE);
     if (done) break;
     /* only heartbeats: a worker that already has the payload may be
      * saying it is ready for the next map */
@@ -859,7 +946,7 @@ static void await_collective(lua_State *L, MPI_Request *req, const char *fname) 
   for (int r = 0; r < world.size; r++) world.heard[r] = start;
   for (;;) {
     int done = 0;
-    if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+    if (mpi.Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
       luaL_error(L, "%s: MPI failed during the exchange", fname);
     if (done) return;
     Msg m;
@@ -907,7 +994,7 @@ static int mpi_allgather(lua_State *L) {
   long long *shapes = lua_newuserdatauv(L, sizeof(long long) * 2 * (size_t)n, 0);
   long long shape[2] = {(long long)m->rows, (long long)m->cols};
   MPI_Request req;
-  if (MPI_Iallgather(shape, 2, MPI_LONG_LONG, shapes, 2, MPI_LONG_LONG, world.comm, &req) !=
+  if (mpi.Iallgather(shape, 2, MPI_LONG_LONG, shapes, 2, MPI_LONG_LONG, world.comm, &req) !=
       MPI_SUCCESS)
     return luaL_error(L, "luma.mpi.allgather: MPI failed during the exchange");
   await_collective(L, &req, "luma.mpi.allgather");
@@ -937,7 +1024,7 @@ static int mpi_allgather(lua_State *L) {
     stacked = luma_matrix_new(L, (int64_t)rows, m->cols);
   }
   int stacked_idx = lua_gettop(L);
-  if (MPI_Iallgatherv(mine, (int)(m->rows * m->cols), MPI_DOUBLE, stacked->data, counts, displs,
+  if (mpi.Iallgatherv(mine, (int)(m->rows * m->cols), MPI_DOUBLE, stacked->data, counts, displs,
                       MPI_DOUBLE, world.comm, &req) != MPI_SUCCESS)
     return luaL_error(L, "luma.mpi.allgather: MPI failed during the exchange");
   await_collective(L, &req, "luma.mpi.allgather");
@@ -963,7 +1050,22 @@ static int mpi_size(lua_State *L) {
   return 1;
 }
 
-#define AVAILABLE 1
+/* __index of luma.mpi: `available` (and `why` when it is false) are read
+ * from the library, which reading them loads. */
+static int mpi_index(lua_State *L) {
+  const char *key = lua_tostring(L, 2);
+  if (key == NULL || (strcmp(key, "available") != 0 && strcmp(key, "why") != 0)) return 0;
+  int loaded = mpi_loaded();
+  lua_pushboolean(L, loaded);
+  lua_setfield(L, 1, "available");
+  if (!loaded) {
+    lua_pushfstring(L, "luma.parallel: the mpi backend needs Open MPI: %s", mpi.why);
+    lua_setfield(L, 1, "why");
+  }
+  lua_pushstring(L, key);
+  lua_rawget(L, 1);
+  return 1;
+}
 
 #else /* no Open MPI in this build */
 
@@ -984,8 +1086,6 @@ static int mpi_size(lua_State *L) {
   lua_pushinteger(L, 1);
   return 1;
 }
-
-#define AVAILABLE 0
 
 #endif
 
@@ -1020,10 +1120,19 @@ int luma_open_mpi(lua_State *L) {
       {NULL, NULL, NULL, NULL}};
   lua_newtable(L);
   luma_register_funcs(L, -1, "luma.mpi", funcs);
-  lua_pushboolean(L, AVAILABLE);
+#ifdef LUMA_HAVE_MPI
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, mpi_index);
+  lua_setfield(L, -2, "__index");
+  lua_setmetatable(L, -2);
+#else
+  lua_pushboolean(L, 0);
   lua_setfield(L, -2, "available");
+#endif
   luma_doc_set(L, -1, "luma.mpi", NULL,
-               "The Open MPI engine behind luma.parallel's \"mpi\" backend (docs/PARALLEL.md); "
-               "available is false in a build without Open MPI.");
+               "The Open MPI engine behind luma.parallel's \"mpi\" backend (docs/PARALLEL.md). "
+               "Open MPI is loaded when a script first uses it (run, or rank and size under a "
+               "launcher), or reads available: false in a build without Open MPI or when its "
+               "library cannot be loaded, and then why says so.");
   return 1;
 }

@@ -45,9 +45,8 @@
 #include <sys/prctl.h>
 #endif
 
-#include <cblas.h>
-
 #include "core.h"
+#include "core/blas.h"
 #include "core/parallel.h"
 
 typedef struct Worker {
@@ -424,16 +423,16 @@ static int pool_run(lua_State *L) {
   Board *board = owner->board;
   fflush(NULL); /* nothing buffered may be written twice */
   /* Workers inherit one BLAS thread from here: n_jobs processes must not
-   * oversubscribe the cores, and calling openblas_set_num_threads in a
+   * oversubscribe the cores, and setting OpenBLAS's thread count in a
    * freshly forked child left every BLAS call there 2.3 times slower. */
-  int blas_threads = openblas_get_num_threads();
-  openblas_set_num_threads(1);
+  int blas_threads = luma_blas_get_threads();
+  luma_blas_set_threads(1);
   pid_t parent = getpid();
   for (int k = 0; k < n_jobs; k++) {
     int fds[2];
     if (pipe(fds) != 0) {
       stop_all(workers, k);
-      openblas_set_num_threads(blas_threads);
+      luma_blas_set_threads(blas_threads);
       return luaL_error(L, "luma.parallel: cannot create a pipe (%s)", strerror(errno));
     }
     pid_t pid = fork();
@@ -441,7 +440,7 @@ static int pool_run(lua_State *L) {
       close(fds[0]);
       close(fds[1]);
       stop_all(workers, k);
-      openblas_set_num_threads(blas_threads);
+      luma_blas_set_threads(blas_threads);
       return luaL_error(L, "luma.parallel: cannot start a worker (%s)", strerror(errno));
     }
     if (pid == 0) {
@@ -453,7 +452,7 @@ static int pool_run(lua_State *L) {
     workers[k].pid = pid;
     workers[k].fd = fds[0];
   }
-  openblas_set_num_threads(blas_threads);
+  luma_blas_set_threads(blas_threads);
   Collect c = {.workers = workers, .board = board, .n_jobs = n_jobs, .n_tasks = n_tasks};
   /* After the forks: workers keep the caller's mask. */
   sigset_t block;

@@ -14,9 +14,8 @@
  */
 #include <stdlib.h>
 
-#include <cblas.h>
-
 #include "core.h"
+#include "core/blas.h"
 #include "core/parallel.h"
 #include "budget.h"
 
@@ -135,7 +134,7 @@ void luma_threads_configure(lua_State *L, int count) {
   int cores = luma_threads_cores();
   if (count > cores) count = cores;
   luma_threads_set_count(pool_of(L), count);
-  openblas_set_num_threads(count);
+  luma_blas_set_threads(count);
 }
 
 int luma_threads_count(lua_State *L) { return pool_of(L)->count; }

@@ -38,8 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cblas.h>
-
+#include "core/blas.h"
 #include "luma.h"
 
 /* The probe's instruction budget per call (see docs/RELIABILITY.md). */
@@ -187,7 +186,7 @@ static void count_warning(void *ud, const char *msg) {
 int main(int argc, char **argv) {
   int probe = argc > 1 && strcmp(argv[1], "--probe") == 0;
   const char *script = argc > 1 + probe ? argv[1 + probe] : "tests/c/api_fuzz.lua";
-  openblas_set_num_threads(1);
+  luma_blas_set_threads(1);
   long warnings = 0;
   luma_Options opts = {0};
   opts.memory_limit = (size_t)256 << 20;

@@ -15,8 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <cblas.h>
-
+#include "core/blas.h"
 #include "luma.h"
 
 /* A least-squares regressor defined in Lua, cross-validated in a
@@ -90,7 +89,7 @@ static void *worker(void *arg) {
 }
 
 int main(void) {
-  openblas_set_num_threads(1);
+  luma_blas_set_threads(1);
   int passed = 0, failed = 0;
   Job jobs[2] = {{1, 0, 0, ""}, {2, 0, 0, ""}};
   pthread_t t[2];

@@ -160,15 +160,14 @@ int main(int argc, char **argv) {
     local cc = os.getenv("LUMA_SANITIZED") == "1" and "clang" or "cc"
     local host = dir .. "/host"
     -- the libraries libluma.a needs are the build's luma.pc Libs.private
-    -- (BLAS, and MPI when the build has it)
+    -- (BLAS and LAPACK, FreeType and zlib when the build has them)
     local pc = assert(io.open(support.build .. "/luma.pc", "rb"))
     local private = pc:read("a"):match("Libs%.private:([^\n]*)")
     pc:close()
     assert(os.execute(cc .. sanitize .. " -std=c11 -Isrc/vm $(pkg-config --cflags lua5.4) -o "
       .. support.quote(host) .. " " .. support.quote(src) .. " "
       .. support.quote(support.build .. "/libluma.a")
-      .. " $(pkg-config --libs lua5.4) " .. private
-      .. " -Wl,-rpath,$(pkg-config --variable=libdir openblas) -lpthread"))
+      .. " $(pkg-config --libs lua5.4) " .. private .. " -lpthread"))
     local target = dir .. "/x.svg"
     local out, _, status = support.run(table.concat({ support.quote(host),
       support.quote("assert(luma.plot.scatter({1, 2}, {3, 4}):svg():find('<circle', 1, true))"),

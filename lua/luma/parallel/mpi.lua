@@ -177,7 +177,7 @@ end
 -- rank.  ctx.fn and ctx.tasks are map's arguments (for the input check).
 function mpi.run(run, n, ctx)
   local m = native()
-  if not m.available then error(MISSING, 0) end
+  if not m.available then error(m.why or MISSING, 0) end
   local digest = fingerprint(ctx.fn, ctx.tasks, m.digest)
   local function task(i) return common.outcome(run, i) end
   local payload

@@ -8,10 +8,9 @@
 #include <math.h>
 #include <string.h>
 
-#include <cblas.h> /* openblas_set_num_threads */
-
 #include "cluster/cluster_lua.h"
 #include "cluster/graph.h"
+#include "core/blas.h"
 #include "core/matrix_lua.h"
 #include "core/parallel.h"
 
@@ -287,11 +286,11 @@ static int g_laplacian_eig(lua_State *L) {
   luma_LaplacianEigInfo info;
   /* the solver's BLAS products are small (n x 40 blocks): one BLAS thread,
    * as in a parallel loop, instead of workers spinning between calls */
-  const int blas_threads = openblas_get_num_threads();
-  openblas_set_num_threads(1);
+  const int blas_threads = luma_blas_get_threads();
+  luma_blas_set_threads(1);
   const int status =
       luma_laplacian_eig(&g->csr, label, c, &o, vals->data, vecs->data, work, iwork, &info);
-  openblas_set_num_threads(blas_threads);
+  luma_blas_set_threads(blas_threads);
   luma_threads_finish(L, t, LUMA_LOOP_DONE); /* raises why the meter stopped, if it did */
   if (status != 0) return luaL_error(L, "laplacian_eig: the LAPACK eigensolver failed");
   memcpy(deg->data, work, (size_t)n * sizeof *deg->data); /* the kernel's degrees */

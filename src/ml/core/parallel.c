@@ -7,8 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cblas.h>
-
+#include "core/blas.h"
 #include "core/parallel.h"
 
 static void init_sync(luma_Threads *t) {
@@ -179,9 +178,9 @@ luma_LoopStatus luma_parallel_for(luma_Threads *t, const luma_Loop *loop) {
     /* BLAS inside the chunks would start its own threads in every one
      * (OpenBLAS's setting is per process, so it is only touched when it
      * is not 1 already). */
-    if (loop->calls_blas && openblas_get_num_threads() > 1) {
-      blas_threads = openblas_get_num_threads();
-      openblas_set_num_threads(1);
+    if (loop->calls_blas && luma_blas_get_threads() > 1) {
+      blas_threads = luma_blas_get_threads();
+      luma_blas_set_threads(1);
     }
     pthread_mutex_lock(&t->mu);
     t->busy = t->started;
@@ -194,7 +193,7 @@ luma_LoopStatus luma_parallel_for(luma_Threads *t, const luma_Loop *loop) {
     pthread_mutex_lock(&t->mu);
     while (t->busy > 0) pthread_cond_wait(&t->idle, &t->mu);
     pthread_mutex_unlock(&t->mu);
-    if (blas_threads > 0) openblas_set_num_threads(blas_threads);
+    if (blas_threads > 0) luma_blas_set_threads(blas_threads);
   }
   t->running = 0;
   return (luma_LoopStatus)atomic_load(&t->stop);

@@ -1,10 +1,11 @@
 /*
- * lapack.h - the Fortran LAPACK routines Luma calls, as OpenBLAS exports
- * them (Debian ships no LAPACKE header with OpenBLAS).
+ * lapack.h - the Fortran LAPACK routines Luma calls, as liblapack.so.3
+ * exports them (Debian ships no LAPACKE header with OpenBLAS).
  *
  * Fortran conventions: every argument by pointer, matrices column-major
  * (a row-major n x n buffer is the transpose, so symmetric inputs need no
- * copy), integers are blasint, and each CHARACTER argument adds a hidden
+ * copy), integers are int (Debian's BLAS and LAPACK, OpenBLAS among them,
+ * use 32-bit integers), and each CHARACTER argument adds a hidden
  * length argument at the end (gfortran passes them as size_t).
  * SPDX-License-Identifier: MIT
  */
@@ -13,9 +14,7 @@
 
 #include <stddef.h>
 
-#include <cblas.h> /* blasint */
-
-typedef blasint lapack_int;
+typedef int lapack_int;
 
 /* LU */
 void dgetrf_(const lapack_int *m, const lapack_int *n, double *a, const lapack_int *lda,

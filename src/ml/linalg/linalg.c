@@ -168,7 +168,7 @@ luma_LaStatus luma_la_solve_triangular(const luma_Mat *a, const luma_Mat *b, int
   }
   cblas_dtrsm(CblasRowMajor, CblasLeft, lower ? CblasLower : CblasUpper,
               transpose ? CblasTrans : CblasNoTrans, unit_diagonal ? CblasUnit : CblasNonUnit,
-              (blasint)n, (blasint)k, 1.0, a->data, (blasint)lda, x->data, (blasint)max64(k, 1));
+              (lapack_int)n, (lapack_int)k, 1.0, a->data, (lapack_int)lda, x->data, (lapack_int)max64(k, 1));
   return LUMA_LA_OK;
 }
 
@@ -549,14 +549,14 @@ luma_LaStatus luma_la_power_iteration(luma_Threads *t, const luma_Mat *a, int64_
   double *x = scratch, *z = scratch + n;
   for (int64_t p = 0; p < k; p++) {
     for (int64_t i = 0; i < n; i++) x[i] = LUMA_AT(start, i, p);
-    double nx = cblas_dnrm2((blasint)n, x, 1);
-    if (nx > 0) cblas_dscal((blasint)n, 1 / nx, x, 1);
+    double nx = cblas_dnrm2((lapack_int)n, x, 1);
+    if (nx > 0) cblas_dscal((lapack_int)n, 1 / nx, x, 1);
     int settled = 0;
     for (int64_t it = 0; it < max_iter && !settled; it++) {
       if (luma_work_charge(t, per_iteration) != LUMA_LOOP_DONE) return LUMA_LA_STOPPED;
-      cblas_dgemv(CblasRowMajor, CblasNoTrans, (blasint)n, (blasint)n, 1.0, deflated->data,
-                  (blasint)n, x, 1, 0.0, z, 1);
-      double nz = cblas_dnrm2((blasint)n, z, 1);
+      cblas_dgemv(CblasRowMajor, CblasNoTrans, (lapack_int)n, (lapack_int)n, 1.0, deflated->data,
+                  (lapack_int)n, x, 1, 0.0, z, 1);
+      double nz = cblas_dnrm2((lapack_int)n, z, 1);
       if (nz == 0) { /* x lies in the null space: eigenvalue 0, exactly */
         settled = 1;
         break;
@@ -576,14 +576,14 @@ luma_LaStatus luma_la_power_iteration(luma_Threads *t, const luma_Mat *a, int64_
     /* the Rayleigh quotient and the peeling: two passes over the matrix */
     if (luma_work_charge(t, per_iteration + 2 * (uint64_t)(n * n)) != LUMA_LOOP_DONE)
       return LUMA_LA_STOPPED;
-    cblas_dgemv(CblasRowMajor, CblasNoTrans, (blasint)n, (blasint)n, 1.0, deflated->data,
-                (blasint)n, x, 1, 0.0, z, 1);
-    double lambda = cblas_ddot((blasint)n, x, 1, z, 1);
+    cblas_dgemv(CblasRowMajor, CblasNoTrans, (lapack_int)n, (lapack_int)n, 1.0, deflated->data,
+                (lapack_int)n, x, 1, 0.0, z, 1);
+    double lambda = cblas_ddot((lapack_int)n, x, 1, z, 1);
     LUMA_AT(values, p, 0) = lambda;
     for (int64_t i = 0; i < n; i++) LUMA_AT(vectors, i, p) = x[i];
     /* Peeling: remove the found component, A <- A - lambda v v^T. */
-    cblas_dger(CblasRowMajor, (blasint)n, (blasint)n, -lambda, x, 1, x, 1, deflated->data,
-               (blasint)n);
+    cblas_dger(CblasRowMajor, (lapack_int)n, (lapack_int)n, -lambda, x, 1, x, 1, deflated->data,
+               (lapack_int)n);
   }
   return status;
 }
