@@ -635,6 +635,9 @@ static int t_lda_estep(lua_State *L) {
 static int t_lda_expect(lua_State *L) {
   luma_Mat *m = luma_matrix_check(L, 1);
   luma_Mat *out = luma_matrix_new(L, m->rows, m->cols);
+  /* (an empty matrix may have 2^31 - 1 rows of no columns: nothing to
+   * loop over) */
+  if (m->rows * m->cols == 0) return 1;
   luma_Threads *t = luma_meter(L, 8 * (uint64_t)(m->rows * m->cols) + 1);
   luma_lda_dirichlet_expectation(t, m, out);
   luma_meter_done(L, t);
