@@ -311,3 +311,12 @@ void luma_mat_gemm(double alpha, const luma_Mat *a, const luma_Mat *b, double be
 void luma_mat_matmul(const luma_Mat *a, const luma_Mat *b, luma_Mat *out) {
   luma_mat_gemm(1.0, a, b, 0.0, out);
 }
+
+void luma_mat_matmul_small(const luma_Mat *a, const luma_Mat *b, luma_Mat *out) {
+  for (int64_t i = 0; i < out->rows; i++)
+    for (int64_t j = 0; j < out->cols; j++) {
+      double sum = 0.0;
+      for (int64_t k = 0; k < a->cols; k++) sum += LUMA_AT(a, i, k) * LUMA_AT(b, k, j);
+      LUMA_AT(out, i, j) = sum;
+    }
+}
