@@ -366,8 +366,9 @@ static const luma_Func op_methods[] = {
      "Applies the Lua function fn to every element. The slow path (a Lua call per element): "
      "prefer the named operations."},
     {"matmul", m_matmul, "A:matmul(B [, out = nil]) -> matrix",
-     "Matrix product through BLAS dgemm; transposed views are passed to BLAS without copying. "
-     "Also A * B."},
+     "Matrix product through BLAS dgemm; transposed views are passed to BLAS without copying "
+     "(products of at most 512 multiply-adds run plain loops instead, cheaper than dgemm's "
+     "set-up). Also A * B."},
     {NULL, NULL, NULL, NULL}};
 
 static const luaL_Reg op_metamethods[] = {
