@@ -214,7 +214,9 @@ void luma_charge(lua_State *L, uint64_t units) {
   info->instructions = units > UINT64_MAX - before ? UINT64_MAX : before + units;
   if (info->instruction_limit != 0 && info->instructions > info->instruction_limit)
     luma_state_limit_error(L);
-  luma_state_check_interrupt(L);
+  /* luma_state_check_interrupt's test, with the info at hand (the stop
+   * was checked above): every small operation charges */
+  if (atomic_load(&info->interrupted)) luma_state_interrupt_error(L);
   if (info->time_limit > 0 &&
       before / LUMA_CHARGE_CLOCK_UNITS != info->instructions / LUMA_CHARGE_CLOCK_UNITS &&
       luma_monotonic_seconds() > info->deadline)

@@ -115,6 +115,15 @@ void luma_matrix_touch(lua_State *L, int idx) {
   owner_of(L, lua_absindex(L, idx))->version++;
 }
 
+/* luma_matrix_touch for the matrix ud at idx, checked already: an owner
+ * needs no further Lua call. */
+static void touch(lua_State *L, int idx, MatrixUD *ud) {
+  if (ud->kind == MAT_VIEW)
+    luma_matrix_touch(L, idx);
+  else
+    ud->version++;
+}
+
 /* A:version() -> integer: see luma_open_matrix's help. */
 static int m_version(lua_State *L) {
   luma_matrix_check(L, 1);
@@ -293,10 +302,7 @@ static int m_set(lua_State *L) {
   luma_Mat *m = &ud->m;
   int64_t i = luma_check_index(L, 2, "row", m->rows), j = luma_check_index(L, 3, "column", m->cols);
   LUMA_AT(m, i, j) = luaL_checknumber(L, 4);
-  if (ud->kind == MAT_VIEW)
-    luma_matrix_touch(L, 1);
-  else
-    ud->version++;
+  touch(L, 1, ud);
   lua_pushvalue(L, 1);
   return 1;
 }
@@ -415,12 +421,13 @@ void luma_matrix_check_no_overlap(lua_State *L, int out_arg, const luma_Mat *out
 
 luma_Mat *luma_matrix_result(lua_State *L, int out_arg, int64_t rows, int64_t cols) {
   if (lua_isnoneornil(L, out_arg)) return luma_matrix_new(L, rows, cols);
-  luma_Mat *out = luma_matrix_check(L, out_arg);
+  MatrixUD *ud = luma_type_check(L, out_arg, &matrix_type);
+  luma_Mat *out = &ud->m;
   if (out->rows != rows || out->cols != cols)
     luma_arg_error(L, out_arg, "out is %I x %I but the result is %I x %I",
                    (lua_Integer)out->rows, (lua_Integer)out->cols, (lua_Integer)rows,
                    (lua_Integer)cols);
-  luma_matrix_touch(L, out_arg);
+  touch(L, out_arg, ud);
   lua_pushvalue(L, out_arg);
   return out;
 }
