@@ -48,6 +48,16 @@ typedef struct luma_StateInfo {
   lua_State *main_thread;
   int in_run;                /* between luma_state_restart_budget and luma_state_end_run */
   int sealed;                /* shared tables are put back before each run (sandbox.c) */
+  /* The metatable of each userdata type registered in this state
+   * (registry.c): its address, for luma_type_test's check without a
+   * registry lookup, and a registry reference, for pushing it by array
+   * index.  Open addressing on the luma_Type's address; never removed
+   * (the registry keeps each metatable for the state's life). */
+  struct luma_TypeSlot {
+    const struct luma_Type *type; /* NULL: free */
+    const void *metatable;
+    int ref;
+  } types[32];
 } luma_StateInfo;
 
 /* A thread that calls nudge(arg, target) once at the deadline it is
@@ -165,7 +175,9 @@ typedef struct luma_Type {
   const char *doc;               /* help() text of the type itself */
   /* Optional __index for keys that are not method names (A[i]): called as
    * a closure whose upvalue 1 is the methods table, also kept as the
-   * metatable's __methods for help() and completion. */
+   * metatable's __methods for help() and completion, and upvalue 2 the
+   * metatable itself (for type checks and new objects without a registry
+   * lookup). */
   lua_CFunction index;
 } luma_Type;
 

@@ -4,11 +4,34 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "core.h"
 
+enum { TYPE_SLOTS = sizeof ((luma_StateInfo *)0)->types / sizeof ((luma_StateInfo *)0)->types[0] };
+
+/* The state's cache slot of type: the one holding it, else the free slot
+ * where it goes; NULL in a state Luma did not make (luma.so in a stock
+ * Lua) or when every slot is taken (more types than slots). */
+static struct luma_TypeSlot *type_slot(luma_StateInfo *info, const luma_Type *type) {
+  if (info == NULL) return NULL;
+  size_t h = (size_t)(((uintptr_t)type * (uintptr_t)0x9E3779B97F4A7C15u) >> 59);
+  struct luma_TypeSlot *slot = &info->types[h % TYPE_SLOTS];
+  if (slot->type == type) return slot; /* the usual case, first probe */
+  for (size_t k = 0; k < TYPE_SLOTS; k++) {
+    slot = &info->types[(h + k) % TYPE_SLOTS];
+    if (slot->type == type || slot->type == NULL) return slot;
+  }
+  return NULL;
+}
+
 void luma_type_register(lua_State *L, const luma_Type *type) {
+  struct luma_TypeSlot *slot = type_slot(luma_state_info(L), type);
+  if (slot != NULL && slot->type == type) { /* an array read: no hashing of a pointer key */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, slot->ref);
+    return;
+  }
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, type) != LUA_TNIL) return;
   lua_pop(L, 1);
   luaL_newmetatable(L, type->name); /* also sets __name for messages */
@@ -19,13 +42,20 @@ void luma_type_register(lua_State *L, const luma_Type *type) {
     if (type->index) {
       lua_pushvalue(L, -1);
       lua_setfield(L, -3, "__methods");
-      lua_pushcclosure(L, type->index, 1);
+      lua_pushvalue(L, -2);
+      lua_pushcclosure(L, type->index, 2);
     }
     lua_setfield(L, -2, "__index");
   }
   if (type->doc) luma_doc_set(L, -1, type->name, NULL, type->doc);
   lua_pushvalue(L, -1);
   lua_rawsetp(L, LUA_REGISTRYINDEX, type);
+  if (slot != NULL) { /* filled last: a memory error in luaL_ref leaves it free */
+    lua_pushvalue(L, -1);
+    slot->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    slot->metatable = lua_topointer(L, -1);
+    slot->type = type;
+  }
 }
 
 void luma_type_setmetatable(lua_State *L, const luma_Type *type) {
@@ -33,13 +63,25 @@ void luma_type_setmetatable(lua_State *L, const luma_Type *type) {
   lua_setmetatable(L, -2);
 }
 
+/* The metatable is compared by address: a table's address identifies it
+ * while it lives, and the registry keeps every type's metatable for the
+ * state's life.  Allocates nothing and raises nothing (luma_get_matrix
+ * calls it outside any protected call). */
 void *luma_type_test(lua_State *L, int idx, const luma_Type *type) {
   void *p = lua_touserdata(L, idx);
   if (p == NULL || !lua_getmetatable(L, idx)) return NULL;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, type);
-  int same = lua_rawequal(L, -1, -2);
-  lua_pop(L, 2);
-  return same ? p : NULL;
+  const void *mt = lua_topointer(L, -1);
+  const void *expected;
+  struct luma_TypeSlot *slot = type_slot(luma_state_info(L), type);
+  if (slot != NULL && slot->type == type) {
+    expected = slot->metatable;
+  } else {
+    lua_rawgetp(L, LUA_REGISTRYINDEX, type);
+    expected = lua_type(L, -1) == LUA_TTABLE ? lua_topointer(L, -1) : NULL;
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return mt == expected ? p : NULL;
 }
 
 void *luma_type_check(lua_State *L, int idx, const luma_Type *type) {

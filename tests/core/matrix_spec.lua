@@ -147,4 +147,28 @@ describe("matrix argument errors", function()
     assert.has_error(function() get({}, 1, 1) end,
       "bad argument #1 to 'get' (luma.Matrix expected, got table)")
   end)
+
+  -- The type check compares metatables by address, from a per-state
+  -- cache in a Luma state (this spec also runs in the luma binary, #smoke)
+  -- and through the registry in a stock Lua: neither lets another
+  -- userdata through, nor a matrix-like table.
+  it("rejects userdata of other types, also through __index called directly", function()
+    local A = luma.zeros(2, 2)
+    local gen = luma.random.Generator(1)
+    assert.has_error(function() A.get(gen, 1, 1) end,
+      "bad argument #1 to 'get' (luma.Matrix expected, got luma.Generator)")
+    assert.has_error(function() A.set(io.stdout, 1, 1, 5) end,
+      "bad argument #1 to 'set' (luma.Matrix expected, got FILE*)")
+    assert.has_error(function() gen.normal(A) end,
+      "bad argument #1 to 'normal' (luma.Generator expected, got luma.Matrix)")
+    local index = getmetatable(A).__index
+    assert.error_matches(function() index(io.stdout, 1) end, "luma%.Matrix expected, got FILE%*")
+    assert.error_matches(function() index(gen, 1) end, "luma%.Matrix expected, got luma%.Generator")
+    -- (a table carrying the metatable is named by its __name, as Lua does)
+    assert.error_matches(function() index(setmetatable({}, getmetatable(A)), 1) end,
+      "bad argument #1 to 'index' %(luma%.Matrix expected")
+    assert.equal(A.get, index(A, "get", "extra"))
+    assert.equal(2, luma.matrix{{1, 2}, {3, 4}}[1][2])
+    assert.is_false(luma.ismatrix(gen))
+  end)
 end)

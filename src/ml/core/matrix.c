@@ -66,7 +66,7 @@ void luma_mat_copy(luma_Mat *dst, const luma_Mat *src) {
 }
 
 /* The first and last addresses m's elements occupy. */
-static void span(const luma_Mat *m, const double **lo, const double **hi) {
+static inline void span(const luma_Mat *m, const double **lo, const double **hi) {
   int64_t dr = (m->rows - 1) * m->rs, dc = (m->cols - 1) * m->cs;
   *lo = m->data + (dr < 0 ? dr : 0) + (dc < 0 ? dc : 0);
   *hi = m->data + (dr > 0 ? dr : 0) + (dc > 0 ? dc : 0);

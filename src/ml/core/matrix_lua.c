@@ -66,22 +66,34 @@ luma_Mat *luma_matrix_new(lua_State *L, int64_t rows, int64_t cols) {
   return &ud->m;
 }
 
-luma_Mat *luma_matrix_push_view(lua_State *L, int base_idx, luma_Mat view) {
-  base_idx = lua_absindex(L, base_idx);
-  MatrixUD *base = lua_touserdata(L, base_idx);
+/* Pushes a view of base (the matrix at base_idx, absolute); its
+ * metatable is at mt_idx, or found by luma_type_setmetatable when mt_idx
+ * is 0. */
+static MatrixUD *push_view(lua_State *L, int base_idx, const MatrixUD *base, luma_Mat view,
+                           int mt_idx) {
   MatrixUD *ud = lua_newuserdatauv(L, sizeof(MatrixUD), 1);
   ud->m = view;
   ud->kind = MAT_VIEW;
   ud->row_handle = 0;
   ud->version = 0;
-  luma_type_setmetatable(L, &matrix_type);
+  if (mt_idx != 0) {
+    lua_pushvalue(L, mt_idx);
+    lua_setmetatable(L, -2);
+  } else {
+    luma_type_setmetatable(L, &matrix_type);
+  }
   /* Keep the storage owner itself alive, not a chain of views. */
   if (base->kind == MAT_VIEW)
     lua_getiuservalue(L, base_idx, 1);
   else
     lua_pushvalue(L, base_idx);
   lua_setiuservalue(L, -2, 1);
-  return &ud->m;
+  return ud;
+}
+
+luma_Mat *luma_matrix_push_view(lua_State *L, int base_idx, luma_Mat view) {
+  base_idx = lua_absindex(L, base_idx);
+  return &push_view(L, base_idx, lua_touserdata(L, base_idx), view, 0)->m;
 }
 
 luma_Mat *luma_matrix_check(lua_State *L, int arg) {
@@ -101,6 +113,15 @@ static MatrixUD *owner_of(lua_State *L, int idx) {
 
 void luma_matrix_touch(lua_State *L, int idx) {
   owner_of(L, lua_absindex(L, idx))->version++;
+}
+
+/* luma_matrix_touch for the matrix ud at idx, checked already: an owner
+ * needs no further Lua call. */
+static void touch(lua_State *L, int idx, MatrixUD *ud) {
+  if (ud->kind == MAT_VIEW)
+    luma_matrix_touch(L, idx);
+  else
+    ud->version++;
 }
 
 /* A:version() -> integer: see luma_open_matrix's help. */
@@ -266,6 +287,9 @@ static int m_cols(lua_State *L) {
   return 1;
 }
 
+/* get and set are the scalar path of script loops: each Lua API call
+ * counts, so the matrix is checked once and its version bumped directly
+ * unless it is a view. */
 static int m_get(lua_State *L) {
   luma_Mat *m = luma_matrix_check(L, 1);
   int64_t i = luma_check_index(L, 2, "row", m->rows), j = luma_check_index(L, 3, "column", m->cols);
@@ -274,11 +298,12 @@ static int m_get(lua_State *L) {
 }
 
 static int m_set(lua_State *L) {
-  luma_Mat *m = luma_matrix_check(L, 1);
+  MatrixUD *ud = luma_type_check(L, 1, &matrix_type);
+  luma_Mat *m = &ud->m;
   int64_t i = luma_check_index(L, 2, "row", m->rows), j = luma_check_index(L, 3, "column", m->cols);
   LUMA_AT(m, i, j) = luaL_checknumber(L, 4);
-  luma_matrix_touch(L, 1);
-  lua_settop(L, 1);
+  touch(L, 1, ud);
+  lua_pushvalue(L, 1);
   return 1;
 }
 
@@ -396,12 +421,13 @@ void luma_matrix_check_no_overlap(lua_State *L, int out_arg, const luma_Mat *out
 
 luma_Mat *luma_matrix_result(lua_State *L, int out_arg, int64_t rows, int64_t cols) {
   if (lua_isnoneornil(L, out_arg)) return luma_matrix_new(L, rows, cols);
-  luma_Mat *out = luma_matrix_check(L, out_arg);
+  MatrixUD *ud = luma_type_check(L, out_arg, &matrix_type);
+  luma_Mat *out = &ud->m;
   if (out->rows != rows || out->cols != cols)
     luma_arg_error(L, out_arg, "out is %I x %I but the result is %I x %I",
                    (lua_Integer)out->rows, (lua_Integer)out->cols, (lua_Integer)rows,
                    (lua_Integer)cols);
-  luma_matrix_touch(L, out_arg);
+  touch(L, out_arg, ud);
   lua_pushvalue(L, out_arg);
   return out;
 }
@@ -411,21 +437,27 @@ luma_Mat *luma_matrix_result(lua_State *L, int out_arg, int64_t rows, int64_t co
 /* __index: method names go to the methods table (upvalue 1); A[i] is row i
  * as a view marked as a row handle, and a row handle's [j] is element j,
  * so A[i][j] reads element (i, j) at the price of one small view per
- * access (get/set cost none). */
+ * access (get/set cost none).  A method call runs through here first, so
+ * the name's path comes first and does the least; the matrix is checked
+ * against upvalue 2, the metatable (anyone may call this function with
+ * anything: getmetatable(A).__index(io.stdout, 1)). */
 static int m_index(lua_State *L) {
   if (lua_type(L, 2) != LUA_TNUMBER) {
-    lua_pushvalue(L, 2);
+    if (lua_gettop(L) != 2) lua_settop(L, 2); /* a direct call with more arguments */
     lua_rawget(L, lua_upvalueindex(1));
     return 1;
   }
-  luma_Mat *m = luma_matrix_check(L, 1);
-  if (((MatrixUD *)lua_touserdata(L, 1))->row_handle) {
+  MatrixUD *ud = lua_touserdata(L, 1);
+  int same = ud != NULL && lua_getmetatable(L, 1) && lua_rawequal(L, -1, lua_upvalueindex(2));
+  if (!same) return luaL_typeerror(L, 1, matrix_type.name);
+  lua_pop(L, 1);
+  luma_Mat *m = &ud->m;
+  if (ud->row_handle) {
     lua_pushnumber(L, LUMA_AT(m, 0, luma_check_index(L, 2, "column", m->cols)));
     return 1;
   }
   int64_t i = luma_check_index(L, 2, "row", m->rows);
-  luma_matrix_push_view(L, 1, luma_mat_block(m, i, 0, 1, m->cols));
-  ((MatrixUD *)lua_touserdata(L, -1))->row_handle = 1;
+  push_view(L, 1, ud, luma_mat_block(m, i, 0, 1, m->cols), lua_upvalueindex(2))->row_handle = 1;
   return 1;
 }
 

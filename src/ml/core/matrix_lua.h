@@ -41,7 +41,9 @@ void luma_matrix_touch(lua_State *L, int idx);
  * "column" in the message); returns it 0-based.  Inline: get and set
  * call it on every scalar access. */
 static inline int64_t luma_check_index(lua_State *L, int arg, const char *what, int64_t n) {
-  lua_Integer i = luaL_checkinteger(L, arg);
+  int isint = 0;
+  lua_Integer i = lua_tointegerx(L, arg, &isint);
+  if (!isint) i = luaL_checkinteger(L, arg); /* raises its usual error */
   if (i < 1 || i > n)
     luma_arg_error(L, arg, "%s index %I out of range [1, %I]", what, i, (lua_Integer)n);
   return i - 1;

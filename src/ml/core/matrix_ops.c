@@ -215,6 +215,11 @@ int luma_mat_band_loop(int64_t rows, int64_t cols, luma_Loop *loop) {
 static luma_LoopStatus elementwise(luma_Threads *t, ElementwiseJob *job) {
   int64_t rows = job->out.rows, cols = job->out.cols;
   if (rows == 0 || cols == 0) return luma_work_status(t); /* not a loop over 2^31 empty rows */
+  if (t == NULL) { /* unmetered (small, charged by the caller): one band of all rows */
+    job->by_rows = 1;
+    elementwise_chunk(job, 0, 0, rows);
+    return LUMA_LOOP_DONE;
+  }
   luma_Loop loop = {0, 0, 0, 0, elementwise_chunk, job};
   job->by_rows = luma_mat_band_loop(rows, cols, &loop);
   return luma_parallel_for(t, &loop);
@@ -310,4 +315,18 @@ void luma_mat_gemm(double alpha, const luma_Mat *a, const luma_Mat *b, double be
 
 void luma_mat_matmul(const luma_Mat *a, const luma_Mat *b, luma_Mat *out) {
   luma_mat_gemm(1.0, a, b, 0.0, out);
+}
+
+void luma_mat_matmul_small(const luma_Mat *a, const luma_Mat *b, luma_Mat *out) {
+  int64_t inner = a->cols, ars = a->rs, acs = a->cs, brs = b->rs, bcs = b->cs;
+  for (int64_t i = 0; i < out->rows; i++) {
+    const double *ai = a->data + i * ars;
+    double *oi = out->data + i * out->rs;
+    for (int64_t j = 0; j < out->cols; j++) {
+      const double *pa = ai, *pb = b->data + j * bcs;
+      double sum = 0.0;
+      for (int64_t k = 0; k < inner; k++, pa += acs, pb += brs) sum += *pa * *pb;
+      oi[j * out->cs] = sum;
+    }
+  }
 }

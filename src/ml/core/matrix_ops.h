@@ -94,6 +94,15 @@ int luma_mat_band_loop(int64_t rows, int64_t cols, luma_Loop *loop);
  * that are not BLAS-ready must be copied by the caller first. */
 void luma_mat_matmul(const luma_Mat *a, const luma_Mat *b, luma_Mat *out);
 
+/* The product of small operands, m n k at most LUMA_MATMUL_SMALL
+ * multiply-adds, by three loops (any strides; out must not overlap a or
+ * b): below that size dgemm's own set-up (a lock, buffers, packing) costs
+ * more than the arithmetic.  Each element is the sum over k in order,
+ * without fused multiply-adds, so it may differ from dgemm's in the last
+ * bit. */
+#define LUMA_MATMUL_SMALL 512
+void luma_mat_matmul_small(const luma_Mat *a, const luma_Mat *b, luma_Mat *out);
+
 /* out = alpha a b + beta out, as luma_mat_matmul otherwise (beta = 0
  * ignores what out held, NaN included). */
 void luma_mat_gemm(double alpha, const luma_Mat *a, const luma_Mat *b, double beta, luma_Mat *out);

@@ -34,8 +34,11 @@ static int binary(lua_State *L, luma_BinaryOp op) {
     luma_matrix_check_no_overlap(L, 3, out, &b.m);
   }
   luma_Mat ba = luma_broadcast_to(&a.m, rows, cols), bb = luma_broadcast_to(&b.m, rows, cols);
-  luma_Threads *t = luma_threads_of(L);
-  luma_threads_finish(L, t, luma_mat_binary(t, op, &ba, &bb, out));
+  /* luma_meter: a small operation is charged at once and runs serially,
+   * without the pool's bookkeeping */
+  luma_Threads *t = luma_meter(L, (uint64_t)(rows * cols));
+  luma_LoopStatus status = luma_mat_binary(t, op, &ba, &bb, out);
+  if (t != NULL) luma_threads_finish(L, t, status);
   return 1;
 }
 
@@ -63,8 +66,9 @@ static int unary(lua_State *L, luma_UnaryOp op) {
   luma_Mat *a = luma_matrix_check(L, 1);
   luma_Mat *out = luma_matrix_result(L, 2, a->rows, a->cols);
   if (!lua_isnoneornil(L, 2)) luma_matrix_check_no_overlap(L, 2, out, a);
-  luma_Threads *t = luma_threads_of(L);
-  luma_threads_finish(L, t, luma_mat_unary(t, op, a, out));
+  luma_Threads *t = luma_meter(L, (uint64_t)(a->rows * a->cols));
+  luma_LoopStatus status = luma_mat_unary(t, op, a, out);
+  if (t != NULL) luma_threads_finish(L, t, status);
   return 1;
 }
 
@@ -150,13 +154,17 @@ static int m_where(lua_State *L) {
 
 /* ------------------------------------------------------------ product */
 
-luma_Mat luma_matrix_blas_operand(lua_State *L, int idx) {
-  luma_Mat *m = luma_matrix_check(L, idx);
+/* The matrix m at idx (checked already), or a BLAS-ready copy of it. */
+static luma_Mat blas_operand_of(lua_State *L, int idx, const luma_Mat *m) {
   if (luma_mat_blas_ready(m)) return *m;
   luma_Mat *c = luma_matrix_new(L, m->rows, m->cols);
   luma_mat_copy(c, m);
   lua_replace(L, idx); /* the copy stays referenced while in use */
   return *c;
+}
+
+luma_Mat luma_matrix_blas_operand(lua_State *L, int idx) {
+  return blas_operand_of(L, idx, luma_matrix_check(L, idx));
 }
 
 void luma_matrix_check_blas_size(lua_State *L, const luma_Mat *m, int arg) {
@@ -185,7 +193,7 @@ static int m_matmul(lua_State *L) {
   luma_charge_uninterruptible(L, (double)rows * (double)cols * (double)(pa->cols > 0 ? pa->cols : 1),
                               "this matrix product");
   lua_settop(L, 3);
-  luma_Mat a = luma_matrix_blas_operand(L, 1), b = luma_matrix_blas_operand(L, 2);
+  luma_Mat a = blas_operand_of(L, 1, pa), b = blas_operand_of(L, 2, pb);
   luma_Mat *out = luma_matrix_result(L, 3, rows, cols);
   if (!lua_isnil(L, 3)) {
     if (!luma_mat_blas_ready(out))
@@ -193,7 +201,10 @@ static int m_matmul(lua_State *L) {
     if (luma_mat_overlaps(out, &a) || luma_mat_overlaps(out, &b))
       return luma_arg_error(L, 3, "out must not share memory with an operand of a product");
   }
-  luma_mat_matmul(&a, &b, out);
+  if ((double)rows * (double)cols * (double)a.cols <= LUMA_MATMUL_SMALL)
+    luma_mat_matmul_small(&a, &b, out);
+  else
+    luma_mat_matmul(&a, &b, out);
   return 1;
 }
 
@@ -355,8 +366,9 @@ static const luma_Func op_methods[] = {
      "Applies the Lua function fn to every element. The slow path (a Lua call per element): "
      "prefer the named operations."},
     {"matmul", m_matmul, "A:matmul(B [, out = nil]) -> matrix",
-     "Matrix product through BLAS dgemm; transposed views are passed to BLAS without copying. "
-     "Also A * B."},
+     "Matrix product through BLAS dgemm; transposed views are passed to BLAS without copying "
+     "(products of at most 512 multiply-adds run plain loops instead, cheaper than dgemm's "
+     "set-up). Also A * B."},
     {NULL, NULL, NULL, NULL}};
 
 static const luaL_Reg op_metamethods[] = {

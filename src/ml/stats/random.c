@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats/random.h"
 #include "stats/ziggurat_tables.h"
@@ -58,10 +59,28 @@ static inline double uniform(luma_Rng *rng) {
 
 double luma_rng_uniform(luma_Rng *rng) { return uniform(rng); }
 
-static inline double normal(luma_Rng *rng) {
+/* The ziggurat's first test, on the 64 bits of one draw: layer from the
+ * low 8 bits, sign from bit 8, the position in the layer from the high 53.
+ * Sets *z and returns 1 inside the layer's core (about 99% of draws). */
+static inline int normal_core(uint64_t bits, double *z) {
+  int layer = (int)(bits & 0xff);
+  double x = (double)(int64_t)(bits >> 11) * 0x1.0p-53 * ziggurat_x[layer];
+  /* the sign bit set from bit 8, -x exactly: a branch here would be
+   * mispredicted on every other draw */
+  uint64_t u;
+  memcpy(&u, &x, sizeof u);
+  u |= (bits & 0x100) << 55;
+  memcpy(z, &u, sizeof u);
+  return x < ziggurat_x[layer + 1];
+}
+
+/* The rest of a draw whose first bits missed the core: the tail, the
+ * wedge, and fresh bits after a rejection.  Out of line, so the core's
+ * loops stay small; it draws exactly what one loop over all the cases
+ * would. */
+static double normal_miss(luma_Rng *rng, uint64_t bits) {
   /* audit-loops: rejection sampling (the ziggurat): about 1.01 draws expected */
   for (;;) {
-    uint64_t bits = next(rng);
     int layer = (int)(bits & 0xff);
     double sign = (bits & 0x100) ? -1.0 : 1.0;
     double x = (double)(int64_t)(bits >> 11) * 0x1.0p-53 * ziggurat_x[layer];
@@ -78,7 +97,14 @@ static inline double normal(luma_Rng *rng) {
     }
     double y = ziggurat_y[layer] + uniform(rng) * (ziggurat_y[layer + 1] - ziggurat_y[layer]);
     if (y < exp(-0.5 * x * x)) return sign * x; /* in the wedge under the curve */
+    bits = next(rng);
   }
+}
+
+static inline double normal(luma_Rng *rng) {
+  uint64_t bits = next(rng);
+  double z;
+  return normal_core(bits, &z) ? z : normal_miss(rng, bits);
 }
 
 double luma_rng_normal(luma_Rng *rng) { return normal(rng); }
@@ -111,12 +137,28 @@ void luma_rng_fill_uniform(luma_Rng *rng, luma_Mat *m, double lo, double hi) {
   *rng = local;
 }
 
+/* n draws into out, the same stream as n calls of normal: the state is
+ * a local whose address is never taken, so it lives in registers, and
+ * only a miss of the core copies it out and back. */
+static void fill_normal_flat(luma_Rng *rng, double *out, int64_t n, double mean, double std) {
+  luma_Rng state = *rng;
+  for (int64_t k = 0; k < n; k++) {
+    uint64_t bits = next(&state);
+    double z;
+    if (!normal_core(bits, &z)) {
+      luma_Rng spill = state;
+      z = normal_miss(&spill, bits);
+      state = spill;
+    }
+    out[k] = mean + std * z;
+  }
+  *rng = state;
+}
+
 void luma_rng_fill_normal(luma_Rng *rng, luma_Mat *m, double mean, double std) {
-  luma_Rng local = *rng; /* a private copy the compiler can keep in registers */
+  luma_Rng local = *rng;
   if (luma_mat_is_contiguous(m)) {
-    double *out = m->data;
-    int64_t n = m->rows * m->cols;
-    for (int64_t k = 0; k < n; k++) out[k] = mean + std * normal(&local);
+    fill_normal_flat(&local, m->data, m->rows * m->cols, mean, std);
   } else {
     for (int64_t i = 0; i < m->rows; i++)
       for (int64_t j = 0; j < m->cols; j++) LUMA_AT(m, i, j) = mean + std * normal(&local);
