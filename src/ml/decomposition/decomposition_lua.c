@@ -8,6 +8,7 @@
 
 #include "core/matrix_lua.h"
 #include "decomposition/nmf.h"
+#include "decomposition/range_pass.h"
 #include "decomposition/signs.h"
 
 /* cd_sweep(W, HHt, XHt [, order]) -> violation */
@@ -73,6 +74,45 @@ static int d_centred_transpose(lua_State *L) {
   return 1;
 }
 
+/* range_pass(X, mean, Q [, keep_P [, want_ss]]) -> S, P or nil, ss or nil */
+static int d_range_pass(lua_State *L) {
+  lua_settop(L, 5);
+  luma_Mat *x = luma_matrix_check(L, 1);
+  const int64_t n = x->rows, d = x->cols;
+  const double *mean = NULL;
+  if (!lua_isnil(L, 2)) {
+    luma_Mat *m = luma_matrix_check(L, 2);
+    if (m->rows * m->cols != d)
+      luma_arg_error(L, 2, "mean must have %I elements (one per column of X)", (lua_Integer)d);
+    double *copy = lua_newuserdatauv(L, (size_t)(d > 0 ? d : 1) * sizeof(double), 0);
+    for (int64_t j = 0; j < d; j++) copy[j] = m->rows == 1 ? LUMA_AT(m, 0, j) : LUMA_AT(m, j, 0);
+    mean = copy;
+  }
+  luma_Mat *qm = luma_matrix_check(L, 3);
+  if (qm->rows != d)
+    luma_arg_error(L, 3, "Q must have %I rows (one per column of X), got %I", (lua_Integer)d,
+                   (lua_Integer)qm->rows);
+  const int64_t c = qm->cols;
+  const int keep_p = lua_toboolean(L, 4), want_ss = lua_toboolean(L, 5);
+  /* Q in one contiguous row-major block (it may be a transposed view) */
+  double *q = lua_newuserdatauv(L, (size_t)(d * c > 0 ? d * c : 1) * sizeof(double), 0);
+  for (int64_t i = 0; i < d; i++)
+    for (int64_t j = 0; j < c; j++) q[i * c + j] = LUMA_AT(qm, i, j);
+  double *work = lua_newuserdatauv(L, (size_t)luma_range_pass_work(n, d, c) * sizeof(double), 0);
+  const int top = lua_gettop(L);
+  luma_Mat *s = luma_matrix_new(L, d, c);
+  luma_Mat *p = keep_p ? luma_matrix_new(L, n, c) : NULL;
+  double ss = 0;
+  luma_Threads *t = luma_threads_of(L);
+  luma_threads_finish(L, t, luma_range_pass(t, x, mean, q, c, s->data, p ? p->data : NULL,
+                                            want_ss ? &ss : NULL, work));
+  lua_settop(L, top + 1 + keep_p);
+  if (!keep_p) lua_pushnil(L);
+  if (want_ss) lua_pushnumber(L, ss);
+  else lua_pushnil(L);
+  return 3;
+}
+
 int luma_open_decomposition_native(lua_State *L) {
   static const luma_Func funcs[] = {
       {"cd_sweep", d_cd_sweep, "cd_sweep(W, HHt, XHt [, order = 1..k]) -> number",
@@ -87,6 +127,12 @@ int luma_open_decomposition_native(lua_State *L) {
       {"centred_transpose", d_centred_transpose, "centred_transpose(X [, mean = nil]) -> matrix",
        "(X - 1 mean)^T as a new contiguous matrix (mean a row or column of X's width, nil: "
        "no centring), transposed by cache tiles. Returns a cols x rows matrix."},
+      {"range_pass", d_range_pass,
+       "range_pass(X, mean, Q [, keep_P = false [, want_ss = false]]) -> S, P, ss",
+       "One pass over X of the randomized range finder, for A = X - 1 mean (mean nil: A = "
+       "X): S = A^T (A Q), P = A Q when keep_P (else nil) and |A|_F^2 when want_ss (else "
+       "nil). Each block of rows is read from memory once for both products; rows as a "
+       "parallel loop, partial sums added in chunk order."},
       {NULL, NULL, NULL, NULL}};
   lua_newtable(L);
   luma_register_funcs(L, -1, "luma.decomposition.native", funcs);
