@@ -267,6 +267,10 @@ describe("luma.decomposition.NMF", function()
     local W1 = W0:copy()
     assert.near(violation, native.cd_fused_sweep(Vt:t(), Ht, W1, HHt, 0.25), 1e-9 * violation)
     assert.matrix_near(expect, W1, 1e-9)
+    -- X without columns: X Ht = 0, grad = W HHt (here W), every entry to 0
+    local We = luma.ones(5, 2)
+    assert.equal(10, native.cd_fused_sweep(luma.zeros(5, 0), luma.zeros(0, 2), We, luma.eye(2)))
+    assert.equal(0, We:abs():sum())
   end)
 
   describe("bad input", function()

@@ -122,7 +122,9 @@ static void fused_chunk(void *ctx, int64_t chunk, int64_t i0, int64_t i1) {
   blas_layout(ht, &tb, &ldb);
   const double *a = x->data + i0 * x->rs;
   double *c = job->xht->data + i0 * k; /* contiguous n x k */
-  if (rb > 0 && k > 0)
+  if (d == 0) /* an empty product (and no valid leading dimension for BLAS) */
+    for (int64_t e = 0; e < rb * k; e++) c[e] = 0;
+  else if (rb > 0 && k > 0)
     cblas_dgemm(CblasRowMajor, ta, tb, (int)rb, (int)k, (int)d, 1.0, a, (int)lda, ht->data,
                 (int)ldb, 0.0, c, (int)k);
   if (job->l1 != 0)

@@ -58,6 +58,10 @@ static void pass_chunk(void *ctx, int64_t chunk, int64_t i0, int64_t i1) {
   double *s = ps->part + chunk * ps->stride, *colsum = s + d * c, *ss = colsum + c;
   double *pbuf = ps->buf + chunk * ps->scratch, *xbuf = pbuf + block * c;
   memset(s, 0, (size_t)ps->stride * sizeof(double));
+  if (d == 0 || c == 0) { /* empty products, no valid leading dimension for BLAS */
+    if (ps->p) memset(ps->p + i0 * c, 0, (size_t)((i1 - i0) * c) * sizeof(double));
+    return;
+  }
   for (int64_t r0 = i0; r0 < i1; r0 += block) {
     const int64_t rb = i1 - r0 < block ? i1 - r0 : block;
     const double *xb = x->data + r0 * x->rs;
