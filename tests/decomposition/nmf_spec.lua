@@ -241,6 +241,38 @@ describe("luma.decomposition.NMF", function()
     assert.equal(violation[1], violation[2])
   end)
 
+  it("fuses X H^T into the sweep: cd_sweep's result, bit-identical with 1 and 2 threads", function()
+    -- cd_fused_sweep(X, Ht, W, HHt, l1) computes X Ht - l1 chunk by chunk
+    -- (131 rows of a 1000-column X per chunk: 16 chunks, the last 35 rows)
+    -- and sweeps; the same with X given as a transposed view (the H step)
+    local native = require("luma.decomposition.native")
+    local g = luma.random.Generator(4)
+    local V, Ht, W0 = g:uniform(2000, 1000), g:uniform(1000, 6), g:uniform(2000, 6)
+    local HHt = Ht:t() * Ht
+    local expect = W0:copy()
+    local violation = native.cd_sweep(expect, HHt, V * Ht - 0.25)
+    local saved = luma.config().threads
+    local out, viol = {}, {}
+    for _, threads in ipairs{ 1, 2 } do
+      luma.config{ threads = threads }
+      out[threads] = W0:copy()
+      viol[threads] = native.cd_fused_sweep(V, Ht, out[threads], HHt, 0.25)
+    end
+    luma.config{ threads = saved }
+    assert.matrix_near(expect, out[1], 1e-9)
+    assert.near(violation, viol[1], 1e-9 * violation)
+    assert.matrix_near(out[1], out[2], 0)
+    assert.equal(viol[1], viol[2])
+    local Vt = V:t():copy()
+    local W1 = W0:copy()
+    assert.near(violation, native.cd_fused_sweep(Vt:t(), Ht, W1, HHt, 0.25), 1e-9 * violation)
+    assert.matrix_near(expect, W1, 1e-9)
+    -- X without columns: X Ht = 0, grad = W HHt (here W), every entry to 0
+    local We = luma.ones(5, 2)
+    assert.equal(10, native.cd_fused_sweep(luma.zeros(5, 0), luma.zeros(0, 2), We, luma.eye(2)))
+    assert.equal(0, We:abs():sum())
+  end)
+
   describe("bad input", function()
     it("refuses negative values in fit and transform", function()
       local bad = X:copy()

@@ -193,6 +193,43 @@ describe("luma.decomposition.PCA", function()
     assert.matrix_near(f.components:abs(), r.components:abs(), 1e-9)
   end)
 
+  it("runs the range finder's pass as its two products, bit-identically with 1 and 2 threads", function()
+    -- native.range_pass(X, mean, Q, keep_P, want_ss): S = A^T (A Q), P = A Q
+    -- and |A|_F^2 for A = X - 1 mean, one read of each row block; 3000 rows
+    -- of 1500 columns make 18 chunks of 2 blocks of 87 rows (blocks of
+    -- about 1 MB, at most 32 chunks), the last chunk 42 rows: the blocks'
+    -- sums within a chunk, the chunks' partials and a short block
+    local native = require("luma.decomposition.native")
+    local g = luma.random.Generator(5)
+    local X, Q = g:normal(3000, 1500), g:normal(1500, 7)
+    local mean = X:sum(1) / 3000
+    local A = X - mean
+    local P0, S0 = A * Q, A:t() * (A * Q)
+    local saved = luma.config().threads
+    local out = {}
+    for _, threads in ipairs{ 1, 2 } do
+      luma.config{ threads = threads }
+      out[threads] = { native.range_pass(X, mean, Q, true, true) }
+    end
+    luma.config{ threads = saved }
+    local S, P, ss = table.unpack(out[2])
+    assert.matrix_near(S0, S, 1e-9 * S0:abs():max())
+    assert.matrix_near(P0, P, 1e-11 * P0:abs():max())
+    assert.near(luma.matrix.dot(A, A), ss, 1e-12 * ss)
+    assert.matrix_near(out[1][1], S, 0)
+    assert.matrix_near(out[1][2], P, 0)
+    assert.equal(out[1][3], ss)
+    -- no centring, P and ss not asked for; a transposed view as X and Q
+    local Xt, Qt = X:t():copy(), Q:t():copy()
+    local S2, P2, ss2 = native.range_pass(Xt:t(), nil, Qt:t())
+    assert.matrix_near(X:t() * (X * Q), S2, 1e-9 * S2:abs():max())
+    assert.is_nil(P2)
+    assert.is_nil(ss2)
+    -- no columns: empty products (BLAS is not called with them)
+    local Se, Pe, sse = native.range_pass(luma.zeros(5, 0), nil, luma.zeros(0, 3), true, true)
+    assert.same({ 0, 3, 5, 3, 0, 0 }, { Se:rows(), Se:cols(), Pe:rows(), Pe:cols(), Pe:abs():sum(), sse })
+  end)
+
   describe("bad input", function()
     it("refuses n_components larger than min(N, D)", function()
       errors_with("n_components = 14 is more than min%(n_samples, n_features%) = min%(178, 13%) = 13",

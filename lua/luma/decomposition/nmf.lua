@@ -165,17 +165,17 @@ end
 -- ------------------------------------------------------------- solvers
 
 -- One sweep of coordinate descent over the columns of W for X ~ W Ht^T
--- (scikit-learn's _update_coordinate_descent): the Gram quantities with
--- the penalties (l2 on the diagonal of HH^T, l1 off X H^T), then the
--- native sweep (luma.decomposition.native, src/ml/decomposition/nmf.c);
--- returns the sum of |projected gradient|.  X H^T goes into buf (the
--- sweeps of one fit reuse their products' memory).
-local function cd_sweep(X, W, Ht, l1, l2, order, buf)
+-- (scikit-learn's _update_coordinate_descent): the Gram matrix with the
+-- l2 penalty on its diagonal, then the native sweep
+-- (luma.decomposition.native, src/ml/decomposition/nmf.c), which computes
+-- X H^T - l1 chunk by chunk of rows inside the sweep: each chunk's rows
+-- of the product are swept while still in cache, and the small products
+-- run on the pool's threads instead of waking OpenBLAS's for each one.
+-- Returns the sum of |projected gradient|.
+local function cd_sweep(X, W, Ht, l1, l2, order)
   local HHt = Ht:t() * Ht
-  local XHt = X:matmul(Ht, buf)
   if l2 ~= 0 then HHt:diag():add(l2, HHt:diag()) end
-  if l1 ~= 0 then XHt:subtract(l1, XHt) end
-  return native.cd_sweep(W, HHt, XHt, order)
+  return native.cd_fused_sweep(X, Ht, W, HHt, l1, order)
 end
 
 local function solve_cd(X, W, H, p, reg, update_H, rng)
@@ -185,14 +185,13 @@ local function solve_cd(X, W, H, p, reg, update_H, rng)
     return p.shuffle and rng:permutation(k) or nil
   end
   local Xt = X:t()
-  local bufW, bufH = luma.zeros(W:rows(), k), luma.zeros(Ht:rows(), k)
   local initial
   local n_iter = 0
   for it = 1, p.max_iter do
     n_iter = it
-    local violation = cd_sweep(X, W, Ht, reg.l1_W, reg.l2_W, component_order(), bufW)
+    local violation = cd_sweep(X, W, Ht, reg.l1_W, reg.l2_W, component_order())
     if update_H then
-      violation = violation + cd_sweep(Xt, Ht, W, reg.l1_H, reg.l2_H, component_order(), bufH)
+      violation = violation + cd_sweep(Xt, Ht, W, reg.l1_H, reg.l2_H, component_order())
     end
     if it == 1 then initial = violation end
     if initial == 0 or violation / initial <= p.tol then break end

@@ -17,8 +17,9 @@ return {
   -- X is 5e4 x 1000 float64 = 4e8 bytes, read once per pass, and the
   -- small products (n x 30 blocks, Q, the QR) stay in cache.  Passes:
   -- check_finite's X:sum() 1, column_means (a gemv) 1, the 7 power
-  -- iterations 7 (fused_pass reads each 2 MB block of X once for A Q and
-  -- A^T (A Q), and the first also for |A|_F^2), the final fused pass 1:
+  -- iterations 7 (native.range_pass, src/ml/decomposition/range_pass.c,
+  -- reads each 1 MB block of X once for A Q and A^T (A Q), and the first
+  -- also for |A|_F^2), the final fused pass 1:
   -- 10 passes, 4e9 bytes (scikit-learn's randomized_svd reads X twice
   -- per power iteration, and centres a copy of it first).
   limit = { kind = "bandwidth", bytes = 10 * 5e4 * 1000 * 8 },

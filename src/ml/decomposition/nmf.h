@@ -30,4 +30,18 @@ luma_LoopStatus luma_nmf_cd_sweep(luma_Threads *t, luma_Mat *w, const luma_Mat *
                                   const luma_Mat *xht, const int64_t *order, double *violation,
                                   double *work);
 
+/* The same sweep with XHt = X Ht - l1 computed in it: each chunk of rows
+ * multiplies its rows of X by Ht (single-threaded dgemm, BLAS pinned to
+ * one thread) into a buffer still in cache when the chunk's rows of W are
+ * swept, so X H^T never makes a trip to memory and no BLAS thread team is
+ * woken.  x: n x d, ht: d x k, each with contiguous rows or contiguous
+ * columns (luma_nmf_blas_ready); hht has the l2 penalty on its diagonal.
+ * Violation partials per chunk, added in chunk order: the same bits for
+ * any thread count.  work: luma_nmf_cd_fused_work(n, d, k) doubles. */
+int luma_nmf_blas_ready(const luma_Mat *m);
+int64_t luma_nmf_cd_fused_work(int64_t n, int64_t d, int64_t k);
+luma_LoopStatus luma_nmf_cd_fused_sweep(luma_Threads *t, const luma_Mat *x, const luma_Mat *ht,
+                                        luma_Mat *w, const luma_Mat *hht, double l1,
+                                        const int64_t *order, double *violation, double *work);
+
 #endif
