@@ -172,9 +172,15 @@ end
 -- of the product are swept while still in cache, and the small products
 -- run on the pool's threads instead of waking OpenBLAS's for each one.
 -- Returns the sum of |projected gradient|.
+-- A sparse X forms X H^T by its own threaded product first.
 local function cd_sweep(X, W, Ht, l1, l2, order)
   local HHt = Ht:t() * Ht
   if l2 ~= 0 then HHt:diag():add(l2, HHt:diag()) end
+  if luma.sparse.issparse(X) then
+    local XHt = X:matmul(Ht)
+    if l1 ~= 0 then XHt:subtract(l1, XHt) end
+    return native.cd_sweep(W, HHt, XHt, order)
+  end
   return native.cd_fused_sweep(X, Ht, W, HHt, l1, order)
 end
 
