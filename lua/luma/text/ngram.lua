@@ -186,7 +186,7 @@ ngram.NgramModel = estimator.class{
     perplexity = { signature = "est:perplexity(sentences) -> number",
       doc = "exp(-(the sum of the sentences' log-probabilities) / (tokens predicted, each "
         .. "sentence's end included))." },
-    generate = { signature = "est:generate(generator [, {max_length = 100, context = {}}]) -> list",
+    generate = { signature = "est:generate([generator = luma.random.default() [, {max_length = 100, context = {}}]]) -> list",
       params = {
         { name = "max_length", type = "integer", default = 100, doc = "most tokens drawn" },
         { name = "context", type = "table", default = {}, doc = "tokens the sentence starts from" },
@@ -236,11 +236,12 @@ ngram.NgramModel = estimator.class{
     if n == 0 then fail(2, "bad argument #1 to 'perplexity' (no sentences)") end
     return math.exp(-lp / n)
   end,
-  --- est:generate(generator [, {max_length = 100, context = {}}]) -> list of tokens
+  --- est:generate([generator [, {max_length = 100, context = {}}]]) -> list of tokens
   generate = function(self, g, opts)
     if not self:is_fitted() then fail(2, "luma.text.NgramModel: generate called before fit") end
-    args.generator(g, 1, "generate", 2)
-    opts = args.check_opts("generate", opts, { max_length = true, context = true }, 2)
+    -- (no generator: the state's default one, as luma.dist's sample)
+    g = args.generator(g, 1, "generate", 2) or luma.random.default()
+    opts = args.options("generate", 2, opts, nil, { max_length = true, context = true }, 2)
     local max_len = opts.max_length or 100
     args.integer(max_len, "max_length", "generate", 1, 2)
     local N = self.params.order
