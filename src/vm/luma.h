@@ -24,7 +24,7 @@
 #include <lua.h>
 #include <lauxlib.h>
 
-#define LUMA_VERSION "0.1.0"
+#define LUMA_VERSION "0.2.0"
 #define LUMA_VERSION_NUM 100 /* major * 10000 + minor * 100 + patch */
 
 #if defined(__GNUC__)
@@ -95,7 +95,7 @@ typedef struct luma_Options {
   void *print_ud;
 } luma_Options;
 
-/* The version of the library actually loaded ("0.1.0"), which may differ
+/* The version of the library actually loaded ("0.2.0"), which may differ
  * from the LUMA_VERSION a host was compiled with when it links libluma.so. */
 LUMA_API const char *luma_version(void);
 

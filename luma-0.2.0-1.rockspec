@@ -4,10 +4,10 @@
 -- SPDX-License-Identifier: MIT
 rockspec_format = "3.0"
 package = "luma"
-version = "0.1.0-1"
+version = "0.2.0-1"
 source = {
   url = "git+file:///luma", -- (a local clone: `luarocks make` builds the working tree)
-  tag = "v0.1.0",
+  tag = "v0.2.0",
 }
 description = {
   summary = "An embeddable scripting language for machine learning",
