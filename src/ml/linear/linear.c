@@ -444,11 +444,28 @@ static int saga_sparse(const luma_SagaProblem *p, double *w, double *b, double *
   for (int64_t m = 1; m <= n; m++) powers[m] = powers[m - 1] * a;
   const double inv = a < 1.0 ? 1.0 / (1.0 - a) : 0.0;
   luma_WorkBatch work = {p->threads, 0};
+  const double inv_n = 1.0 / (double)n;
   for (*epochs = 1; *epochs <= p->max_iter; ++*epochs) {
     memcpy(previous, w, (size_t)dk * sizeof *w);
     for (int64_t j = 0; j < d; j++) last[j] = -1;
+    /* The samples are drawn two steps ahead (in the same order, and no
+     * more than the epoch's n): a random row's indptr, indices and data
+     * are cache misses, so step t prefetches the row pointer of step t + 2
+     * and the entries of step t + 1. */
+    int64_t next = (int64_t)luma_rng_below(p->rng, (uint64_t)n);
+    int64_t after = n > 1 ? (int64_t)luma_rng_below(p->rng, (uint64_t)n) : 0;
     for (int64_t t = 0; t < n; t++) {
-      int64_t i = (int64_t)luma_rng_below(p->rng, (uint64_t)n);
+      int64_t i = next;
+      next = after;
+      if (t + 2 < n) {
+        after = (int64_t)luma_rng_below(p->rng, (uint64_t)n);
+        __builtin_prefetch(x->indptr + after);
+      }
+      if (t + 1 < n) {
+        int64_t ns = x->indptr[next];
+        __builtin_prefetch(x->indices + ns);
+        __builtin_prefetch(x->data + ns);
+      }
       int64_t s = x->indptr[i], e = x->indptr[i + 1];
       if (luma_work_add(&work, (uint64_t)((e - s) * 4 * k + 4 * k) + 8)) return 0;
       /* bring the sample's weights to the state after step t - 1 */
@@ -482,15 +499,19 @@ static int saga_sparse(const luma_SagaProblem *p, double *w, double *b, double *
         for (int64_t c = 0; c < k; c++) {
           double delta = (g[c] - stored[c]) * xij, *wjc = w + j * k + c;
           double v = *wjc - step * (delta + avg_w[j * k + c] + p->l2 * *wjc);
-          *wjc = v > threshold ? v - threshold : (v < -threshold ? v + threshold : 0.0);
-          avg_w[j * k + c] += delta / (double)n;
+          /* (without l1 no soft threshold: its branch on the sign of v
+           * would be a coin toss for the predictor) */
+          *wjc = threshold == 0.0 ? v
+                                  : (v > threshold ? v - threshold
+                                                   : (v < -threshold ? v + threshold : 0.0));
+          avg_w[j * k + c] += delta * inv_n;
         }
         last[j] = (double)t;
       }
       for (int64_t c = 0; c < k; c++) {
         double delta = g[c] - stored[c];
         if (p->fit_intercept) b[c] -= step * (delta + avg_b[c]);
-        avg_b[c] += delta / (double)n;
+        avg_b[c] += delta * inv_n;
         stored[c] = g[c];
       }
     }
