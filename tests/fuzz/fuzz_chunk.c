@@ -13,7 +13,7 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
-  openblas_set_num_threads(1);
+  luma_blas_set_threads(1);
   return 0;
 }
 

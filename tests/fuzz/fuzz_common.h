@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <cblas.h>
+#include "core/blas.h" /* OpenBLAS's thread control, looked up at run time */
 
 #include "luma.h"
 
@@ -37,7 +37,7 @@ static inline void fuzz_fail(const char *what, const char *detail) {
 static inline lua_State *fuzz_state(int sandbox) {
   static int blas_pinned = 0;
   if (!blas_pinned) {
-    openblas_set_num_threads(1); /* no BLAS thread pool in the fuzzer */
+    luma_blas_set_threads(1); /* no BLAS thread pool in the fuzzer */
     blas_pinned = 1;
   }
   luma_Options opts = {0};
