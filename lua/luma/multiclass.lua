@@ -15,22 +15,11 @@ local luma = require("luma")
 local estimator = require("luma.estimator")
 local G = require("luma.generative.common")
 local binary_score = require("luma.util.scores").binary
+local check_base = require("luma.util.scores").check_base
 
 local fail = G.fail
 
 local multiclass = {}
-
-local function check_base(name, base)
-  if base == nil then
-    fail("bad argument #1 to 'fit' (%s: the parameter estimator (a binary classifier) is not set)",
-      name)
-  end
-  local kind = base:kind_of()
-  if kind ~= "classifier" then
-    fail("bad argument #1 to 'fit' (%s: estimator must be a classifier, got the %s %s)", name,
-      kind, base.__class.name)
-  end
-end
 
 -- 0/1 labels: 1 where the column y equals value.
 local function indicator(y, value)

@@ -15,23 +15,12 @@
 local luma = require("luma")
 local estimator = require("luma.estimator")
 local binary_score = require("luma.util.scores").binary
+local check_base = require("luma.util.scores").check_base
 local common = require("luma.multilabel.common")
 
 local fail = common.fail
 
 local relevance = {}
-
-local function check_base(name, base)
-  if base == nil then
-    fail("bad argument #1 to 'fit' (%s: the parameter estimator (a binary classifier) is not set)",
-      name)
-  end
-  local kind = base:kind_of()
-  if kind ~= "classifier" then
-    fail("bad argument #1 to 'fit' (%s: estimator must be a classifier, got the %s %s)", name,
-      kind, base.__class.name)
-  end
-end
 
 -- A clone of base fitted on the 0/1 column y, or {constant = v} when y
 -- holds one value only.
