@@ -244,7 +244,9 @@ static int64_t count_record_lines(lua_State *L, const char *p, const char *end, 
     const char *nl = memchr(p, '\n', (size_t)(end - p));
     const char *stop = nl ? nl : end;
     size_t n = (size_t)(stop - p);
-    if (n > 0 && p[n - 1] == '\r') n--;
+    /* "\r\n" ends a line as "\n" does; a lone "\r" (at the very end of the
+     * text) is a field for the parser, so it counts here too */
+    if (nl && n > 0 && p[n - 1] == '\r') n--;
     if (n > 0 && !(comment && *p == comment)) lines++;
     p = nl ? nl + 1 : end;
     if (p - charged >= CSV_BYTE_BATCH) {
@@ -457,7 +459,13 @@ static int csv_read(lua_State *L, int from_file) {
       luma_charge(L, CSV_BYTE_UNITS * (uint64_t)(r.p - charged));
       charged = r.p;
     }
-    if (field == 0) record_line = f.line;
+    if (field == 0) {
+      record_line = f.line;
+      /* (the records were counted above; never store past that count) */
+      if (row >= n_up)
+        return luaL_error(L, "luma.io.read_csv: %s: line %I: more records than lines counted",
+                          path, (lua_Integer)record_line);
+    }
     if (field >= ncols)
       return luaL_error(L, "luma.io.read_csv: %s: line %I has more than the %I fields of the "
                         "%s%s", path, (lua_Integer)record_line, (lua_Integer)ncols,
