@@ -4,46 +4,7 @@
 -- SPDX-License-Identifier: MIT
 local support = require("support")
 
-local HOST = [[
-#define _POSIX_C_SOURCE 200809L
-#include <stdio.h>
-#include <string.h>
-#include <time.h>
-#include "luma.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* host SETUP CODE: a sandboxed state with a 10^7 instruction limit and a
- * 64 MB memory limit runs SETUP, then CODE, and prints the seconds CODE
- * took, the first line of its error (or "finished") and what the next
- * run returns. */
-int main(int argc, char **argv) {
-  if (argc != 3) return 2;
-  luma_Options opts = {0};
-  opts.sandbox = 1;
-  opts.memory_limit = (size_t)64 << 20;
-  opts.instruction_limit = 10000000;
-  lua_State *L = luma_newstate(&opts);
-  if (luma_run_string(L, argv[1], "=setup", 0) != LUA_OK) {
-    printf("setup failed: %s\n", lua_tostring(L, -1));
-    return 1;
-  }
-  double start = now();
-  int rc = luma_run_string(L, argv[2], "=repro", 0);
-  double took = now() - start;
-  const char *msg = rc == LUA_OK ? "finished" : lua_tostring(L, -1);
-  printf("%.3f\n%.*s\n", took, (int)strcspn(msg, "\n"), msg);
-  lua_settop(L, 0);
-  rc = luma_run_string(L, "return tostring(1 + 1)", "=next", 1);
-  puts(rc == LUA_OK ? lua_tostring(L, -1) : "the next run failed");
-  luma_close(L);
-  return 0;
-}
-]]
+local HOST = support.SANDBOX_HOST
 
 
 -- 4000 documents of about 1.2 KB (about 5 MB; counting charges 8 units a
