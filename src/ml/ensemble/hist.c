@@ -53,6 +53,22 @@ int luma_hgb_thresholds(double *v, int64_t n, int max_bins, double *out, void *w
   return count;
 }
 
+/* How many of the m sorted thresholds are below v: the index of the
+ * first one >= v, v's bin.  Branch-free: the trip count depends on m
+ * only and each step a mask, since the data make the comparisons
+ * unpredictable. */
+static int32_t count_below(const double *thr, int32_t m, double v) {
+  const double *base = thr;
+  int32_t len = m;
+  while (len > 1) {
+    int32_t half = len / 2;
+    int32_t below = -(int32_t)(base[half - 1] < v); /* all ones or zero: no branch */
+    base += half & below;
+    len -= half;
+  }
+  return (int32_t)(base - thr) + (len == 1 && base[0] < v);
+}
+
 typedef struct MapJob {
   const luma_Mat *x;
   luma_HgbBinned *b;
@@ -74,13 +90,7 @@ static void map_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
         missing = 1;
         continue;
       }
-      int32_t lo = 0, hi = m; /* the first threshold >= v */
-      while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (v <= thr[mid]) hi = mid;
-        else lo = mid + 1;
-      }
-      col[i] = (uint8_t)lo;
+      col[i] = (uint8_t)count_below(thr, m, v);
     }
     b->has_missing[j] = missing;
   }
@@ -209,50 +219,100 @@ typedef struct HistJob {
   int64_t start, end;
 } HistJob;
 
+/* The histograms of m features (m <= 4) in one pass over a node's
+ * samples: each sample's index, gradient and hessian are read once for
+ * the group instead of once per feature.  Inlined for each constant m,
+ * so the unused features' lines drop out and the rest stay in registers. */
+#define HIST_GROUP 4
+static inline __attribute__((always_inline)) void
+hist_group(const Grow *gr, const HistJob *job, int64_t j0, int m, int root, int constant) {
+  const luma_HgbBinned *b = gr->b;
+  const uint8_t *c0 = b->bins + j0 * b->n, *c1 = c0 + b->n, *c2 = c1 + b->n, *c3 = c2 + b->n;
+  Bin *h0 = job->out + j0 * SLOT_BINS, *h1 = h0 + SLOT_BINS, *h2 = h1 + SLOT_BINS,
+      *h3 = h2 + SLOT_BINS;
+  memset(h0, 0, (size_t)m * SLOT_BINS * sizeof(Bin));
+  const int32_t *samples = gr->samples;
+  const double *og = gr->og, *oh = gr->oh;
+#define HIST_ADD(F)                                                                          \
+  do {                                                                                       \
+    Bin *bin = &h##F[c##F[s]];                                                               \
+    bin->g += g;                                                                             \
+    if (!constant) bin->h += h;                                                              \
+    bin->count++;                                                                            \
+  } while (0)
+  for (int64_t i = job->start; i < job->end; i++) {
+    /* the root's samples are in their own order: read straight down */
+    int64_t s = root ? i : samples[i];
+    double g = og[i], h = constant ? 0 : oh[i];
+    HIST_ADD(0);
+    if (m > 1) HIST_ADD(1);
+    if (m > 2) HIST_ADD(2);
+    if (m > 3) HIST_ADD(3);
+  }
+#undef HIST_ADD
+  if (constant)
+    for (int c = 0; c < m * SLOT_BINS; c++) h0[c].h = (double)h0[c].count;
+}
+
+static void hist_pass(const Grow *gr, const HistJob *job, int64_t j0, int m, int root,
+                      int constant) {
+  /* constant arguments for each case, so each gets its own unrolled loop */
+#define HIST_CASE(M)                                                                       \
+  case M:                                                                                  \
+    if (root) constant ? hist_group(gr, job, j0, M, 1, 1) : hist_group(gr, job, j0, M, 1, 0); \
+    else constant ? hist_group(gr, job, j0, M, 0, 1) : hist_group(gr, job, j0, M, 0, 0);      \
+    break;
+  switch (m) {
+    HIST_CASE(1)
+    HIST_CASE(2)
+    HIST_CASE(3)
+    HIST_CASE(4)
+  }
+#undef HIST_CASE
+}
+
 static void hist_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
   (void)k;
   HistJob *job = ctx;
   const Grow *gr = job->gr;
-  const luma_HgbBinned *b = gr->b;
-  int constant = gr->p->constant_hessian;
-  for (int64_t j = begin; j < end; j++) {
-    Bin *hist = job->out + j * SLOT_BINS;
-    memset(hist, 0, SLOT_BINS * sizeof(Bin));
-    const uint8_t *col = b->bins + j * b->n;
-    if (job->start == 0 && job->end == b->n) {
-      /* the root: samples in their own order, read straight down the column */
-      for (int64_t i = 0; i < b->n; i++) {
-        Bin *bin = &hist[col[i]];
-        bin->g += gr->og[i];
-        if (!constant) bin->h += gr->oh[i];
-        bin->count++;
-      }
-    } else {
-      for (int64_t i = job->start; i < job->end; i++) {
-        Bin *bin = &hist[col[gr->samples[i]]];
-        bin->g += gr->og[i];
-        if (!constant) bin->h += gr->oh[i];
-        bin->count++;
-      }
-    }
-    if (constant)
-      for (int c = 0; c < SLOT_BINS; c++) hist[c].h = (double)hist[c].count;
+  int root = job->start == 0 && job->end == gr->b->n;
+  /* the chunk's features in near-equal groups of at most HIST_GROUP */
+  int64_t groups = (end - begin + HIST_GROUP - 1) / HIST_GROUP;
+  for (int64_t q = 0, j = begin; q < groups; q++) {
+    int m = (int)((end - j) / (groups - q) + ((end - j) % (groups - q) != 0));
+    hist_pass(gr, job, j, m, root, gr->p->constant_hessian);
+    j += m;
   }
 }
 
-/* Histograms of the samples in [start, end), by feature (in parallel for
- * large nodes). */
-static void build_hist(Grow *gr, int64_t start, int64_t end, Bin *out) {
-  for (int64_t i = start; i < end; i++) {
+typedef struct GatherJob {
+  Grow *gr;
+  int64_t start;
+} GatherJob;
+
+static void gather_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
+  (void)k;
+  GatherJob *job = ctx;
+  Grow *gr = job->gr;
+  for (int64_t i = job->start + begin; i < job->start + end; i++) {
     int64_t s = gr->samples[i];
     gr->og[i] = gr->g[s * gr->stride];
     gr->oh[i] = gr->h[s * gr->stride];
   }
-  HistJob job = {gr, out, start, end};
-  luma_Loop loop = {gr->b->d, 1, (uint64_t)(end - start) + 1, 0, hist_chunk, &job};
+}
+
+static void build_hist(Grow *gr, int64_t start, int64_t end, Bin *out) {
   /* small nodes: one thread avoids waking the others */
   luma_Threads *t = (end - start) * gr->b->d >= 32768 ? gr->threads : NULL;
-  luma_LoopStatus st = luma_parallel_for(t, &loop);
+  GatherJob gather = {gr, start};
+  luma_Loop gloop = {end - start, 16384, 2, 0, gather_chunk, &gather};
+  luma_LoopStatus st = luma_parallel_for(end - start >= 32768 ? t : NULL, &gloop);
+  HistJob job = {gr, out, start, end};
+  /* one chunk per thread's share of the features, grouped within it */
+  int64_t workers = t ? t->count : 1;
+  int64_t grain = (gr->b->d + workers - 1) / workers;
+  luma_Loop loop = {gr->b->d, grain, (uint64_t)(end - start) + 1, 0, hist_chunk, &job};
+  if (st == LUMA_LOOP_DONE) st = luma_parallel_for(t, &loop);
   if (st != LUMA_LOOP_DONE) gr->status = st;
 }
 
@@ -392,8 +452,12 @@ static int64_t partition(Grow *gr, const Leaf *leaf) {
     int32_t s = gr->samples[i];
     uint8_t bin = col[s];
     int left = bin == LUMA_HGB_MISSING_BIN ? leaf->missing_left : bin <= leaf->bin;
-    if (left) gr->samples[pos++] = s;
-    else gr->right[r++] = s;
+    /* both stores, one kept: the sides are unpredictable, and pos <= i
+     * only overwrites samples already read */
+    gr->samples[pos] = s;
+    gr->right[r] = s;
+    pos += left;
+    r += !left;
   }
   memcpy(gr->samples + pos, gr->right, (size_t)r * sizeof(int32_t));
   return pos;
