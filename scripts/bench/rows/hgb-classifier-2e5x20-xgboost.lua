@@ -1,7 +1,7 @@
 -- HistGradientBoostingClassifier, 100 iterations, fit on 160,000 of
 -- make_classification 200,000 x 20 vs XGBoost's hist method (31 leaves,
--- loss-guided, learning rate 0.1, 100 rounds), both on 2 threads; issue 19
--- target: luma/peer <= 1.5, test accuracies (stderr) within 0.5 points.
+-- loss-guided, learning rate 0.1, 100 rounds), both on 2 threads; issue 35
+-- target: luma/peer <= 1.0 (issue 19 asked 1.5), test accuracies (stderr) within 0.5 points.
 -- XGBoost is Debian's python3-xgboost (skipped when it is missing).
 -- SPDX-License-Identifier: MIT
 local env = ...
@@ -34,5 +34,5 @@ return {
   -- binned data (3.2 MB) and the gradients stay in cache, so this measures
   -- how near the fit runs to streaming speed rather than a memory limit.
   limit = { kind = "bandwidth", bytes = 1.2e10 },
-  target = { max_ratio = 1.0 }, -- issue 35 (issue 19 asked 1.5)
+  target = { max_ratio = 1.0 },
 }
