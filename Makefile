@@ -57,7 +57,7 @@ DATA_SRCS := $(sort $(wildcard data/datasets/*.csv))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded_lua.o
 BIN_OBJS  := $(BUILD)/obj/src/vm/main.o $(BUILD)/obj/src/vm/repl.o
 TOOL_BINS := $(BUILD)/test_embed $(BUILD)/embed_host $(BUILD)/ptydrive $(BUILD)/benchtool \
-	$(BUILD)/api_fuzz $(BUILD)/test_threads $(BUILD)/attack_probe
+	$(BUILD)/api_fuzz $(BUILD)/test_threads $(BUILD)/attack_probe $(BUILD)/test_kernels
 
 .PHONY: install-docs lua-module install-rock all run test check bench bench-ready bench-quick bench-baseline install uninstall clean deps lint fuzz fuzz-build fuzz-bins docs plots host-libs FORCE
 all: $(BUILD)/luma $(BUILD)/libluma.a $(BUILD)/libluma.so $(BUILD)/libluma.so.0 $(BUILD)/luma.so \
@@ -140,6 +140,11 @@ $(BUILD)/test_embed: tests/c/test_embed.c $(BUILD)/libluma.a
 
 $(BUILD)/test_threads: tests/c/test_threads.c $(BUILD)/libluma.a
 	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(PNG_LIBS) -lmvec -lm -lpthread
+
+# The kernels' vector paths each against a direct computation (the test
+# includes their source, so it reaches the paths this CPU would not choose).
+$(BUILD)/test_kernels: tests/c/test_kernels.c src/ml/core/smalldots.c src/ml/core/smalldots.h
+	$(CC) $(CFLAGS_BASE) -o $@ $< -lm
 
 $(BUILD)/api_fuzz: tests/c/api_fuzz.c $(BUILD)/libluma.a
 	$(CC) $(CFLAGS_BASE) -o $@ $< $(BUILD)/libluma.a $(LUA_LIBS) $(BLAS_LIBS) $(PNG_LIBS) -lmvec -lm

@@ -8,11 +8,15 @@
 #include <cblas.h>
 
 #include "cluster/kmeans.h"
+#include "core/smalldots.h"
 
 /* Rows per BLAS block and the most centres per block: the block of
  * products |c|^2 - 2 x.c lives on the stack (64 KB). */
 #define ROW_BLOCK 256
 #define CENTRE_BLOCK 32
+/* Up to this many features the products come from luma_small_dots, not
+ * BLAS, whose packing of the rows dominates for few features (smalldots.c). */
+#define SMALL_DOTS_MAX_D 64
 /* The partial sums, one per chunk (k d + k + 2 doubles each), take at most
  * this many doubles (32 MB) in all, which sets the chunk size for large
  * k d; chunks are at least ROW_BLOCK rows. */
@@ -46,6 +50,9 @@ typedef struct Job {
   int64_t k, stride;
   const double *centers; /* the centres the rows are assigned to */
   const double *cnorm;   /* their squared norms (Lloyd) */
+  const double *ct;      /* or NULL: the centres transposed, d x ldc (Lloyd, few features), */
+  const double *cbias;   /* and their norms padded with +inf to ldc */
+  int64_t ldc;
   int64_t *labels;
   double *dist;          /* optional per-row squared distances */
   int update;            /* accumulate the new centres' sums */
@@ -57,6 +64,8 @@ typedef struct Job {
   const double *next;        /* k: half the distance to the nearest other centre */
   const double *shift;       /* k: how far each centre moved */
 } Job;
+
+typedef double v2d __attribute__((vector_size(16)));
 
 static double weight_of(const luma_KMeansData *data, int64_t i) {
   return data->w ? data->w[i] : 1.0;
@@ -72,14 +81,15 @@ static void accumulate(const Job *job, double *p, int64_t i, int64_t c) {
     for (int64_t j = 0; j < d; j++) s[j] += w * xi[j];
     p[job->k * d + c] += w;
   } else { /* unweighted: 1 * x is x exactly, so the sums are the same.
-            * Four at a time on distinct arrays: the compiler pairs them
-            * into vector adds (the sums are a sixth of the step) */
+            * Two at a time as vectors, written out: -O2 (GCC 12) does not
+            * vectorize loops, and the sums were a sixth of the step */
     int64_t j = 0;
-    for (; j + 4 <= d; j += 4) {
-      s[j] += xi[j];
-      s[j + 1] += xi[j + 1];
-      s[j + 2] += xi[j + 2];
-      s[j + 3] += xi[j + 3];
+    for (; j + 2 <= d; j += 2) {
+      v2d a, b;
+      memcpy(&a, s + j, sizeof a);
+      memcpy(&b, xi + j, sizeof b);
+      a += b;
+      memcpy(s + j, &a, sizeof a);
     }
     for (; j < d; j++) s[j] += xi[j];
     p[job->k * d + c] += 1;
@@ -94,42 +104,6 @@ static double *chunk_partial(const Job *job, int64_t chunk) {
 
 /* ---------------------------------------------------------------- Lloyd */
 
-/* The nearest of cb centres (index c0 + c, squared norm cn[c]) to each
- * row by |c|^2 - 2 x.c, with the products g (one row of cb per data row),
- * against the best so far (*best, *label). */
-static void nearest1(const double *g, int64_t cb, const double *cn, int64_t c0, double *best,
-                     int64_t *label) {
-  double b = *best;
-  int64_t l = *label;
-  for (int64_t c = 0; c < cb; c++) {
-    const double v = cn[c] - 2 * g[c];
-    l = v < b ? c0 + c : l;
-    b = v < b ? v : b;
-  }
-  *best = b;
-  *label = l;
-}
-
-static void nearest4(const double *g, int64_t cb, const double *cn, int64_t c0, double *best,
-                     int64_t *label) {
-  double b0 = best[0], b1 = best[1], b2 = best[2], b3 = best[3];
-  int64_t l0 = label[0], l1 = label[1], l2 = label[2], l3 = label[3];
-  for (int64_t c = 0; c < cb; c++) {
-    const double v0 = cn[c] - 2 * g[c], v1 = cn[c] - 2 * g[cb + c];
-    const double v2 = cn[c] - 2 * g[2 * cb + c], v3 = cn[c] - 2 * g[3 * cb + c];
-    l0 = v0 < b0 ? c0 + c : l0;
-    b0 = v0 < b0 ? v0 : b0;
-    l1 = v1 < b1 ? c0 + c : l1;
-    b1 = v1 < b1 ? v1 : b1;
-    l2 = v2 < b2 ? c0 + c : l2;
-    b2 = v2 < b2 ? v2 : b2;
-    l3 = v3 < b3 ? c0 + c : l3;
-    b3 = v3 < b3 ? v3 : b3;
-  }
-  best[0] = b0, best[1] = b1, best[2] = b2, best[3] = b3;
-  label[0] = l0, label[1] = l1, label[2] = l2, label[3] = l3;
-}
-
 static void lloyd_chunk(void *ctx, int64_t chunk, int64_t i0, int64_t i1) {
   const Job *job = ctx;
   const luma_KMeansData *data = job->data;
@@ -143,19 +117,17 @@ static void lloyd_chunk(void *ctx, int64_t chunk, int64_t i0, int64_t i1) {
       best[r] = INFINITY;
       label[r] = 0;
     }
-    for (int64_t c0 = 0; c0 < k; c0 += CENTRE_BLOCK) {
-      const int64_t cb = k - c0 < CENTRE_BLOCK ? k - c0 : CENTRE_BLOCK;
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rb, (int)cb, (int)d, 1.0,
-                  data->x + r0 * d, (int)d, job->centers + c0 * d, (int)d, 0.0, buf, (int)cb);
-      /* Four rows at a time: their chains of compare-and-selects are
-       * independent and overlap in the pipeline (one row's chain waits on
-       * each step); selects, not a branch, since which centre wins is
-       * data (a mispredicted branch a row cost a third of the step's
-       * time, perf).  Strict: ties keep the lowest index. */
-      int64_t r = 0;
-      for (; r + 4 <= rb; r += 4)
-        nearest4(buf + r * cb, cb, job->cnorm + c0, c0, best + r, label + r);
-      for (; r < rb; r++) nearest1(buf + r * cb, cb, job->cnorm + c0, c0, best + r, label + r);
+    if (job->ct) {
+      luma_small_nearest(rb, k, d, data->x + r0 * d, d, job->ct, job->ldc, job->cbias, best,
+                         label);
+    } else {
+      for (int64_t c0 = 0; c0 < k; c0 += CENTRE_BLOCK) {
+        const int64_t cb = k - c0 < CENTRE_BLOCK ? k - c0 : CENTRE_BLOCK;
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rb, (int)cb, (int)d, 1.0,
+                    data->x + r0 * d, (int)d, job->centers + c0 * d, (int)d, 0.0, buf, (int)cb);
+        /* strict: ties keep the lowest index */
+        luma_nearest_of_products(rb, cb, buf, cb, job->cnorm + c0, c0, best, label);
+      }
     }
     for (int64_t r = 0; r < rb; r++) {
       const int64_t i = r0 + r, c = label[r];
@@ -264,6 +236,33 @@ static void norms(int64_t k, int64_t d, const double *centers, double *out) {
   }
 }
 
+/* The row width of Lloyd's transposed centres: k rounded up to a group
+ * of luma_small_nearest, or 0 when BLAS computes the products. */
+static int64_t transposed_width(int64_t d, int64_t k) {
+  if (d > SMALL_DOTS_MAX_D || !luma_small_dots_available()) return 0;
+  return (k + LUMA_SMALL_DOTS_GROUP - 1) / LUMA_SMALL_DOTS_GROUP * LUMA_SMALL_DOTS_GROUP;
+}
+
+/* Doubles of the transposed centres and their padded norms. */
+static int64_t transposed_size(int64_t d, int64_t k) { return (d + 1) * transposed_width(d, k); }
+
+/* Lloyd's view of the centres: their squared norms and, for
+ * luma_small_nearest, their transpose (d x ldc, the padding zero) and the
+ * norms again padded with +inf (transposed_size doubles at ct). */
+static void lloyd_centres(Job *job, int64_t d, const double *centers, double *cnorm,
+                          double *ct) {
+  const int64_t k = job->k, ldc = transposed_width(d, k);
+  norms(k, d, centers, cnorm);
+  job->cnorm = cnorm;
+  job->ct = ldc ? ct : NULL;
+  job->cbias = ldc ? ct + d * ldc : NULL;
+  job->ldc = ldc;
+  if (!ldc) return;
+  for (int64_t j = 0; j < d; j++)
+    for (int64_t c = 0; c < ldc; c++) ct[j * ldc + c] = c < k ? centers[c * d + j] : 0;
+  for (int64_t c = 0; c < ldc; c++) ct[d * ldc + c] = c < k ? cnorm[c] : INFINITY;
+}
+
 /* ----------------------------------------------------------------- Elkan */
 
 /* Half the distances between centres (k x k) and, per centre, the
@@ -370,7 +369,7 @@ static void bounds_chunk(void *ctx, int64_t chunk, int64_t i0, int64_t i1) {
 
 int64_t luma_kmeans_assign_work(int64_t n, int64_t d, int64_t k) {
   const int64_t stride = stride_of(d, k);
-  return chunks_of(n, grain_of(n, d, k)) * stride + stride + k;
+  return chunks_of(n, grain_of(n, d, k)) * stride + stride + k + transposed_size(d, k);
 }
 
 luma_LoopStatus luma_kmeans_assign(luma_Threads *t, const luma_KMeansData *data, int64_t k,
@@ -380,9 +379,9 @@ luma_LoopStatus luma_kmeans_assign(luma_Threads *t, const luma_KMeansData *data,
   const int64_t n = data->n, d = data->d, grain = grain_of(n, d, k);
   const int64_t chunks = chunks_of(n, grain), stride = stride_of(d, k);
   double *part = work, *total = part + chunks * stride, *cnorm = total + stride;
-  norms(k, d, centers, cnorm);
-  Job job = {data, k, stride, centers, cnorm, labels, dist, sums != NULL, 1, part,
+  Job job = {data, k, stride, centers, cnorm, NULL, NULL, 0, labels, dist, sums != NULL, 1, part,
              NULL, NULL, NULL, NULL, NULL};
+  lloyd_centres(&job, d, centers, cnorm, cnorm + k);
   luma_Loop loop = {n, grain, (uint64_t)(2 * k * d + 3 * d), 1, lloyd_chunk, &job};
   luma_LoopStatus status = luma_parallel_for(t, &loop);
   if (status != LUMA_LOOP_DONE) return status;
@@ -401,7 +400,8 @@ int64_t luma_kmeans_fit_work(luma_KMeansAlgorithm algorithm, int64_t n, int64_t 
                  + stride                                 /* their total */
                  + 2 * k * d                              /* old centres, their copy */
                  + 2 * k                                  /* norms, shifts */
-                 + n;                                     /* relocation distances */
+                 + n                                      /* relocation distances */
+                 + transposed_size(d, k);                 /* Lloyd's transposed centres */
   if (algorithm == LUMA_KMEANS_ELKAN) size += n + n * k + k * k + k;
   return size;
 }
@@ -414,10 +414,11 @@ luma_LoopStatus luma_kmeans_fit(luma_Threads *t, luma_KMeansAlgorithm algorithm,
   const int64_t chunks = chunks_of(n, grain), stride = stride_of(d, k);
   double *part = work, *total = part + chunks * stride;
   double *old = total + stride, *cnorm = old + k * d, *shift = cnorm + k, *far = shift + k;
-  double *upper = far + n, *lower = upper + n, *half = lower + n * k, *next = half + k * k;
+  double *ct = far + n, *upper = ct + transposed_size(d, k), *lower = upper + n;
+  double *half = lower + n * k, *next = half + k * k;
   const int elkan = algorithm == LUMA_KMEANS_ELKAN && k > 1;
-  Job job = {data, k, stride, old, cnorm, labels, NULL, 1, 0, part, upper, lower, half, next,
-             shift};
+  Job job = {data, k, stride, old, cnorm, NULL, NULL, 0, labels, NULL, 1, 0, part, upper, lower,
+             half, next, shift};
   luma_Loop loop = {n, grain, (uint64_t)(2 * k * d + 3 * d), !elkan,
                     elkan ? elkan_chunk : lloyd_chunk, &job};
   luma_LoopStatus status;
@@ -433,7 +434,7 @@ luma_LoopStatus luma_kmeans_fit(luma_Threads *t, luma_KMeansAlgorithm algorithm,
   int64_t it = 0;
   while (it < max_iter) {
     memcpy(old, centers, (size_t)(k * d) * sizeof(double));
-    if (!elkan) norms(k, d, old, cnorm);
+    if (!elkan) lloyd_centres(&job, d, old, cnorm, ct);
     if ((status = luma_parallel_for(t, &loop)) != LUMA_LOOP_DONE) return status;
     reduce(&job, chunks, total);
     double *sums = total, *weights = total + k * d;
@@ -457,12 +458,12 @@ luma_LoopStatus luma_kmeans_fit(luma_Threads *t, luma_KMeansAlgorithm algorithm,
   result->converged = it < max_iter || strict;
   if (!strict && it > 0) { /* labels of the final centres */
     memcpy(old, centers, (size_t)(k * d) * sizeof(double));
-    if (!elkan) norms(k, d, old, cnorm);
+    if (!elkan) lloyd_centres(&job, d, old, cnorm, ct);
     job.update = 0;
     if ((status = luma_parallel_for(t, &loop)) != LUMA_LOOP_DONE) return status;
   } else if (it == 0) { /* max_iter 0: the labels of the initial centres */
     memcpy(old, centers, (size_t)(k * d) * sizeof(double));
-    norms(k, d, old, cnorm);
+    lloyd_centres(&job, d, old, cnorm, ct);
     job.update = 0;
     loop.fn = lloyd_chunk;
     loop.calls_blas = 1;
