@@ -143,7 +143,8 @@ $(BUILD)/test_threads: tests/c/test_threads.c $(BUILD)/libluma.a
 
 # The kernels' vector paths each against a direct computation (the test
 # includes their source, so it reaches the paths this CPU would not choose).
-$(BUILD)/test_kernels: tests/c/test_kernels.c src/ml/core/smalldots.c src/ml/core/smalldots.h
+$(BUILD)/test_kernels: tests/c/test_kernels.c src/ml/core/smalldots.c src/ml/core/smalldots.h \
+		src/ml/core/narrow.c src/ml/core/narrow.h
 	$(CC) $(CFLAGS_BASE) -o $@ $< -lm
 
 $(BUILD)/api_fuzz: tests/c/api_fuzz.c $(BUILD)/libluma.a

@@ -1,9 +1,11 @@
 /*
- * test_kernels.c - every path of src/ml/core/smalldots.c (the plain one,
- * AVX2 and AVX-512 where this CPU has them), whichever the dispatch would
- * choose, against a direct computation.  The data are small integers, so
- * every product is exact in any order of summation and the paths must
- * agree exactly, ties included (duplicated vectors: the lowest index).
+ * test_kernels.c - every path of src/ml/core/smalldots.c and narrow.c
+ * (the plain one, AVX2 and AVX-512 where this CPU has them), whichever
+ * the dispatch would choose, against a direct computation.  The data are
+ * small integers, so every product is exact in any order of summation and
+ * the paths must agree exactly, ties included (duplicated vectors: the
+ * lowest index); entries past the columns, in the strides' slack, must
+ * stay as they were.
  *
  * Prints "N passed, N failed".
  * SPDX-License-Identifier: MIT
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/narrow.c"
 #include "core/smalldots.c"
 
 #define MAX_ROWS 9
@@ -90,6 +93,56 @@ static void cases(const char *name, Path path) {
         }
 }
 
+/* ------------------------------------------------------------ narrow.c */
+
+#define NARROW_ROWS 9
+#define NARROW_D 9
+#define NARROW_C 70
+#define SLACK 3 /* extra columns in every stride */
+
+typedef void (*Product)(int64_t, int64_t, int64_t, const double *, int64_t, const double *,
+                        int64_t, double *, int64_t);
+
+static void check(const char *name, int ok, int64_t rows, int64_t d, int64_t c) {
+  if (ok) {
+    passed++;
+  } else {
+    failed++;
+    printf("FAIL %s: rows %lld d %lld c %lld\n", name, (long long)rows, (long long)d,
+           (long long)c);
+  }
+}
+
+/* x q, and s += x^T p, each against the plain loops. */
+static void narrow_case(const char *name, Product xq, Product xtp, int64_t rows, int64_t d,
+                        int64_t c) {
+  static double x[NARROW_ROWS * (NARROW_D + SLACK)], q[NARROW_D * (NARROW_C + SLACK)];
+  static double p[NARROW_ROWS * (NARROW_C + SLACK)], want_p[NARROW_ROWS * (NARROW_C + SLACK)];
+  static double s_[NARROW_D * (NARROW_C + SLACK)], want_s[NARROW_D * (NARROW_C + SLACK)];
+  const int64_t ldx = d + SLACK, ldq = c + SLACK, ldp = c + SLACK, lds = c + SLACK;
+  for (int64_t i = 0; i < rows * ldx; i++) x[i] = small_int();
+  for (int64_t i = 0; i < d * ldq; i++) q[i] = small_int();
+  for (int64_t i = 0; i < rows * ldp; i++) p[i] = want_p[i] = 99; /* the slack's sentinel */
+  for (int64_t i = 0; i < d * lds; i++) s_[i] = want_s[i] = small_int();
+  xq_plain(rows, d, c, x, ldx, q, ldq, want_p, ldp);
+  xq(rows, d, c, x, ldx, q, ldq, p, ldp);
+  int ok = 1;
+  for (int64_t i = 0; i < rows * ldp; i++) ok &= p[i] == want_p[i];
+  check(name, ok, rows, d, c);
+  xtp_plain(rows, d, c, x, ldx, p, ldp, want_s, lds);
+  xtp(rows, d, c, x, ldx, p, ldp, s_, lds);
+  ok = 1;
+  for (int64_t i = 0; i < d * lds; i++) ok &= s_[i] == want_s[i];
+  check(name, ok, rows, d, c);
+}
+
+static void narrow_cases(const char *name, Product xq, Product xtp) {
+  static const int64_t cs[] = {1, 7, 8, 9, 30, 32, 33, 64, 70};
+  for (int64_t rows = 1; rows <= NARROW_ROWS; rows++)
+    for (int64_t d = 1; d <= NARROW_D; d++)
+      for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++) narrow_case(name, xq, xtp, rows, d, cs[k]);
+}
+
 int main(void) {
   srand(7);
   cases("plain", plain);
@@ -100,6 +153,10 @@ int main(void) {
   else printf("skipped: avx512 (this CPU lacks it)\n");
 #endif
   cases("dispatch", luma_small_nearest);
+#if LUMA_X86_VECTORS
+  if (__builtin_cpu_supports("avx512f")) narrow_cases("narrow avx512", xq512, xtp512);
+#endif
+  narrow_cases("narrow dispatch", luma_narrow_xq, luma_narrow_xtp);
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

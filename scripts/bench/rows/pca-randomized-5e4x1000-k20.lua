@@ -1,4 +1,5 @@
--- PCA (svd_solver "randomized", 20 components) fit on 50,000 x 1,000 vs scikit-learn (issue 21 target: luma/peer <= 1).
+-- PCA (svd_solver "randomized", 20 components) fit on 50,000 x 1,000 vs scikit-learn (issue 35 target: luma/peer <= 0.5;
+-- issue 21 asked 1).
 -- SPDX-License-Identifier: MIT
 local env = ...
 
@@ -19,9 +20,10 @@ return {
   -- check_finite's X:sum() 1, column_means (a gemv) 1, the 7 power
   -- iterations 7 (native.range_pass, src/ml/decomposition/range_pass.c,
   -- reads each 1 MB block of X once for A Q and A^T (A Q), and the first
-  -- also for |A|_F^2), the final fused pass 1:
+  -- also for |A|_F^2; the products by src/ml/core/narrow.c, which reads
+  -- the block in place where BLAS packed it twice), the final fused pass 1:
   -- 10 passes, 4e9 bytes (scikit-learn's randomized_svd reads X twice
   -- per power iteration, and centres a copy of it first).
   limit = { kind = "bandwidth", bytes = 10 * 5e4 * 1000 * 8 },
-  target = { max_ratio = 1.0 },
+  target = { max_ratio = 0.5 },
 }

@@ -6,6 +6,7 @@
 
 #include <cblas.h>
 
+#include "core/narrow.h"
 #include "decomposition/range_pass.h"
 
 /* Rows of X per block: about 1 MB, so that the second product reads the
@@ -31,6 +32,10 @@ static int64_t grain_of(int64_t n, int64_t d, int64_t c) {
   return grain < block ? block : grain;
 }
 
+/* Up to this many columns the products come from core/narrow.c where it
+ * is vectorized: BLAS's packing of each block cost a third of the pass. */
+#define NARROW_MAX_C 64
+
 static int64_t chunks_of(int64_t n, int64_t grain) { return n > 0 ? (n + grain - 1) / grain : 0; }
 
 /* Per chunk: the partial S (d c), the column sums of P_b (c), |A_b|_F^2
@@ -49,6 +54,7 @@ typedef struct Pass {
   int64_t c, stride, scratch;
   double *p, *part, *buf;
   int want_ss;
+  int narrow; /* the products from core/narrow.c, not BLAS */
 } Pass;
 
 static void pass_chunk(void *ctx, int64_t chunk, int64_t i0, int64_t i1) {
@@ -73,8 +79,11 @@ static void pass_chunk(void *ctx, int64_t chunk, int64_t i0, int64_t i1) {
       ld = d;
     }
     double *pb = ps->p ? ps->p + r0 * c : pbuf;
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)rb, (int)c, (int)d, 1.0, xb,
-                (int)ld, ps->q, (int)c, 0.0, pb, (int)c);
+    if (ps->narrow)
+      luma_narrow_xq(rb, d, c, xb, ld, ps->q, c, pb, c);
+    else
+      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)rb, (int)c, (int)d, 1.0, xb,
+                  (int)ld, ps->q, (int)c, 0.0, pb, (int)c);
     if (ps->mq) {
       for (int64_t r = 0; r < rb; r++)
         for (int64_t j = 0; j < c; j++) {
@@ -82,8 +91,11 @@ static void pass_chunk(void *ctx, int64_t chunk, int64_t i0, int64_t i1) {
           colsum[j] += pb[r * c + j];
         }
     }
-    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)d, (int)c, (int)rb, 1.0, xb,
-                (int)ld, pb, (int)c, 1.0, s, (int)c);
+    if (ps->narrow)
+      luma_narrow_xtp(rb, d, c, xb, ld, pb, c, s, c);
+    else
+      cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)d, (int)c, (int)rb, 1.0, xb,
+                  (int)ld, pb, (int)c, 1.0, s, (int)c);
     if (ps->want_ss) {
       double acc = 0;
       for (int64_t r = 0; r < rb; r++) {
@@ -117,8 +129,10 @@ luma_LoopStatus luma_range_pass(luma_Threads *t, const luma_Mat *x, const double
     for (int64_t i = 0; i < d; i++)
       for (int64_t j = 0; j < c; j++) mq[j] += mean[i] * q[i * c + j];
   }
-  Pass ps = {x, mean, q, mean ? mq : NULL, c, stride, scratch_of(x, c), p, part, buf, ss != NULL};
-  luma_Loop loop = {n, grain, (uint64_t)(4 * d * c + 3 * d), 1, pass_chunk, &ps};
+  const int narrow = c <= NARROW_MAX_C && luma_narrow_available();
+  Pass ps = {x,    mean, q,          mean ? mq : NULL, c, stride, scratch_of(x, c), p, part,
+             buf, ss != NULL, narrow};
+  luma_Loop loop = {n, grain, (uint64_t)(4 * d * c + 3 * d), !narrow, pass_chunk, &ps};
   luma_LoopStatus status = luma_parallel_for(t, &loop);
   if (status != LUMA_LOOP_DONE) return status;
   memset(s, 0, (size_t)(d * c) * sizeof(double));

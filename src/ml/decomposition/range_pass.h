@@ -6,9 +6,10 @@
  * block Q, one read of X gives S = A^T (A Q) (d x c), optionally P = A Q
  * (n x c) and |A|_F^2.  The rows are cut into chunks of a parallel loop;
  * each chunk walks its rows in blocks that stay in the core's cache and
- * multiplies each block twice with single-threaded dgemm (P_b = A_b Q,
- * S_chunk += A_b^T P_b), so X comes from memory once and no BLAS thread
- * team is woken for the small products.  The chunks' partial sums are
+ * multiplies each block twice (P_b = A_b Q, S_chunk += A_b^T P_b) with
+ * core/narrow.c's unpacked kernels for up to 64 columns where they are
+ * vectorized, else single-threaded dgemm, so X comes from memory once and
+ * no BLAS thread team is woken for the small products.  The chunks' partial sums are
  * added in chunk order: the same bits for any thread count.
  * SPDX-License-Identifier: MIT
  */
