@@ -32,7 +32,7 @@ local M = {}
 -- What a fit keeps beside the estimator and never saves: the network's
 -- modules, the optimizer.  A loaded estimator rebuilds the network from
 -- its parameters and loads the saved weights (est.state) into it.
-local runtime = setmetatable({}, { __mode = "k" })
+local runtime_of, set_runtime = require("luma.util.runtime").store()
 
 local function positive_list(v)
   if type(v) ~= "table" then return false end
@@ -110,12 +110,12 @@ end
 
 -- The fitted network (rebuilt from est.state after luma.load).
 local function network(self)
-  local r = runtime[self]
-  if r and r.model then return r.model end
+  local r = runtime_of(self)
+  if r.model then return r.model end
   local model, penalized = build(self, self.input_shape, self.classes:rows(), luma.random.Generator(0))
   model:load_state_dict(self.state)
   model:evaluate()
-  runtime[self] = { model = model, penalized = penalized }
+  set_runtime(self, { model = model, penalized = penalized })
   return model
 end
 
@@ -191,7 +191,7 @@ local function fit_cnn(self, X, y)
   local model, penalized = build(self, shape, classes:rows(), g)
   local r = { model = model, penalized = penalized, loss = losses.CrossEntropyLoss() }
   r.optimizer = make_optimizer(p, model:parameters())
-  runtime[self] = r
+  set_runtime(self, r)
   local Xv, cv
   if p.early_stopping then
     local ctrain

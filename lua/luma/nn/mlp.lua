@@ -31,15 +31,7 @@ local M = {}
 -- What a fit keeps beside the estimator and never saves: the parameters'
 -- Variables, the optimizer, the generator, the batch-norm and dropout
 -- modules.  A loaded estimator starts without and makes what it needs.
-local runtime = setmetatable({}, { __mode = "k" })
-local function runtime_of(self)
-  local r = runtime[self]
-  if r == nil then
-    r = {}
-    runtime[self] = r
-  end
-  return r
-end
+local runtime_of, set_runtime = require("luma.util.runtime").store()
 
 local ACTIVATIONS = {
   identity = function(h) return h end,
@@ -419,7 +411,7 @@ local function fit_network(self, X, y, incremental)
   end
   if not (incremental and self.coefs) then
     -- a fresh network: the seed's generator draws it, shuffles, drops out
-    runtime[self] = { generator = estimator.rng(p.seed) }
+    set_runtime(self, { generator = estimator.rng(p.seed) })
     local n_out = regresses(self) and y:cols()
       or (self.classes:rows() == 2 and 1 or self.classes:rows())
     initialize(self, layer_sizes(self, X:cols(), n_out), runtime_of(self).generator)
@@ -763,7 +755,7 @@ M.MetricEmbedding = estimator.class{
       fail(2, "bad argument #2 to 'fit' (%s needs at least two labels, y has one)", self.__class.short_name)
     end
     self.classes = classes
-    runtime[self] = { generator = estimator.rng(self.params.seed) }
+    set_runtime(self, { generator = estimator.rng(self.params.seed) })
     initialize(self, layer_sizes(self, X:cols(), self.params.n_components), runtime_of(self).generator)
     fit_embedding(self, X, codes, classes:rows())
     self.n_features_out = self.params.n_components

@@ -29,15 +29,7 @@ local M = {}
 -- What a fit keeps beside the estimator and never saves: the encoder
 -- module, the head's Variables, the optimizer and the generator.  A loaded
 -- estimator rebuilds the encoder from its saved state.
-local runtime = setmetatable({}, { __mode = "k" })
-local function runtime_of(self)
-  local r = runtime[self]
-  if r == nil then
-    r = {}
-    runtime[self] = r
-  end
-  return r
-end
+local runtime_of, set_runtime = require("luma.util.runtime").store()
 
 local CELLS = { rnn = "RNN", gru = "GRU", lstm = "LSTM" }
 
@@ -263,7 +255,7 @@ local function fit_network(self, X, y, lengths)
   self.n_features_per_step, self.n_steps = p.n_features_per_step, T
   lengths = lengths_of(self, lengths, X:rows(), T, "fit", 3)
   local g = estimator.rng(p.seed)
-  runtime[self] = { generator = g }
+  set_runtime(self, { generator = g })
   self.state = nil
   local width = directions(self) * p.hidden_size
   local n_out = regresses(self) and y:cols() or self.classes_count
