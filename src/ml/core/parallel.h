@@ -67,7 +67,9 @@ typedef enum luma_LoopStatus {
 typedef struct luma_Loop {
   int64_t n;      /* items */
   int64_t grain;  /* items per chunk (>= 1) */
-  uint64_t cost;  /* budget units per item */
+  uint64_t cost;  /* budget units per item: the work an item does, which also
+                   * decides whether the loop is worth waking the workers;
+                   * 0 when the chunks charge their own work as they go */
   int calls_blas; /* chunks call BLAS: pinned to one thread while threads run */
   luma_ChunkFn fn;
   void *ctx;

@@ -159,7 +159,9 @@ int luma_lda_estep(luma_Threads *t, const luma_Sparse *x, const luma_Mat *ew, do
     double *rest = scratch + (size_t)blocks * job.per_block;
     for (size_t q = 0; q < (size_t)(blocks - 1) * kv; q++) rest[q] = 0;
   }
-  luma_Loop loop = {blocks, 1, 1, 0, estep_block, &job};
+  /* cost 0: each block charges its documents as it goes (and a loop of
+   * few blocks must not count as small work for the parallel-for) */
+  luma_Loop loop = {blocks, 1, 0, 0, estep_block, &job};
   if (luma_parallel_for(t, &loop) != LUMA_LOOP_DONE || luma_work_status(t) != LUMA_LOOP_DONE)
     return 1;
   /* the blocks' expected counts, added in block order */
