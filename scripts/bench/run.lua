@@ -761,6 +761,7 @@ local function write_baseline(path, measured, previous, row_names)
     "-- luma/peer ratios that `make bench` compares each run with (see README.md,",
     "-- \"Baseline\").  Written by `make bench-baseline` (run.lua --write-baseline);",
     "-- read as data, in an empty environment.",
+    "-- SPDX-License-Identifier: MIT",
     "return {",
     string.format("  machine = %q,", machine_description()),
     string.format("  date = %q,", os.date("%Y-%m-%d")),
