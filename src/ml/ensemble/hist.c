@@ -227,9 +227,12 @@ typedef struct HistJob {
 static inline __attribute__((always_inline)) void
 hist_group(const Grow *gr, const HistJob *job, int64_t j0, int m, int root, int constant) {
   const luma_HgbBinned *b = gr->b;
-  const uint8_t *c0 = b->bins + j0 * b->n, *c1 = c0 + b->n, *c2 = c1 + b->n, *c3 = c2 + b->n;
-  Bin *h0 = job->out + j0 * SLOT_BINS, *h1 = h0 + SLOT_BINS, *h2 = h1 + SLOT_BINS,
-      *h3 = h2 + SLOT_BINS;
+  /* the columns and histograms past the group's m alias the first: never
+   * used, and no pointer is formed beyond the arrays */
+  const uint8_t *c0 = b->bins + j0 * b->n, *c1 = m > 1 ? c0 + b->n : c0,
+                *c2 = m > 2 ? c1 + b->n : c0, *c3 = m > 3 ? c2 + b->n : c0;
+  Bin *h0 = job->out + j0 * SLOT_BINS, *h1 = m > 1 ? h0 + SLOT_BINS : h0,
+      *h2 = m > 2 ? h1 + SLOT_BINS : h0, *h3 = m > 3 ? h2 + SLOT_BINS : h0;
   memset(h0, 0, (size_t)m * SLOT_BINS * sizeof(Bin));
   const int32_t *samples = gr->samples;
   const double *og = gr->og, *oh = gr->oh;
