@@ -5,8 +5,6 @@
 -- SPDX-License-Identifier: MIT
 local support = require("support")
 
-local HOST = support.SANDBOX_HOST
-
 -- 2000 x 2000 with 200,000 entries (about 3 million units to make); its
 -- square takes about 6 * 10^7 units, a dense product with 2000 x 200
 -- about 4 * 10^7, a 2000 x 2000 dense times it about 4 * 10^8.
@@ -16,18 +14,7 @@ local SETUP = [[
   C = luma.ones(500, 2000)]]
 
 describe("sparse products in a sandboxed state", function()
-  local dir = os.tmpname()
-  os.remove(dir)
-  assert(os.execute("mkdir " .. support.quote(dir)))
-  local host = assert(support.compile_host(HOST, dir))
-
-  local function run(code)
-    local out = support.run("timeout 30 " .. support.quote(host) .. " "
-      .. support.quote(SETUP) .. " " .. support.quote(code))
-    local took, message, next_run = out:match("^(%S+)\n([^\n]*)\n([^\n]*)\n$")
-    assert(took, "the host printed: " .. out)
-    return tonumber(took), message, next_run
-  end
+  local run, dir = support.sandboxed_runner(SETUP)
 
   for _, r in ipairs({
     { "sparse x sparse", "local P = A * A" },

@@ -133,12 +133,11 @@ function support.torch_near(expected, actual, what, tol, floor)
   end
 end
 
---- support.SANDBOX_HOST: the C source of a host (for support.compile_host)
---- that runs `host SETUP CODE` in a sandboxed state with a 10^7
---- instruction limit and a 64 MB memory limit and prints the seconds CODE
---- took, the first line of its error (or "finished") and what the next
---- run returns: the limits specs of the sparse and text kernels.
-support.SANDBOX_HOST = [[
+-- The C source of a host that runs `host SETUP CODE` in a sandboxed state
+-- with a 10^7 instruction limit and a 64 MB memory limit and prints the
+-- seconds CODE took, the first line of its error (or "finished") and what
+-- the next run returns (support.sandboxed_runner).
+local SANDBOX_HOST = [[
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
@@ -178,5 +177,29 @@ int main(int argc, char **argv) {
   return 0;
 }
 ]]
+
+--- support.sandboxed_runner(setup [, opts]) -> run, dir: compiles the
+--- sandboxed host into a new temporary directory dir (the caller removes
+--- it); run(code) runs setup then code in a fresh sandboxed state and
+--- returns the seconds code took, the first line of its error (or
+--- "finished") and what the state's next run returned.  opts:
+--- instruction_limit (10^7; 0 for none), timeout (30 seconds).  The
+--- limits specs of the sparse and text kernels.
+function support.sandboxed_runner(setup, opts)
+  opts = opts or {}
+  local source = SANDBOX_HOST:gsub("opts.instruction_limit = 10000000;",
+    "opts.instruction_limit = " .. (opts.instruction_limit or 10000000) .. ";")
+  local dir = os.tmpname()
+  os.remove(dir)
+  assert(os.execute("mkdir " .. support.quote(dir)))
+  local host = assert(support.compile_host(source, dir))
+  local prefix = "timeout " .. (opts.timeout or 30) .. " " .. support.quote(host) .. " "
+  return function(code)
+    local out = support.run(prefix .. support.quote(setup) .. " " .. support.quote(code))
+    local took, message, next_run = out:match("^(%S+)\n([^\n]*)\n([^\n]*)\n$")
+    assert(took, "the host printed: " .. out)
+    return tonumber(took), message, next_run
+  end, dir
+end
 
 return support

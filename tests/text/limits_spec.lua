@@ -4,8 +4,6 @@
 -- SPDX-License-Identifier: MIT
 local support = require("support")
 
-local HOST = support.SANDBOX_HOST
-
 
 -- 4000 documents of about 1.2 KB (about 5 MB; counting charges 8 units a
 -- byte per n-gram length, so about 4 * 10^7 units for words), and a small
@@ -17,18 +15,7 @@ local SETUP = [[
   C = luma.sparse.random(300, 2000, 0.2, luma.random.Generator(1)) * 10]]
 
 describe("luma.text in a sandboxed state", function()
-  local dir = os.tmpname()
-  os.remove(dir)
-  assert(os.execute("mkdir " .. support.quote(dir)))
-  local host = assert(support.compile_host(HOST, dir))
-
-  local function run(code)
-    local out = support.run("timeout 30 " .. support.quote(host) .. " "
-      .. support.quote(SETUP) .. " " .. support.quote(code))
-    local took, message, next_run = out:match("^(%S+)\n([^\n]*)\n([^\n]*)\n$")
-    assert(took, "the host printed: " .. out)
-    return tonumber(took), message, next_run
-  end
+  local run, dir = support.sandboxed_runner(SETUP)
 
   for _, r in ipairs({
     { "CountVectorizer", "luma.text.CountVectorizer{}:fit(docs)" },
@@ -51,16 +38,14 @@ describe("luma.text in a sandboxed state", function()
     -- the same host without an instruction limit: 2 MB of varied text
     -- has tens of millions of distinct character 1..30-grams, far more
     -- than 64 MB holds
-    assert(os.execute("mkdir -p " .. support.quote(dir .. "/unlimited")))
-    local unlimited = assert(support.compile_host((HOST:gsub("opts.instruction_limit = 10000000;",
-      "opts.instruction_limit = 0;")), dir .. "/unlimited"))
-    local out = support.run("timeout 60 " .. support.quote(unlimited) .. " " .. support.quote(
+    local unlimited, unlimited_dir = support.sandboxed_runner(
       "math.randomseed(1) docs = {} for i = 1, 2000 do local t = {} for j = 1, 1000 do "
-        .. "t[j] = string.char(97 + math.random(0, 25)) end docs[i] = table.concat(t) end")
-      .. " " .. support.quote("luma.text.CountVectorizer{ analyzer = 'char', ngram_range = "
-        .. "{1, 30} }:fit(docs)"))
-    local message, next_run = out:match("^%S+\n([^\n]*)\n([^\n]*)\n$")
-    assert.truthy(message and message:find("not enough memory", 1, true), out)
+        .. "t[j] = string.char(97 + math.random(0, 25)) end docs[i] = table.concat(t) end",
+      { instruction_limit = 0, timeout = 60 })
+    local _, message, next_run = unlimited("luma.text.CountVectorizer{ analyzer = 'char', "
+      .. "ngram_range = {1, 30} }:fit(docs)")
+    os.execute("rm -rf " .. support.quote(unlimited_dir))
+    assert.truthy(message and message:find("not enough memory", 1, true), message)
     assert.equal("2", next_run)
   end)
 
