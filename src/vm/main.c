@@ -16,6 +16,7 @@
 #include <lualib.h>
 
 #include "cli.h"
+#include "core/blas.h"
 #include "core.h"
 #include "luma.h"
 
@@ -290,6 +291,13 @@ static void restart_with_better_blas(char **argv) {
 
 int main(int argc, char **argv) {
   restart_with_better_blas(argv);
+  /* OpenBLAS starts its workers as it loads, and each spins on
+   * sched_yield for about 2^28 cycles before it sleeps: on this project's
+   * 2-CPU machines that spin halved the interpreter's speed for the first
+   * 0.25 s of every script (docs/ARCHITECTURE.md, threads).  The process
+   * is ours and no other thread has called the BLAS yet, so its workers
+   * are ended now; the first threaded call starts them again. */
+  luma_blas_park_threads();
   lua_State *L = luma_newstate(NULL);
   if (L == NULL) {
     fprintf(stderr, "%s: cannot create state: not enough memory\n", progname);

@@ -22,6 +22,27 @@ describe("luma command", function()
     assert.equal("Prescott", out)
   end)
 
+  -- OpenBLAS's workers spin for 0.1-0.3 s after the library loads, which
+  -- halved the interpreter's speed on 2-CPU machines: the command ends
+  -- them at start (main.c), and the first threaded BLAS call starts them
+  -- again.  Without that, a 2-CPU machine shows 2 threads at the start.
+  it("starts a script with no BLAS worker threads, and BLAS starts them when it needs them", function()
+    local out, err, code = run({ "-e", table.concat({
+      "local function threads()",
+      "  for l in io.lines('/proc/self/status') do",
+      "    local n = l:match('^Threads:%s*(%d+)') if n then return tonumber(n) end",
+      "  end",
+      "end",
+      "local before = threads()",
+      "local A = luma.matrix.ones(600, 600)",
+      "local B = A * A",
+      "io.write(before, ' ', threads() - before == luma.config().blas_threads - 1 and 'ok' or 'bad', ' ', B:get(600, 600))",
+    }, "\n") }, nil, { OPENBLAS_NUM_THREADS = "2" })
+    assert.equal("", err)
+    assert.equal(0, code)
+    assert.equal("1 ok 600", out)
+  end)
+
   it("runs a script with its arguments in the global arg", function()
     local script = support.write_temp("print(#arg, arg[0] ~= nil, arg[1], arg[2], ...)\n", ".lua")
     local out, err, code = run({ script, "a", "b c" })

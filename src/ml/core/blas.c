@@ -26,6 +26,7 @@ static struct {
   void (*set_threads)(int);
   char *(*corename)(void);
   char *(*config)(void);
+  int (*shutdown)(void);
   const char *blas_file, *lapack_file;
 } openblas = {.once = PTHREAD_ONCE_INIT};
 
@@ -59,6 +60,7 @@ static void look_up(void) {
   LOOKUP(h, "openblas_set_num_threads", set_threads);
   LOOKUP(h, "openblas_get_corename", corename);
   LOOKUP(h, "openblas_get_config", config);
+  LOOKUP(h, "blas_thread_shutdown_", shutdown);
 }
 
 int luma_blas_get_threads(void) {
@@ -69,6 +71,11 @@ int luma_blas_get_threads(void) {
 void luma_blas_set_threads(int n) {
   pthread_once(&openblas.once, look_up);
   if (openblas.set_threads != NULL) openblas.set_threads(n);
+}
+
+void luma_blas_park_threads(void) {
+  pthread_once(&openblas.once, look_up);
+  if (openblas.shutdown != NULL) openblas.shutdown();
 }
 
 const char *luma_blas_corename(void) {

@@ -20,6 +20,10 @@ int luma_blas_get_threads(void);
 /* Sets OpenBLAS's thread count (per process); nothing for another BLAS. */
 void luma_blas_set_threads(int n);
 
+/* Ends OpenBLAS's worker threads, which the next threaded call starts
+ * again; nothing for another BLAS. */
+void luma_blas_park_threads(void);
+
 /* OpenBLAS's kernel name ("Haswell") and build description, or NULL for
  * another BLAS. */
 const char *luma_blas_corename(void);
