@@ -485,7 +485,7 @@ if not luma_bin:match("^/") then luma_bin = root .. "/" .. luma_bin end
 local cache = os.getenv("LUMA_GALLERY_CACHE") or (luma_bin:match("^(.*)/[^/]*$") .. "/gallery-cache")
 local ran, failures = gallery.build({
   outdir = outdir, examples = EXAMPLES, root = root, luma = luma_bin, runner = here .. "run-example.lua",
-  cache = cache, timeout = 300, escape = html_escape,
+  cache = cache, timeout = 300, jobs = luma.config().threads, escape = html_escape,
   render = function(text, depth) return (markdown.render(text, md_context("scripts/examples", depth))) end,
   page = page,
   api_module = function(name) return modules[name] and "../" .. page_of(name) or nil end,

@@ -99,37 +99,61 @@ local function newer_than(stamp, paths)
   return #out > 0
 end
 
--- Runs one example into cache/<name> unless the cached run is current.
--- Returns the folder, or nil and the error text.
-local function run(ctx, name, script, args)
-  local dir = ctx.cache .. "/" .. name
-  local stamp = dir .. "/stamp"
-  if read(stamp) and not newer_than(stamp, { script, ctx.luma, ctx.runner, "lua" }) then
-    return dir
-  end
-  assert(sh("rm -rf " .. shell_quote(dir) .. " && mkdir -p " .. shell_quote(dir .. "/figures")))
-  -- the stamp's time is the run's start: an edit during the run counts
-  write(dir .. "/stamp.new", "")
-  local words = {}
-  for _, a in ipairs(args) do
-    words[#words + 1] = shell_quote(a == "OUTDIR" and "figures" or a)
-  end
-  local function absolute(path) return path:match("^/") and path or ctx.root .. "/" .. path end
-  local cmd = string.format("cd %s && timeout %d %s %s figures %s %s > out.txt 2> err.txt",
-    shell_quote(dir), ctx.timeout, shell_quote(ctx.luma), shell_quote(absolute(ctx.runner)),
-    shell_quote(absolute(script)), table.concat(words, " "))
-  local started = os.time()
-  local ok, how, code = os.execute(cmd)
-  if not ok then
-    local err = read(dir .. "/err.txt") or ""
-    if how == "exit" and code == 124 then
-      err = string.format("timed out after %d s\n%s", ctx.timeout, err)
+-- The examples whose cached run (cache/<name>) is not current, each
+-- prepared to run again: its folder emptied, and the command that runs
+-- it, which writes out.txt, err.txt and, last, status (exit code, then
+-- seconds taken).
+local function stale_runs(ctx, names)
+  local stale = {}
+  for _, name in ipairs(names) do
+    local script = ctx.examples .. "/" .. name .. ".lua"
+    local dir = ctx.cache .. "/" .. name
+    local stamp = dir .. "/stamp"
+    if not (read(stamp) and not newer_than(stamp, { script, ctx.luma, ctx.runner, "lua" })) then
+      assert(sh("rm -rf " .. shell_quote(dir) .. " && mkdir -p " .. shell_quote(dir .. "/figures")))
+      -- the stamp's time is the run's start: an edit during the run counts
+      write(dir .. "/stamp.new", "")
+      local _, args = header(assert(read(script)))
+      local words = {}
+      for _, a in ipairs(args or { "OUTDIR" }) do
+        words[#words + 1] = shell_quote(a == "OUTDIR" and "figures" or a)
+      end
+      local function absolute(path) return path:match("^/") and path or ctx.root .. "/" .. path end
+      stale[#stale + 1] = { name = name, script = script, dir = dir,
+        cmd = string.format("cd %s && t0=$(date +%%s) && { timeout %d %s %s figures %s %s"
+          .. " > out.txt 2> err.txt; echo $? $(( $(date +%%s) - t0 )) > status; }",
+          shell_quote(dir), ctx.timeout, shell_quote(ctx.luma), shell_quote(absolute(ctx.runner)),
+          shell_quote(absolute(script)), table.concat(words, " ")) }
     end
-    return nil, (err:gsub("%s+$", ""))
   end
-  assert(os.rename(dir .. "/stamp.new", stamp))
-  ctx.log(string.format("gallery: ran %s (%d s)", script, os.difftime(os.time(), started)))
-  return dir
+  return stale
+end
+
+-- Runs the stale examples, ctx.jobs at a time (xargs -P: most examples
+-- are a single thread's work, and the site's build time is mostly
+-- theirs).  Returns a table of error texts by name for the runs that
+-- failed.
+local function run_stale(ctx, stale)
+  local errors = {}
+  if #stale == 0 then return errors end
+  local list = os.tmpname()
+  local f = assert(io.open(list, "wb"))
+  for _, run in ipairs(stale) do f:write(run.cmd, "\0") end
+  f:close()
+  sh(string.format("xargs -0 -n 1 -P %d sh -c < %s", ctx.jobs or 2, shell_quote(list)))
+  os.remove(list)
+  for _, run in ipairs(stale) do
+    local code, seconds = (read(run.dir .. "/status") or ""):match("^(%d+) (%d+)")
+    if code == "0" then
+      assert(os.rename(run.dir .. "/stamp.new", run.dir .. "/stamp"))
+      ctx.log(string.format("gallery: ran %s (%s s)", run.script, seconds))
+    else
+      local err = (read(run.dir .. "/err.txt") or ""):gsub("%s+$", "")
+      if code == "124" then err = string.format("timed out after %d s\n%s", ctx.timeout, err) end
+      errors[run.name] = code and err or "did not run\n" .. err
+    end
+  end
+  return errors
 end
 
 local THUMB_LINES, THUMB_COLS = 11, 44
@@ -157,7 +181,7 @@ end
 --- build(ctx) -> list of {name, title, page}, or nil and the list of
 -- failures ("scripts/examples/x.lua: error").
 -- ctx: outdir, examples (the scripts' folder), root (repository), luma
--- (binary), runner, cache, timeout,
+-- (binary), runner, cache, timeout, jobs (examples run at once, default 2),
 -- escape(s), render(markdown, depth) -> html, page(title, body, depth,
 -- extra_head) -> html, api_module(name) -> href of a module from a
 -- gallery page or nil, log(s).
@@ -166,13 +190,14 @@ function M.build(ctx)
   local gallery = ctx.outdir .. "/gallery"
   assert(sh("mkdir -p " .. shell_quote(gallery .. "/images")))
   local done, failures = {}, {}
+  local errors = run_stale(ctx, stale_runs(ctx, names))
   for _, name in ipairs(names) do
     local script = ctx.examples .. "/" .. name .. ".lua"
     local source = assert(read(script))
     local text, args = header(source)
-    local dir, err = run(ctx, name, script, args or { "OUTDIR" })
-    if not dir then
-      failures[#failures + 1] = script .. ": " .. err
+    local dir = ctx.cache .. "/" .. name
+    if errors[name] then
+      failures[#failures + 1] = script .. ": " .. errors[name]
     else
       local output = read(dir .. "/out.txt") or ""
       local stderr = read(dir .. "/err.txt") or ""
