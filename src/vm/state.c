@@ -4,9 +4,11 @@
  * SPDX-License-Identifier: MIT
  */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <lualib.h>
 
@@ -62,6 +64,23 @@ static int refuse_big_string(luma_StateInfo *info, size_t size) {
 /* lua_Alloc that keeps a byte count and refuses to grow past the limit;
  * Lua turns the refusal into a catchable memory error (after an emergency
  * collection).  Big strings are charged (refuse_big_string). */
+/* Blocks of at least HUGE_PAGE_BLOCK bytes (matrices, mostly) ask the
+ * kernel for transparent huge pages where the machine leaves that to the
+ * program (/sys/kernel/mm/transparent_hugepage/enabled = madvise), as
+ * NumPy does for its arrays: the first write to each 4 KiB page of a new
+ * block is a page fault, and on this project's machines those faults
+ * took half the time of an operation that writes a large result (a
+ * sparse matrix of 10^7 entries scaled: 88 ms, then 40 ms with huge pages).
+ * Only the 2 MiB-aligned interior is advised; a kernel without THP
+ * refuses the advice, which changes nothing. */
+enum { HUGE_PAGE = 2 << 20, HUGE_PAGE_BLOCK = 4 << 20 };
+
+static void advise_huge_pages(void *block, size_t size) {
+  uintptr_t start = ((uintptr_t)block + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+  uintptr_t end = ((uintptr_t)block + size) & ~(uintptr_t)(HUGE_PAGE - 1);
+  if (end > start) (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
+}
+
 static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   luma_StateInfo *info = ud;
   size_t old = ptr ? osize : 0; /* for new blocks osize is a type tag */
@@ -79,6 +98,7 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
    * of allocation and freeing in all) */
   void *block = ptr == NULL ? malloc(nsize) : realloc(ptr, nsize);
   if (block == NULL) return NULL;
+  if (nsize >= HUGE_PAGE_BLOCK && nsize > old) advise_huge_pages(block, nsize);
   info->used = info->used - old + nsize;
   return block;
 }
