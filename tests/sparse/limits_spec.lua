@@ -26,6 +26,9 @@ describe("sparse products in a sandboxed state", function()
     { "S^T X", "local P = A:tmatmul(B)" },
     { "sparse pairwise distances", "local P = luma.pairwise.distances(A, A:sub(1, 1000))" },
     { "a CSC conversion chain", "for _ = 1, 100 do A = A:tocsc():tocsr() end" },
+    { "a sparse sum chain", "for _ = 1, 100 do A = A + A end" },
+    { "an element-wise product chain", "local K = A:binarize() for _ = 1, 100 do A = A:multiply(K) end" },
+    { "a maximum chain", "local K = A:tocsc() for _ = 1, 100 do A = A:maximum(K) end" },
   }) do
     it(r[1] .. " stops with the instruction limit's error", function()
       local took, message, next_run = run(r[2])

@@ -395,19 +395,23 @@ static int m_sub(lua_State *L) {
 
 /* --------------------------------------------- helpers for the bindings */
 
-void luma_matrix_operand(lua_State *L, int arg, luma_Operand *op) {
+int luma_matrix_operand_test(lua_State *L, int arg, luma_Operand *op) {
   luma_Mat *m = luma_matrix_test(L, arg);
   if (m) {
     op->m = *m;
-    return;
+    return 1;
   }
   int isnum = 0;
   op->scalar = lua_tonumberx(L, arg, &isnum);
-  if (!isnum || lua_type(L, arg) == LUA_TSTRING)
-    luaL_typeerror(L, arg, "luma.Matrix or number");
+  if (!isnum || lua_type(L, arg) == LUA_TSTRING) return 0;
   op->m.data = &op->scalar;
   op->m.rows = op->m.cols = 1;
   op->m.rs = op->m.cs = 0;
+  return 1;
+}
+
+void luma_matrix_operand(lua_State *L, int arg, luma_Operand *op) {
+  if (!luma_matrix_operand_test(L, arg, op)) luaL_typeerror(L, arg, "luma.Matrix or number");
 }
 
 void luma_matrix_check_no_overlap(lua_State *L, int out_arg, const luma_Mat *out,

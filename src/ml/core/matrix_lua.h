@@ -66,6 +66,8 @@ typedef struct luma_Operand {
   double scalar;
 } luma_Operand;
 void luma_matrix_operand(lua_State *L, int arg, luma_Operand *op);
+/* The same without raising: 0 when the argument is neither. */
+int luma_matrix_operand_test(lua_State *L, int arg, luma_Operand *op);
 
 /* Output convention of every allocating operation: an optional `out`
  * matrix at out_arg of exactly the result's shape receives the result;

@@ -22,7 +22,13 @@
 static int binary(lua_State *L, luma_BinaryOp op) {
   luma_Operand a, b;
   luma_matrix_operand(L, 1, &a);
-  luma_matrix_operand(L, 2, &b);
+  if (!luma_matrix_operand_test(L, 2, &b)) {
+    /* D + S and D - S (tested last: dense + dense pays nothing for it) */
+    int sparse = luma_sparse_test(L, 2) || luma_sparse_csc_test(L, 2);
+    if (sparse && (op == LUMA_OP_ADD || op == LUMA_OP_SUB) && lua_isnoneornil(L, 3))
+      return luma_sparse_arith(L, op == LUMA_OP_SUB);
+    luaL_typeerror(L, 2, "luma.Matrix or number");
+  }
   int64_t rows, cols;
   if (!luma_broadcast_shape(&a.m, &b.m, &rows, &cols))
     return luma_arg_error(L, 2, "shapes %I x %I and %I x %I do not broadcast together",

@@ -737,6 +737,163 @@ int luma_sp_matmul(luma_Threads *t, const luma_Sparse *a, const luma_Sparse *b, 
   return 0;
 }
 
+/* ------------------------------------------------- element-wise a op b */
+
+/* x where keep is 1, +0.0 where it is 0, without a branch (a product
+ * with keep would turn an infinity into NaN). */
+static inline double keep_or_zero(double x, int keep) {
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  bits &= (uint64_t)0 - (uint64_t)keep;
+  memcpy(&x, &bits, sizeof bits);
+  return x;
+}
+
+/* NaN wins, as in NumPy's maximum and minimum. */
+static inline double max_nan(double x, double y) { return isnan(x) || x > y ? x : y; }
+static inline double min_nan(double x, double y) { return isnan(x) || x < y ? x : y; }
+#define OP_ADD(x, y) ((x) + (y))
+#define OP_SUB(x, y) ((x) - (y))
+#define OP_MUL(x, y) ((x) * (y))
+
+/* Row i of a op b: the merge of its two sorted column lists, writing the
+ * nonzero results to indices and data unless indices is NULL, and
+ * returning their count.  While both lists have entries the step takes
+ * from either or both without a branch (which side comes next is a coin
+ * toss on real data); exact cancellations are not stored, as in SciPy,
+ * and a product (both_only) keeps only the positions stored in both. */
+#define MERGE_ROW(name, OP, both_only)                                                       \
+  static int64_t name(const luma_Sparse *a, const luma_Sparse *b, int64_t i, int64_t *indices, \
+                      double *data) {                                                        \
+    int64_t ka = a->indptr[i], ea = a->indptr[i + 1], kb = b->indptr[i], eb = b->indptr[i + 1]; \
+    int64_t n = 0;                                                                           \
+    while (ka < ea && kb < eb) {                                                             \
+      int64_t ca = a->indices[ka], cb = b->indices[kb];                                      \
+      int take_a = ca <= cb, take_b = cb <= ca;                                              \
+      double x = keep_or_zero(a->data[ka], take_a), y = keep_or_zero(b->data[kb], take_b);   \
+      double v = OP(x, y);                                                                   \
+      int keep = v != 0.0 && (!(both_only) || (take_a & take_b));                            \
+      if (indices != NULL && keep) {                                                         \
+        indices[n] = take_a ? ca : cb;                                                       \
+        data[n] = v;                                                                         \
+      }                                                                                      \
+      n += keep;                                                                             \
+      ka += take_a;                                                                          \
+      kb += take_b;                                                                          \
+    }                                                                                        \
+    for (; !(both_only) && ka < ea; ka++) {                                                  \
+      double v = OP(a->data[ka], 0.0);                                                       \
+      if (v == 0.0) continue;                                                                \
+      if (indices != NULL) {                                                                 \
+        indices[n] = a->indices[ka];                                                         \
+        data[n] = v;                                                                         \
+      }                                                                                      \
+      n++;                                                                                   \
+    }                                                                                        \
+    for (; !(both_only) && kb < eb; kb++) {                                                  \
+      double v = OP(0.0, b->data[kb]);                                                       \
+      if (v == 0.0) continue;                                                                \
+      if (indices != NULL) {                                                                 \
+        indices[n] = b->indices[kb];                                                         \
+        data[n] = v;                                                                         \
+      }                                                                                      \
+      n++;                                                                                   \
+    }                                                                                        \
+    return n;                                                                                \
+  }
+
+MERGE_ROW(merge_add, OP_ADD, 0)
+MERGE_ROW(merge_sub, OP_SUB, 0)
+MERGE_ROW(merge_mul, OP_MUL, 1)
+MERGE_ROW(merge_max, max_nan, 0)
+MERGE_ROW(merge_min, min_nan, 0)
+
+typedef int64_t (*MergeRow)(const luma_Sparse *a, const luma_Sparse *b, int64_t i,
+                            int64_t *indices, double *data);
+
+static MergeRow merge_of(int op) {
+  switch (op) {
+  case LUMA_SP_ADD: return merge_add;
+  case LUMA_SP_SUB: return merge_sub;
+  case LUMA_SP_MUL: return merge_mul;
+  case LUMA_SP_MAX: return merge_max;
+  default: return merge_min;
+  }
+}
+
+typedef struct BinopJob {
+  const luma_Sparse *a, *b;
+  MergeRow merge;
+  int64_t *counts;  /* the counting pass: row i's count goes to counts[i + 1] */
+  luma_Sparse *out; /* the filling pass */
+} BinopJob;
+
+static void binop_chunk(void *ctx, int64_t k, int64_t begin, int64_t end) {
+  (void)k;
+  const BinopJob *job = ctx;
+  for (int64_t i = begin; i < end; i++) {
+    if (job->out == NULL) {
+      job->counts[i + 1] = job->merge(job->a, job->b, i, NULL, NULL);
+    } else {
+      int64_t at = job->out->indptr[i];
+      job->merge(job->a, job->b, i, job->out->indices + at, job->out->data + at);
+    }
+  }
+}
+
+/* One pass over blocks of rows on the pool: rows are independent, and
+ * each writes only its own place, so the result is the same for any
+ * number of threads. */
+static luma_LoopStatus binop_pass(luma_Threads *t, BinopJob *job) {
+  const luma_Sparse *a = job->a, *b = job->b;
+  uint64_t per_row = (uint64_t)((a->nnz + b->nnz) / (a->rows > 0 ? a->rows : 1)) + 1;
+  int64_t grain = (int64_t)(LUMA_WORK_CHUNK / per_row) + 1;
+  luma_Loop loop = {a->rows, grain, per_row, 0, binop_chunk, job};
+  return luma_parallel_for(t, &loop);
+}
+
+int64_t luma_sp_binop_count(luma_Threads *t, const luma_Sparse *a, const luma_Sparse *b, int op,
+                             int64_t *out_indptr) {
+  BinopJob job = {a, b, merge_of(op), out_indptr, NULL};
+  out_indptr[0] = 0;
+  if (binop_pass(t, &job) != LUMA_LOOP_DONE) return -1;
+  luma_WorkBatch w = {t, 0};
+  if (luma_work_add(&w, (uint64_t)a->rows)) return -1;
+  luma_work_flush(&w);
+  for (int64_t i = 0; i < a->rows; i++) out_indptr[i + 1] += out_indptr[i];
+  return out_indptr[a->rows];
+}
+
+int luma_sp_binop(luma_Threads *t, const luma_Sparse *a, const luma_Sparse *b, int op,
+                  luma_Sparse *out) {
+  BinopJob job = {a, b, merge_of(op), NULL, out};
+  return binop_pass(t, &job) != LUMA_LOOP_DONE;
+}
+
+void luma_sp_axpy_dense(luma_Threads *t, const luma_Sparse *a, double alpha, luma_Mat *out) {
+  luma_WorkBatch w = {t, 0};
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t start = a->indptr[i], end = a->indptr[i + 1];
+    if (luma_work_add(&w, (uint64_t)(end - start) + 1)) return;
+    for (int64_t k = start; k < end; k++) LUMA_AT(out, i, a->indices[k]) += alpha * a->data[k];
+  }
+  luma_work_flush(&w);
+}
+
+void luma_sp_mul_dense(luma_Threads *t, const luma_Sparse *a, const luma_Mat *d, luma_Sparse *out) {
+  luma_WorkBatch w = {t, 0};
+  memcpy(out->indptr, a->indptr, ((size_t)a->rows + 1) * sizeof *a->indptr);
+  for (int64_t i = 0; i < a->rows; i++) {
+    int64_t start = a->indptr[i], end = a->indptr[i + 1];
+    if (luma_work_add(&w, 3 * (uint64_t)(end - start) + 1)) return;
+    for (int64_t k = start; k < end; k++) {
+      out->indices[k] = a->indices[k];
+      out->data[k] = a->data[k] * LUMA_AT(d, i, a->indices[k]);
+    }
+  }
+  luma_work_flush(&w);
+}
+
 /* ------------------------------------------------------------ LIBSVM */
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }

@@ -170,6 +170,29 @@ int64_t luma_sp_matmul_count(luma_Threads *t, const luma_Sparse *a, const luma_S
 int luma_sp_matmul(luma_Threads *t, const luma_Sparse *a, const luma_Sparse *b, luma_Sparse *out,
                     int64_t *marker, double *acc);
 
+/* Element-wise a op b of two canonical CSRs of one shape, as SciPy's
+ * csr_binop_csr: each row's sorted column lists are merged, an implicit
+ * zero standing in for a missing entry (LUMA_SP_MUL keeps only the
+ * positions stored in both), and results equal to zero are not stored.
+ * MAX and MIN let NaN win.  The counting pass fills out_indptr (rows + 1)
+ * and returns the nnz, or -1 if the meter stopped; the second fills out
+ * (indptr already set) and returns nonzero if stopped.  The same holds
+ * for two CSC arrays (a CSC is the CSR of the transpose). */
+enum { LUMA_SP_ADD, LUMA_SP_SUB, LUMA_SP_MUL, LUMA_SP_MAX, LUMA_SP_MIN };
+int64_t luma_sp_binop_count(luma_Threads *t, const luma_Sparse *a, const luma_Sparse *b, int op,
+                             int64_t *out_indptr);
+int luma_sp_binop(luma_Threads *t, const luma_Sparse *a, const luma_Sparse *b, int op,
+                  luma_Sparse *out);
+
+/* out += alpha * a for a dense out of a's shape (read it transposed for
+ * a CSC). */
+void luma_sp_axpy_dense(luma_Threads *t, const luma_Sparse *a, double alpha, luma_Mat *out);
+
+/* out = a .* d at a's stored positions (out has a's structure and nnz;
+ * products that are zero stay stored, as in SciPy's multiply by a dense
+ * matrix); d has a's shape (transposed for a CSC). */
+void luma_sp_mul_dense(luma_Threads *t, const luma_Sparse *a, const luma_Mat *d, luma_Sparse *out);
+
 /* LIBSVM / SVMlight text: "label index:value index:value ... # comment"
  * per line, indices 1-based and strictly increasing, blank and comment
  * lines skipped, "qid:n" tokens ignored.  The scan counts what the fill

@@ -19,6 +19,7 @@
 
 #include "budget.h"
 #include "core/matrix_lua.h"
+#include "core/matrix_ops.h"
 #include "core/numtext.h"
 #include "sparse/npz.h"
 #include "sparse/sparse_lua.h"
@@ -884,6 +885,143 @@ static int s_mul(lua_State *L) {
   return luaL_typeerror(L, 1, "luma.Matrix, luma.SparseMatrix or number");
 }
 
+/* ---------------------------------------------- element-wise arithmetic */
+
+/* The shape a sparse matrix has (a CSC's arrays are its transpose's). */
+static void logical_shape(const luma_Sparse *a, int csc, int64_t *rows, int64_t *cols) {
+  *rows = csc ? a->cols : a->rows;
+  *cols = csc ? a->rows : a->cols;
+}
+
+static int shape_mismatch(lua_State *L, int arg, const char *verb, int64_t r1, int64_t c1,
+                          int64_t r2, int64_t c2) {
+  return luma_arg_error(L, arg, "cannot %s a %I x %I and a %I x %I matrix element-wise", verb,
+                        (lua_Integer)r1, (lua_Integer)c1, (lua_Integer)r2, (lua_Integer)c2);
+}
+
+/* a op b for the sparse matrices at 1 and 2: sparse, in the first one's
+ * format (the second is converted when the formats differ, as SciPy
+ * converts to the left operand's). */
+static int sparse_binop(lua_State *L, int op, const char *verb) {
+  int acsc, bcsc;
+  luma_Sparse *a = test_any(L, 1, &acsc), *b = test_any(L, 2, &bcsc);
+  int64_t rows, cols, brows, bcols;
+  logical_shape(a, acsc, &rows, &cols);
+  logical_shape(b, bcsc, &brows, &bcols);
+  if (rows != brows || cols != bcols) return shape_mismatch(L, 2, verb, rows, cols, brows, bcols);
+  lua_settop(L, 2);
+  if (acsc != bcsc) b = push_converted(L, b, acsc);
+  int64_t *indptr = scratch(L, ((size_t)a->rows + 1) * sizeof(int64_t));
+  uint64_t units = (uint64_t)(a->nnz + b->nnz + a->rows);
+  luma_Threads *t = luma_meter(L, units);
+  int64_t nnz = luma_sp_binop_count(t, a, b, op, indptr);
+  luma_meter_done(L, t);
+  luma_Sparse *out = acsc ? luma_sparse_csc_new(L, rows, cols, nnz)
+                          : luma_sparse_new(L, rows, cols, nnz);
+  memcpy(out->indptr, indptr, ((size_t)a->rows + 1) * sizeof(int64_t));
+  t = luma_meter(L, units);
+  luma_sp_binop(t, a, b, op, out);
+  luma_meter_done(L, t);
+  return 1;
+}
+
+/* dense_sign * D + sparse_sign * S as a new dense matrix, for the dense D
+ * and sparse S at the given indices (SciPy's sum of a sparse and a dense
+ * matrix is dense too). */
+static int dense_sum(lua_State *L, int dense_idx, double dense_sign, int sparse_idx,
+                     double sparse_sign, const char *verb) {
+  luma_Mat *d = luma_matrix_check(L, dense_idx);
+  int csc;
+  luma_Sparse *a = test_any(L, sparse_idx, &csc);
+  int64_t rows, cols;
+  logical_shape(a, csc, &rows, &cols);
+  if (d->rows != rows || d->cols != cols)
+    return dense_idx == 1 ? shape_mismatch(L, 2, verb, d->rows, d->cols, rows, cols)
+                          : shape_mismatch(L, 2, verb, rows, cols, d->rows, d->cols);
+  luma_Mat *out = luma_matrix_new(L, rows, cols);
+  luma_charge(L, (uint64_t)(rows * cols));
+  luma_mat_scale(d, dense_sign, out);
+  luma_Mat view = csc ? transposed(out) : *out;
+  luma_Threads *t = luma_meter(L, (uint64_t)(a->nnz + a->rows));
+  luma_sp_axpy_dense(t, a, sparse_sign, &view);
+  luma_meter_done(L, t);
+  return 1;
+}
+
+int luma_sparse_arith(lua_State *L, int subtract) {
+  lua_settop(L, 2);
+  const char *verb = subtract ? "subtract" : "add";
+  int csc1, csc2;
+  luma_Sparse *a = test_any(L, 1, &csc1), *b = test_any(L, 2, &csc2);
+  if (a != NULL && b != NULL) return sparse_binop(L, subtract ? LUMA_SP_SUB : LUMA_SP_ADD, verb);
+  double sign = subtract ? -1.0 : 1.0;
+  if (a != NULL && luma_matrix_test(L, 2)) return dense_sum(L, 2, sign, 1, 1.0, verb);
+  if (b != NULL && luma_matrix_test(L, 1)) return dense_sum(L, 1, 1.0, 2, sign, verb);
+  int num = lua_type(L, 1) == LUA_TNUMBER ? 1 : lua_type(L, 2) == LUA_TNUMBER ? 2 : 0;
+  luma_Sparse *s = num == 1 ? b : a;
+  int csc = num == 1 ? csc2 : csc1;
+  if (num != 0 && s != NULL) {
+    if (lua_tonumber(L, num) != 0)
+      return luma_arg_error(L, num, "cannot %s a nonzero number and a sparse matrix (every "
+                            "element would become stored): use S:todense()", verb);
+    return push_scaled(L, s, csc, LUMA_SP_ALL, num == 1 ? sign : 1.0, NULL); /* 0 - S = -S */
+  }
+  return luaL_typeerror(L, a == NULL ? 1 : 2, "luma.SparseMatrix, luma.SparseCSC, luma.Matrix or 0");
+}
+
+static int s_add(lua_State *L) { return luma_sparse_arith(L, 0); }
+static int s_subtract(lua_State *L) { return luma_sparse_arith(L, 1); }
+
+static int s_unm(lua_State *L) {
+  int csc;
+  luma_Sparse *a = test_any(L, 1, &csc);
+  if (a == NULL) return luaL_typeerror(L, 1, "luma.SparseMatrix or luma.SparseCSC");
+  return push_scaled(L, a, csc, LUMA_SP_ALL, -1.0, NULL);
+}
+
+/* S:multiply(x): element-wise product, as SciPy's multiply: a number
+ * scales, a sparse matrix of S's shape keeps the positions stored in
+ * both, a dense one of S's shape gives S's structure, and a dense row
+ * (1 x cols) or column (rows x 1) broadcasts as multiply_cols and
+ * multiply_rows do. */
+static int s_multiply(lua_State *L) {
+  int csc, bcsc;
+  luma_Sparse *a = test_any(L, 1, &csc);
+  if (a == NULL) return luaL_typeerror(L, 1, "luma.SparseMatrix or luma.SparseCSC");
+  lua_settop(L, 2);
+  if (lua_type(L, 2) == LUA_TNUMBER)
+    return push_scaled(L, a, csc, LUMA_SP_ALL, lua_tonumber(L, 2), NULL);
+  if (test_any(L, 2, &bcsc) != NULL) return sparse_binop(L, LUMA_SP_MUL, "multiply");
+  luma_Mat *d = luma_matrix_test(L, 2);
+  if (d == NULL)
+    return luaL_typeerror(L, 2, "number, luma.Matrix, luma.SparseMatrix or luma.SparseCSC");
+  int64_t rows, cols;
+  logical_shape(a, csc, &rows, &cols);
+  if (d->rows == rows && d->cols == cols) {
+    luma_Sparse *out = csc ? luma_sparse_csc_new(L, rows, cols, a->nnz)
+                           : luma_sparse_new(L, rows, cols, a->nnz);
+    luma_Mat view = csc ? transposed(d) : *d;
+    luma_Threads *t = luma_meter(L, 3 * (uint64_t)a->nnz + (uint64_t)a->rows);
+    luma_sp_mul_dense(t, a, &view, out);
+    luma_meter_done(L, t);
+    return 1;
+  }
+  if (d->rows == 1 && d->cols == cols) return s_multiply_cols(L);
+  if (d->cols == 1 && d->rows == rows) return s_multiply_rows(L);
+  return shape_mismatch(L, 2, "multiply", rows, cols, d->rows, d->cols);
+}
+
+/* S:maximum(T), S:minimum(T): element-wise, implicit zeros included. */
+static int extremum(lua_State *L, int op, const char *verb) {
+  int csc, bcsc;
+  if (test_any(L, 1, &csc) == NULL) return luaL_typeerror(L, 1, "luma.SparseMatrix or luma.SparseCSC");
+  if (test_any(L, 2, &bcsc) == NULL) return luaL_typeerror(L, 2, "luma.SparseMatrix or luma.SparseCSC");
+  return sparse_binop(L, op, verb);
+}
+
+static int s_maximum(lua_State *L) { return extremum(L, LUMA_SP_MAX, "take the maximum of"); }
+static int s_minimum(lua_State *L) { return extremum(L, LUMA_SP_MIN, "take the minimum of"); }
+
 static int s_len(lua_State *L) {
   lua_pushinteger(L, check_sparse(L, 1)->rows);
   return 1;
@@ -1380,7 +1518,8 @@ static int s_npz_bytes(lua_State *L) {
 /* ---------------------------------------------------------- registration */
 
 static const luaL_Reg sparse_metamethods[] = {
-    {"__tostring", s_tostring}, {"__len", s_len}, {"__mul", s_mul}, {NULL, NULL}};
+    {"__tostring", s_tostring}, {"__len", s_len}, {"__mul", s_mul}, {"__add", s_add},
+    {"__sub", s_subtract},      {"__unm", s_unm}, {NULL, NULL}};
 
 static const luma_Func sparse_methods[] = {
     {"shape", s_shape, "S:shape() -> rows, cols", "Returns the number of rows and of columns."},
@@ -1446,6 +1585,20 @@ static const luma_Func sparse_methods[] = {
     {"multiply_cols", s_multiply_cols, "S:multiply_cols(v) -> sparse",
      "Returns S * diag(v): column j scaled by v[j] (v of cols numbers), as TF-IDF weights "
      "columns."},
+    {"multiply", s_multiply, "S:multiply(x) -> sparse",
+     "The element-wise product of S and x, as SciPy's multiply: a number scales; a sparse "
+     "matrix of S's shape keeps the positions stored in both (products equal to zero are not "
+     "stored); a dense matrix of S's shape gives S's structure; a dense 1 x cols row or rows x "
+     "1 column multiplies each column or row (as multiply_cols, multiply_rows). The result "
+     "has S's format. S + T and S - T add and subtract two sparse matrices (a sparse result "
+     "in the left one's format, exact zeros not stored) or a sparse and a dense one (dense); "
+     "-S negates."},
+    {"maximum", s_maximum, "S:maximum(T) -> sparse",
+     "The element-wise maximum of S and the sparse T of S's shape, implicit zeros included "
+     "(NaN wins), in S's format: SciPy's maximum."},
+    {"minimum", s_minimum, "S:minimum(T) -> sparse",
+     "The element-wise minimum of S and the sparse T of S's shape, implicit zeros included "
+     "(NaN wins), in S's format: SciPy's minimum."},
     {"eliminate_zeros", s_eliminate_zeros, "S:eliminate_zeros() -> sparse",
      "Returns a copy without the stored entries that are exactly zero (SciPy's "
      "eliminate_zeros works in place; sparse matrices here are immutable)."},
@@ -1466,7 +1619,8 @@ static const luma_Type sparse_type = {
 
 
 static const luaL_Reg csc_metamethods[] = {
-    {"__tostring", c_tostring}, {"__len", c_len}, {"__mul", s_mul}, {NULL, NULL}};
+    {"__tostring", c_tostring}, {"__len", c_len}, {"__mul", s_mul}, {"__add", s_add},
+    {"__sub", s_subtract},      {"__unm", s_unm}, {NULL, NULL}};
 
 static const luma_Func csc_methods[] = {
     {"shape", c_shape, "C:shape() -> rows, cols", "Returns the number of rows and of columns."},
@@ -1519,6 +1673,20 @@ static const luma_Func csc_methods[] = {
      "Returns diag(v) * C: row i scaled by v[i]."},
     {"multiply_cols", s_multiply_cols, "C:multiply_cols(v) -> sparse",
      "Returns C * diag(v): column j scaled by v[j]."},
+    {"multiply", s_multiply, "C:multiply(x) -> sparse",
+     "The element-wise product of C and x, as SciPy's multiply: a number scales; a sparse "
+     "matrix of C's shape keeps the positions stored in both (products equal to zero are not "
+     "stored); a dense matrix of C's shape gives C's structure; a dense 1 x cols row or rows x "
+     "1 column multiplies each column or row (as multiply_cols, multiply_rows). The result "
+     "has C's format. C + T and C - T add and subtract two sparse matrices (a sparse result "
+     "in the left one's format, exact zeros not stored) or a sparse and a dense one (dense); "
+     "-C negates."},
+    {"maximum", s_maximum, "C:maximum(T) -> sparse",
+     "The element-wise maximum of C and the sparse T of C's shape, implicit zeros included "
+     "(NaN wins), in C's format: SciPy's maximum."},
+    {"minimum", s_minimum, "C:minimum(T) -> sparse",
+     "The element-wise minimum of C and the sparse T of C's shape, implicit zeros included "
+     "(NaN wins), in C's format: SciPy's minimum."},
     {"eliminate_zeros", s_eliminate_zeros, "C:eliminate_zeros() -> sparse",
      "Returns a copy without the stored entries that are exactly zero."},
     {"matmul", s_matmul, "C:matmul(X [, out = nil]) -> matrix | sparse",

@@ -29,4 +29,9 @@ luma_Sparse *luma_sparse_csc_test(lua_State *L, int idx);
  * product binding hands such calls over here. */
 int luma_sparse_dense_matmul(lua_State *L);
 
+/* The sum (subtract = 0) or difference of the values at 1 and 2, one of
+ * them sparse: the sparse matrices' __add and __sub, which a dense
+ * matrix's + and - call when its other operand is sparse. */
+int luma_sparse_arith(lua_State *L, int subtract);
+
 #endif
