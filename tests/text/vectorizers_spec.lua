@@ -15,6 +15,35 @@ local INVALID = { "caf\xe9 au lait", "ok \xf0\x9f\x98 trunc ated", "\xed\xa0\x80
   "\xc0\xaf overlong \xff\xfe end" }
 
 local CORPORA = { multilingual = corpora.multilingual(), dpkg = corpora.dpkg(), invalid = INVALID }
+if CORPORA.dpkg then
+  -- the paragraphs that are all ASCII, where the script functions below
+  -- read text as their Python twins in the reference script do
+  CORPORA.dpkg_ascii = {}
+  for _, d in ipairs(CORPORA.dpkg) do
+    if not d:find("[\128-\255]") then CORPORA.dpkg_ascii[#CORPORA.dpkg_ascii + 1] = d end
+  end
+end
+
+-- The reference script's CALLABLES, by name.
+local CALLABLES = {
+  split = function(s)
+    local out = {}
+    for w in s:gmatch("%S+") do out[#out + 1] = w end
+    return out
+  end,
+  upper = string.upper,
+  chars3 = function(s)
+    local out = {}
+    for i = 1, #s - 2 do out[i] = s:sub(i, i + 2) end
+    return out
+  end,
+}
+
+local function with_callables(options)
+  local o = {}
+  for k, v in pairs(options) do o[k] = CALLABLES[v] or v end
+  return o
+end
 
 local CLASSES = { count = text.CountVectorizer, tfidf = text.TfidfVectorizer,
   hash = text.HashingVectorizer }
@@ -39,7 +68,10 @@ describe("luma.text vectorizers", function()
   it("read the corpora as the reference script did", function()
     assert.equal(ref.n_docs.multilingual, #CORPORA.multilingual)
     assert.equal(ref.n_docs.invalid, #CORPORA.invalid)
-    if CORPORA.dpkg then assert.equal(ref.n_docs.dpkg, #CORPORA.dpkg) end
+    if CORPORA.dpkg then
+      assert.equal(ref.n_docs.dpkg, #CORPORA.dpkg)
+      assert.equal(ref.n_docs.dpkg_ascii, #CORPORA.dpkg_ascii)
+    end
   end)
 
   for _, case in ipairs(ref.cases) do
@@ -49,7 +81,7 @@ describe("luma.text vectorizers", function()
         pending("no /usr/share/doc/dpkg/spec on this system")
         return
       end
-      local est = CLASSES[case.kind](case.options)
+      local est = CLASSES[case.kind](with_callables(case.options))
       local X = est:fit_transform(docs)
       if case.terms then
         assert.same(case.terms, est:get_feature_names_out())
@@ -197,6 +229,72 @@ describe("luma.text vectorizers", function()
       assert.has_error(function() text.CountVectorizer{ ngram_range = { 2, 1 } } end)
       assert.has_error(function() text.CountVectorizer{ min_df = 1.5 } end)
       assert.has_error(function() text.CountVectorizer{ analyzer = "sentence" } end)
+    end)
+
+    it("says which script function returned what, for which document, at the caller's line", function()
+      -- the tokenizer fails on the second document only, at transform
+      local v = text.CountVectorizer{ tokenizer = function(s) return s == "b" and 7 or { s } end }
+      v:fit{ "a" }
+      local ok, err = pcall(function() v:transform{ "a", "b" } end)
+      assert.is_false(ok)
+      assert.matches("vectorizers_spec.lua:%d+: bad argument #1 to 'transform' %(the tokenizer "
+        .. "returned a number for document 2, not a list%)", err)
+      v = text.CountVectorizer{ tokenizer = function() return { "x", true } end }
+      ok, err = pcall(function() v:fit{ "a" } end)
+      assert.matches("vectorizers_spec.lua:%d+: bad argument #1 to 'fit' %(the tokenizer gave "
+        .. "document 1 a boolean as token 2, not a string%)", err)
+      v = text.TfidfVectorizer{ preprocessor = function() end }
+      ok, err = pcall(function() v:fit_transform{ "a" } end)
+      assert.matches("vectorizers_spec.lua:%d+: bad argument #1 to 'fit_transform' %(the "
+        .. "preprocessor returned a nil for document 1, not a string%)", err)
+      v = text.HashingVectorizer{ analyzer = function() return { "ok", 2 } end }
+      ok, err = pcall(function() v:fit_transform{ "a" } end)
+      assert.matches("vectorizers_spec.lua:%d+: bad argument #1 to 'fit_transform' %(the "
+        .. "analyzer gave document 1 a number as feature 2 %(strings expected%)%)", err)
+      v = text.CountVectorizer{ analyzer = function() return "ab" end }
+      ok, err = pcall(function() v:fit{ "a" } end)
+      assert.matches("the analyzer returned a string for document 1, not a list", err)
+      -- an error raised inside the script's function keeps its message
+      v = text.CountVectorizer{ tokenizer = function() error("my own message", 0) end }
+      ok, err = pcall(function() v:fit{ "a" } end)
+      assert.matches("my own message$", err)
+      -- functions cannot be saved
+      v = text.CountVectorizer{ tokenizer = CALLABLES.split }:fit{ "a b" }
+      assert.has_error(function() luma.save(v, os.tmpname()) end,
+        "luma.save: luma.text.CountVectorizer parameter 'tokenizer' is a function and cannot be "
+          .. "saved")
+    end)
+  end)
+
+  describe("script functions", function()
+    it("run in scikit-learn's order: decode, preprocess (or lowercase), tokenize, drop stop words, n-grams", function()
+      local seen = {}
+      local v = text.CountVectorizer{ ngram_range = { 1, 2 }, stop_words = { "the" },
+        tokenizer = function(s) seen[#seen + 1] = s return CALLABLES.split(s) end }
+      assert.same({ "cat", "sat", "cat sat" }, v:build_analyzer()("The  CAT sat"))
+      assert.same({ "the  cat sat" }, seen) -- lowercased before the tokenizer
+      -- a preprocessor replaces lowercasing; decode_error still applies first
+      v = text.CountVectorizer{ preprocessor = function(s) return "<" .. s .. ">" end,
+        decode_error = "replace" }
+      assert.equal("<Ab\239\191\189>", v:build_preprocessor()("Ab\255"))
+      assert.same({ "Ab" }, v:build_analyzer()("Ab\255")) -- not lowercased
+      local X = v:fit_transform{ "Ab ab", "AB" }
+      assert.same({ "AB", "Ab", "ab" }, v:get_feature_names_out())
+      assert.same({ { 0, 1, 1 }, { 1, 0, 0 } }, X:todense():totable())
+    end)
+
+    it("give a callable analyzer the raw document and take its features as they are", function()
+      local analyzer = function(s) return { s, s:lower(), s } end
+      local v = text.CountVectorizer{ analyzer = analyzer, stop_words = "english",
+        ngram_range = { 2, 3 }, lowercase = true }
+      assert.equal(analyzer, v:build_analyzer())
+      local X = v:fit_transform{ "The", "x" }
+      assert.same({ "The", "the", "x" }, v:get_feature_names_out())
+      assert.same({ { 2, 1, 0 }, { 0, 0, 3 } }, X:todense():totable())
+      -- no feature at all is an empty row, as for an empty document
+      v = text.CountVectorizer{ analyzer = function(s) return s == "" and {} or { s } end }
+      X = v:fit_transform{ "a", "" }
+      assert.same({ { 1 }, { 0 } }, X:todense():totable())
     end)
   end)
 end)

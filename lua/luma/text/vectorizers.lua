@@ -40,6 +40,10 @@ local function check_stop(v)
   return true
 end
 
+local function check_analyzer(v)
+  return type(v) == "function" or v == "word" or v == "char" or v == "char_wb"
+end
+
 local function check_vocabulary(v)
   return type(v) == "table"
 end
@@ -55,8 +59,18 @@ local function input_params(extra)
     { name = "stop_words", type = "any", check = check_stop,
       expect = "\"english\" or a list of strings",
       doc = "words the word analyzer drops before making n-grams (nil: none)" },
-    { name = "analyzer", type = "string", default = "word", values = { "word", "char", "char_wb" },
-      doc = "features: word n-grams, character n-grams, or character n-grams inside words" },
+    { name = "analyzer", type = "string|function", default = "word", check = check_analyzer,
+      expect = "\"word\", \"char\", \"char_wb\" or a function",
+      doc = "features: word n-grams, character n-grams, character n-grams inside words, or a "
+        .. "function of one document returning its list of features (then lowercase, "
+        .. "preprocessor, tokenizer, stop_words and ngram_range do not apply)" },
+    { name = "preprocessor", type = "function",
+      doc = "a function of one decoded document returning the text to tokenize, in place of "
+        .. "lowercasing (nil: lowercase's)" },
+    { name = "tokenizer", type = "function",
+      doc = "a function of one preprocessed document returning its list of tokens, in place of "
+        .. "the default word tokens; the word analyzer then drops stop words and makes n-grams "
+        .. "of them (nil: runs of 2+ word characters)" },
     { name = "ngram_range", type = "table", default = { 1, 1 }, check = check_range,
       expect = "{min_n, max_n} with 1 <= min_n <= max_n", doc = "the n-gram lengths" },
     { name = "dtype", type = "string", default = "float64", values = { "float64" },
@@ -110,11 +124,82 @@ local function stop_list(p)
   return p.stop_words
 end
 
--- The analyzer options for the native side.
+-- The analyzer options for the native side.  A script's preprocessor
+-- replaces lowercasing; a script's analyzer or tokenizer gives the
+-- features itself (given: each document arrives as its list of features).
 local function analyzer_opts(p)
-  return { analyzer = p.analyzer, lowercase = p.lowercase, decode_error = p.decode_error,
+  local own = type(p.analyzer) == "function" or (p.tokenizer ~= nil and p.analyzer == "word")
+  return { analyzer = own and "word" or p.analyzer, decode_error = p.decode_error,
+    lowercase = p.lowercase and p.preprocessor == nil,
     min_n = p.ngram_range[1], max_n = p.ngram_range[2],
-    stop_words = p.analyzer == "word" and stop_list(p) or nil }
+    stop_words = p.analyzer == "word" and stop_list(p) or nil, given = own }
+end
+
+-- The result of a script's function for document k, which must be a
+-- string (want "string") or a list (want "table").
+local function checked(result, want, what, k, method)
+  if type(result) ~= want then
+    fail(5, "bad argument #1 to '%s' (the %s returned a %s for document %d, not a %s)", method,
+      what, args.type_of(result), k, want == "table" and "list" or "string")
+  end
+  return result
+end
+
+-- The word analyzer with a script's tokenizer (scikit-learn's
+-- _word_ngrams): the tokens less the stop words, then for each n of
+-- ngram_range the runs of n consecutive tokens joined by one space.
+local function word_ngrams(tokens, stop, min_n, max_n)
+  local kept = {}
+  for _, tok in ipairs(tokens) do
+    if not stop[tok] then kept[#kept + 1] = tok end
+  end
+  if min_n == 1 and max_n == 1 then return kept end
+  local out = {}
+  for n = min_n, max_n do
+    for i = 1, #kept - n + 1 do out[#out + 1] = table.concat(kept, " ", i, i + n - 1) end
+  end
+  return out
+end
+
+-- The text a document becomes before tokenizing: decoded (under
+-- decode_error), then the script's preprocessor or lowercasing.
+local function preprocessed(p, opts, doc, k, method)
+  local text, msg = native.preprocess(doc, opts)
+  if not text then fail(4, "bad argument #1 to '%s' (document %d: %s)", method, k, msg) end
+  if p.preprocessor then text = checked(p.preprocessor(text), "string", "preprocessor", k, method) end
+  return text
+end
+
+-- The documents as the native side reads them (analyzer_opts says how):
+-- unchanged, preprocessed by the script, or each the list of its
+-- features from the script's analyzer or tokenizer.
+local function native_documents(p, opts, docs, method)
+  if type(p.analyzer) ~= "function" and p.preprocessor == nil and not opts.given then return docs end
+  local out, stop = {}, {}
+  for _, w in ipairs(opts.stop_words or {}) do stop[w] = true end
+  local decode = { decode_error = p.decode_error, lowercase = opts.lowercase }
+  for k, doc in ipairs(docs) do
+    if type(doc) ~= "string" then
+      fail(3, "bad argument #1 to '%s' (document %d is a %s, not a string)", method, k,
+        args.type_of(doc))
+    end
+    if type(p.analyzer) == "function" then
+      out[k] = checked(p.analyzer(doc), "table", "analyzer", k, method)
+    elseif opts.given then
+      local tokens = checked(p.tokenizer(preprocessed(p, decode, doc, k, method)), "table",
+        "tokenizer", k, method)
+      for i, tok in ipairs(tokens) do
+        if type(tok) ~= "string" then
+          fail(3, "bad argument #1 to '%s' (the tokenizer gave document %d a %s as token %d, "
+            .. "not a string)", method, k, args.type_of(tok), i)
+        end
+      end
+      out[k] = word_ngrams(tokens, stop, opts.min_n, opts.max_n)
+    else
+      out[k] = preprocessed(p, decode, doc, k, method)
+    end
+  end
+  return out
 end
 
 -- A given vocabulary as the list of its terms in column order, checked as
@@ -165,7 +250,7 @@ local function count_fixed(self, docs, method)
   local opts = analyzer_opts(self.params)
   opts.vocabulary = self.terms
   opts.binary = self.params.binary
-  local X, msg = native.count(docs, opts)
+  local X, msg = native.count(native_documents(self.params, opts, docs, method), opts)
   if not X then fail(3, "bad argument #1 to '%s' (%s)", method, msg) end
   return X
 end
@@ -187,7 +272,7 @@ local function count_fit(self, X, method)
   opts.binary = p.binary
   opts.min_count, opts.max_count = bound(p.min_df), bound(p.max_df)
   opts.max_features = p.max_features
-  local C, terms, pruned = native.count(docs, opts)
+  local C, terms, pruned = native.count(native_documents(p, opts, docs, method), opts)
   if not C then fail(3, "bad argument #1 to '%s' (%s)", method, terms) end
   self.terms, self.vocabulary, self.stop_words = terms, index_of(terms), pruned
   return C
@@ -247,9 +332,32 @@ local function one_document(self, fn, what)
   end
 end
 
-local function build_analyzer(self) return one_document(self, native.analyze, "analyzer") end
+local function build_analyzer(self)
+  local p = self.params
+  if type(p.analyzer) == "function" then return p.analyzer end
+  local opts = analyzer_opts(p)
+  if not opts.given and p.preprocessor == nil then
+    return one_document(self, native.analyze, "analyzer")
+  end
+  return function(doc)
+    local features = native_documents(p, opts, { doc }, "analyzer")[1]
+    if type(features) == "table" then return features end
+    local out, msg = native.analyze(features, opts)
+    if not out then fail(2, "bad argument #1 to 'analyzer' (%s)", msg) end
+    return out
+  end
+end
+
 local function build_preprocessor(self)
-  return one_document(self, native.preprocess, "preprocessor")
+  local p = self.params
+  if p.preprocessor == nil then return one_document(self, native.preprocess, "preprocessor") end
+  local decode = { decode_error = p.decode_error, lowercase = false }
+  return function(doc)
+    if type(doc) ~= "string" then
+      fail(2, "bad argument #1 to 'preprocessor' (string expected, got %s)", args.type_of(doc))
+    end
+    return preprocessed(p, decode, doc, 1, "preprocessor")
+  end
 end
 
 local METHOD_DOCS = {
@@ -264,10 +372,12 @@ local METHOD_DOCS = {
     doc = "For each row of X (sparse or dense), the list of terms with non-zero entries." },
   build_analyzer = { signature = "est:build_analyzer() -> function",
     doc = "The analyzer as a function of one document (a string) that returns the list of "
-      .. "its features (tokens or n-grams, stop words removed) in order." },
+      .. "its features (tokens or n-grams, stop words removed) in order; a function given as "
+      .. "analyzer is returned itself." },
   build_preprocessor = { signature = "est:build_preprocessor() -> function",
     doc = "The preprocessor as a function of one document (a string) that returns it decoded "
-      .. "(under decode_error) and lowercased (under lowercase), as UTF-8." },
+      .. "(under decode_error) and lowercased (under lowercase), as UTF-8, or decoded and "
+      .. "passed through the preprocessor given." },
 }
 
 vectorizers.CountVectorizer = estimator.class{
@@ -381,7 +491,7 @@ local function hashed(self, X, method)
   local p = self.params
   local opts = analyzer_opts(p)
   opts.n_features, opts.alternate_sign = p.n_features, p.alternate_sign
-  local H, msg = native.hash(documents(X, method), opts)
+  local H, msg = native.hash(native_documents(p, opts, documents(X, method), method), opts)
   if not H then fail(3, "bad argument #1 to '%s' (%s)", method, msg) end
   return native.weights(H, { binary = p.binary, norm = p.norm ~= "none" and p.norm or nil })
 end

@@ -639,13 +639,9 @@ static luma_TextStatus finish_hashed_row(luma_TextCounter *c, int64_t start) {
   return LUMA_TEXT_OK;
 }
 
-luma_TextStatus luma_text_count(luma_TextCounter *c, luma_Threads *t, const char *doc,
-                                size_t len) {
-  /* each byte is decoded and lowercased, then read by about one n-gram of
-   * each length g, which costs g (hashing, comparing) plus a lookup */
-  uint64_t per_byte = 4;
-  for (int g = c->min_n; g <= c->max_n; g++) per_byte += (uint64_t)g + 4;
-  if (luma_work_charge(t, per_byte * (uint64_t)len + 16)) return LUMA_TEXT_STOPPED;
+/* Makes room for a new row of at most `most` features (hashed rows append
+ * one entry per feature). */
+static luma_TextStatus begin_row(luma_TextCounter *c, size_t most) {
   if (c->rows == 0) {
     size_t cap = 0;
     if (grow(c, (void **)&c->indptr, &cap, 64, sizeof *c->indptr)) return LUMA_TEXT_NOMEM;
@@ -660,25 +656,19 @@ luma_TextStatus luma_text_count(luma_TextCounter *c, luma_Threads *t, const char
       return LUMA_TEXT_NOMEM;
     c->nnz_cap = (int64_t)cap;
   }
-  const int ascii = c->analyzer == LUMA_TEXT_WORD && is_ascii((const unsigned char *)doc, len);
-  size_t n = len;
-  luma_TextStatus st = ascii ? LUMA_TEXT_OK : prepare(c, doc, len, &n);
-  if (st) return st;
-  const int64_t start = c->nnz;
   if (c->hashing && !c->sink) {
-    /* each feature appends one entry: room for all of them first */
-    const size_t most = (size_t)(c->max_n - c->min_n + 1) * (3 * n + 2);
     size_t cap = (size_t)c->nnz_cap, cap2 = cap;
     if (grow(c, (void **)&c->indices, &cap, (size_t)c->nnz + most, sizeof *c->indices) ||
         grow(c, (void **)&c->data, &cap2, (size_t)c->nnz + most, sizeof *c->data))
       return LUMA_TEXT_NOMEM;
     c->nnz_cap = (int64_t)cap;
   }
-  if (ascii) st = ascii_words(c, (const unsigned char *)doc, len);
-  else if (c->analyzer == LUMA_TEXT_WORD) st = words(c, n);
-  else if (c->analyzer == LUMA_TEXT_CHAR) st = chars(c, n);
-  else st = chars_wb(c, n);
-  if (st) return st;
+  return LUMA_TEXT_OK;
+}
+
+/* Closes the row whose entries start at `start`. */
+static luma_TextStatus end_row(luma_TextCounter *c, int64_t start) {
+  luma_TextStatus st;
   if (c->sink) return LUMA_TEXT_OK;
   if (c->hashing && (st = finish_hashed_row(c, start))) return st;
   if (c->rows + 2 > c->rows_cap) {
@@ -689,6 +679,45 @@ luma_TextStatus luma_text_count(luma_TextCounter *c, luma_Threads *t, const char
   }
   c->indptr[++c->rows] = c->nnz;
   return LUMA_TEXT_OK;
+}
+
+luma_TextStatus luma_text_count(luma_TextCounter *c, luma_Threads *t, const char *doc,
+                                size_t len) {
+  /* each byte is decoded and lowercased, then read by about one n-gram of
+   * each length g, which costs g (hashing, comparing) plus a lookup */
+  uint64_t per_byte = 4;
+  for (int g = c->min_n; g <= c->max_n; g++) per_byte += (uint64_t)g + 4;
+  if (luma_work_charge(t, per_byte * (uint64_t)len + 16)) return LUMA_TEXT_STOPPED;
+  const int ascii = c->analyzer == LUMA_TEXT_WORD && is_ascii((const unsigned char *)doc, len);
+  size_t n = len;
+  luma_TextStatus st = ascii ? LUMA_TEXT_OK : prepare(c, doc, len, &n);
+  if (st) return st;
+  /* each feature appends at most one entry: a hashed row makes room for
+   * every feature the text can give first */
+  if ((st = begin_row(c, (size_t)(c->max_n - c->min_n + 1) * (3 * n + 2)))) return st;
+  const int64_t start = c->nnz;
+  if (ascii) st = ascii_words(c, (const unsigned char *)doc, len);
+  else if (c->analyzer == LUMA_TEXT_WORD) st = words(c, n);
+  else if (c->analyzer == LUMA_TEXT_CHAR) st = chars(c, n);
+  else st = chars_wb(c, n);
+  if (st) return st;
+  return end_row(c, start);
+}
+
+luma_TextStatus luma_text_count_given(luma_TextCounter *c, luma_Threads *t,
+                                      luma_TextNextFeature next, void *ctx, int64_t count,
+                                      uint64_t bytes) {
+  /* a lookup or a hash per feature, which reads its bytes */
+  if (luma_work_charge(t, 8 * (uint64_t)count + 2 * bytes + 16)) return LUMA_TEXT_STOPPED;
+  luma_TextStatus st = begin_row(c, (size_t)count);
+  if (st) return st;
+  const int64_t start = c->nnz;
+  for (int64_t k = 0; k < count; k++) {
+    size_t n;
+    const char *f = next(ctx, k, &n);
+    if ((st = feature(c, f, n))) return st;
+  }
+  return end_row(c, start);
 }
 
 double luma_text_min_sum(const int64_t *ai, const double *av, int64_t an, const int64_t *bi,

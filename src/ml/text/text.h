@@ -99,6 +99,15 @@ int64_t luma_text_set_find(const luma_TextSet *s, const char *str, size_t len);
 luma_TextStatus luma_text_count(luma_TextCounter *c, luma_Threads *t, const char *doc,
                                 size_t len);
 
+/* Appends the row of a document whose features were made elsewhere (a
+ * script's own analyzer): next(ctx, k, &len) gives feature k of count,
+ * whose bytes total `bytes`; they are counted or hashed as the
+ * analyzers' features are. */
+typedef const char *(*luma_TextNextFeature)(void *ctx, int64_t k, size_t *len);
+luma_TextStatus luma_text_count_given(luma_TextCounter *c, luma_Threads *t,
+                                      luma_TextNextFeature next, void *ctx, int64_t count,
+                                      uint64_t bytes);
+
 /* The decoded, lowercased (if asked) text of one document as UTF-8 in
  * c->buf, its length in *out_len: what the analyzers see (for tests and
  * build_preprocessor). */

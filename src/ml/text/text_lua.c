@@ -85,12 +85,49 @@ static int opt_field(lua_State *L, int opts, const char *key) {
   return lua_gettop(L);
 }
 
-/* Reads the documents (a list of strings at 1) into c; returns the count,
- * or -1 with nil and a message pushed (invalid UTF-8). */
-static lua_Integer read_documents(lua_State *L, luma_TextCounter *c, luma_Threads *t) {
+/* Feature k of the list on top of the stack (which keeps the string). */
+static const char *next_given(void *ctx, int64_t k, size_t *len) {
+  lua_State *L = ctx;
+  lua_rawgeti(L, -1, (lua_Integer)k + 1);
+  const char *f = lua_tolstring(L, -1, len);
+  lua_pop(L, 1);
+  return f;
+}
+
+/* Counts the features a script's analyzer made for document k (the list
+ * on top of the stack); -1 with nil and a message pushed if one is not a
+ * string. */
+static int read_given(lua_State *L, luma_TextCounter *c, luma_Threads *t, lua_Integer k) {
+  const lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+  uint64_t bytes = 0;
+  for (lua_Integer f = 1; f <= n; f++) {
+    lua_rawgeti(L, -1, f);
+    if (lua_type(L, -1) != LUA_TSTRING) {
+      lua_pushnil(L);
+      lua_pushfstring(L, "the analyzer gave document %d a %s as feature %d (strings expected)",
+                      (int)k, luaL_typename(L, -2), (int)f);
+      return -1;
+    }
+    bytes += lua_rawlen(L, -1);
+    lua_pop(L, 1);
+  }
+  luma_TextStatus st = luma_text_count_given(c, t, next_given, L, n, bytes);
+  if (st) raise_status(L, t, st);
+  return 0;
+}
+
+/* Reads the documents (a list of strings at 1; with given, lists of the
+ * features a script's analyzer made) into c; returns the count, or -1
+ * with nil and a message pushed (invalid UTF-8, a feature not a string). */
+static lua_Integer read_documents(lua_State *L, luma_TextCounter *c, luma_Threads *t, int given) {
   const lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
   for (lua_Integer k = 1; k <= n; k++) {
     lua_rawgeti(L, 1, k);
+    if (given && lua_type(L, -1) == LUA_TTABLE) {
+      if (read_given(L, c, t, k) < 0) return -1;
+      lua_pop(L, 1);
+      continue;
+    }
     if (lua_type(L, -1) != LUA_TSTRING) { /* numbers too: lua_tolstring would convert them */
       lua_pushnil(L);
       lua_pushfstring(L, "document %d is a %s, not a string", (int)k,
@@ -121,14 +158,15 @@ static lua_Integer read_documents(lua_State *L, luma_TextCounter *c, luma_Thread
   return n;
 }
 
-/* Total bytes of the documents at 1 (for the work estimate). */
+/* Total bytes of the documents at 1 (for the work estimate; a list of
+ * features counts as the list's length). */
 static uint64_t total_bytes(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   uint64_t bytes = 0;
   const lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
   for (lua_Integer k = 1; k <= n; k++) {
     lua_rawgeti(L, 1, k);
-    if (lua_type(L, -1) == LUA_TSTRING) bytes += lua_rawlen(L, -1);
+    if (lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TTABLE) bytes += lua_rawlen(L, -1);
     lua_pop(L, 1);
   }
   return bytes;
@@ -234,7 +272,7 @@ static int t_count(lua_State *L) {
   }
   const int binary = luma_opt_boolean(L, 2, "binary", 0);
   luma_Threads *t = luma_meter(L, 8 * bytes + 1024);
-  if (read_documents(L, c, t) < 0) {
+  if (read_documents(L, c, t, luma_opt_boolean(L, 2, "given", 0)) < 0) {
     luma_meter_done(L, t);
     return 2;
   }
@@ -351,7 +389,7 @@ static int t_hash(lua_State *L) {
   c->n_features = nf;
   c->alternate_sign = luma_opt_boolean(L, 2, "alternate_sign", 1);
   luma_Threads *t = luma_meter(L, 8 * bytes + 1024);
-  if (read_documents(L, c, t) < 0) {
+  if (read_documents(L, c, t, luma_opt_boolean(L, 2, "given", 0)) < 0) {
     luma_meter_done(L, t);
     return 2;
   }
