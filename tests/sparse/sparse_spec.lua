@@ -231,6 +231,39 @@ describe("luma.sparse products", function()
     assert.matrix_near(DA * DA:t(), (A * A:t()):todense())
   end)
 
+  -- rows of about 2,000 columns out of 100,000: sorted by the quicksort
+  -- path (short rows take insertion sort, dense ones the marker scan);
+  -- the first 5,000 columns checked against the dense product, every
+  -- row's columns checked strictly increasing in storage order
+  it("sparse x sparse sorts long rows", function()
+    local g = luma.random.Generator(21)
+    local A = sparse.random(60, 400, 0.05, g)
+    local B = sparse.random(400, 100000, 0.001, g)
+    local P = A * B
+    local i, j = P:coo()
+    local longest, run = 0, 0
+    for k = 1, P:nnz() do
+      if k > 1 and i:get(k, 1) == i:get(k - 1, 1) then
+        assert.is_true(j:get(k, 1) > j:get(k - 1, 1))
+        run = run + 1
+      else
+        run = 1
+      end
+      longest = math.max(longest, run)
+    end
+    assert.is_true(longest > 1000, longest)
+    assert.matrix_near(A:todense() * B:sub(1, 400, 1, 5000):todense(), P:sub(1, 60, 1, 5000):todense(), 1e-12)
+    -- the same product on one thread and on several
+    local saved = luma.config().threads
+    luma.config{ threads = 1 }
+    local one = A * B
+    luma.config{ threads = math.max(2, luma.config().cores) }
+    local many = A * B
+    luma.config{ threads = saved }
+    assert.equal(one:nnz(), many:nnz())
+    assert.is_true(one:todense() == many:todense())
+  end)
+
   it("are bit-identical for any thread count", function()
     local S = sparse.random(3000, 500, 0.01, luma.random.Generator(11))
     local B = luma.random.Generator(12):normal(500, 16)

@@ -160,15 +160,16 @@ void luma_sp_extreme(luma_Threads *t, const luma_Sparse *a, int dim, int want_ma
                       int64_t *count);
 
 /* Sparse times sparse by Gustavson's row-by-row algorithm (Gustavson,
- * "Two fast algorithms for sparse matrices", ACM TOMS 4(3), 1978).  The
- * symbolic pass fills out_indptr (a->rows + 1) and returns the result's
- * nnz, or -1 if the meter stopped; marker holds b->cols integers.  The
- * numeric pass fills out (indptr already set), sorting each row's
- * columns; acc holds b->cols doubles.  Returns nonzero if stopped. */
+ * "Two fast algorithms for sparse matrices", ACM TOMS 4(3), 1978), rows
+ * in blocks on the pool.  The symbolic pass fills out_indptr (a->rows +
+ * 1) and returns the result's nnz, or -1 if the meter stopped; the
+ * numeric pass fills out (indptr already set), each row's columns sorted,
+ * and returns nonzero if stopped.  marker holds slots x b->cols integers
+ * and acc slots x b->cols doubles, slots at least the pool's threads. */
 int64_t luma_sp_matmul_count(luma_Threads *t, const luma_Sparse *a, const luma_Sparse *b,
-                              int64_t *out_indptr, int64_t *marker);
+                              int64_t *out_indptr, int64_t *marker, int slots);
 int luma_sp_matmul(luma_Threads *t, const luma_Sparse *a, const luma_Sparse *b, luma_Sparse *out,
-                    int64_t *marker, double *acc);
+                    int64_t *marker, double *acc, int slots);
 
 /* Element-wise a op b of two canonical CSRs of one shape, as SciPy's
  * csr_binop_csr: each row's sorted column lists are merged, an implicit

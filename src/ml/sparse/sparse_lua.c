@@ -770,19 +770,22 @@ static int s_coo(lua_State *L) {
 
 static int sparse_sparse(lua_State *L, const luma_Sparse *a, const luma_Sparse *b) {
   if (a->cols != b->rows) return inner_mismatch(L, 2, a->rows, a->cols, b->rows, b->cols);
+  /* a marker and an accumulator for each thread that may run rows */
+  const int slots = luma_threads_count(L);
+  const size_t per_slot = (size_t)b->cols > 0 ? (size_t)b->cols : 1;
   int64_t *indptr = scratch(L, ((size_t)a->rows + 1) * sizeof(int64_t));
-  int64_t *marker = scratch(L, (size_t)b->cols * sizeof(int64_t));
+  int64_t *marker = scratch(L, (size_t)slots * per_slot * sizeof(int64_t));
   luma_Threads *t = pool_meter(L);
-  int64_t nnz = luma_sp_matmul_count(t, a, b, indptr, marker);
+  int64_t nnz = luma_sp_matmul_count(t, a, b, indptr, marker, slots);
   luma_meter_done(L, t);
   if (nnz > LUMA_MAX_ELEMENTS)
     return luma_arg_error(L, 2, "the product would hold %I entries, more than 2^40",
                           (lua_Integer)nnz);
-  double *acc = scratch(L, (size_t)b->cols * sizeof(double));
+  double *acc = scratch(L, (size_t)slots * per_slot * sizeof(double));
   luma_Sparse *out = luma_sparse_new(L, a->rows, b->cols, nnz);
   memcpy(out->indptr, indptr, ((size_t)a->rows + 1) * sizeof(int64_t));
   t = pool_meter(L);
-  luma_sp_matmul(t, a, b, out, marker, acc);
+  luma_sp_matmul(t, a, b, out, marker, acc, slots);
   luma_meter_done(L, t);
   return 1;
 }
