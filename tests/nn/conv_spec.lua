@@ -31,7 +31,7 @@ describe("luma.nn convolution and pooling against PyTorch 1.13", function()
   local names = {}
   for name in pairs(REFERENCE) do names[#names + 1] = name end
   table.sort(names)
-  it("has every case", function() assert.are.equal(29, #names) end)
+  it("has every case", function() assert.are.equal(33, #names) end)
   for _, name in ipairs(names) do
     it(name, function()
       local case = REFERENCE[name]
@@ -117,6 +117,12 @@ describe("luma.nn convolution gradients (gradcheck)", function()
     check(nn.ConvTranspose2d(4, 2, 2, { groups = 2, stride = 2, generator = g() }), 16)
     check(nn.ConvTranspose2d(2, 2, 3, { bias = false, stride = 2, padding = 1, generator = g() }), 18)
   end)
+  it("ConvTranspose1d: plain, stride, padding, output padding, dilation, groups, no bias", function()
+    check(nn.ConvTranspose1d(2, 3, 3, { generator = g() }), 10)
+    check(nn.ConvTranspose1d(2, 2, 4, { stride = 3, padding = 2, output_padding = 1, generator = g() }), 10)
+    check(nn.ConvTranspose1d(1, 2, 2, { dilation = 3, padding = 1, output_padding = 2, generator = g() }), 6)
+    check(nn.ConvTranspose1d(4, 2, 3, { groups = 2, stride = 2, bias = false, generator = g() }), 16)
+  end)
   it("Dropout2d (the same draws at every call)", function()
     local m = nn.Dropout2d(0.4, { input_size = { 4, 2, 3 } })
     local X = luma.random.Generator(3):normal(3, 24)
@@ -178,6 +184,38 @@ describe("luma.nn.Dropout2d", function()
     local b = nn.Dropout2d(0.5, { input_size = { 3, 4 }, generator = luma.random.Generator(2) })(X).value
     assert.is_true(a:equal(b))
     assert.is_false(a:equal(X))
+  end)
+end)
+
+describe("luma.nn.ConvTranspose1d", function()
+  it("is the adjoint of Conv1d: <conv(x), y> = <x, convT(y)> with the same weight", function()
+    local g = luma.random.Generator(18)
+    local c = nn.Conv1d(3, 2, 3, { stride = 2, padding = 1, dilation = 2, bias = false,
+      input_size = { 11 }, generator = g })
+    local size = c:output_size()
+    assert.are.same({ 2, 5 }, size)
+    local t = nn.ConvTranspose1d(2, 3, 3, { stride = 2, padding = 1, dilation = 2, bias = false,
+      output_padding = 0, input_size = { size[2] }, generator = g })
+    t.weight.value:assign(c.weight.value)
+    assert.are.same({ 3, 11 }, t:output_size())
+    local x, y = g:normal(2, 3 * 11), g:normal(2, 2 * size[2])
+    local lhs, rhs = c(x).value:dot(y), x:dot(t(y).value)
+    assert.is_true(math.abs(lhs - rhs) <= 1e-12 * math.abs(lhs), lhs .. " vs " .. rhs)
+  end)
+  it("doubles a signal's length by a kernel of ones with stride 2, and names its errors", function()
+    local t = nn.ConvTranspose1d(1, 1, 2, { stride = 2, bias = false })
+    t.weight.value:assign(luma.ones(1, 2))
+    assert.matrix_near({ { 1, 1, 2, 2, 3, 3 } }, t(luma.matrix({ { 1, 2, 3 } })).value, 0)
+    assert.are.same({ 1, 6 }, t:output_size({ 3 }))
+    assert.has_error(function() nn.ConvTranspose1d(1, 1, 3, { stride = 2, output_padding = 2 }) end,
+      "ConvTranspose1d: output_padding (2) must be smaller than the stride (2) or the dilation (1)")
+    assert.has_error(function() nn.ConvTranspose1d(1, 1, 2, { padding = 3 })(luma.ones(1, 2)) end,
+      "ConvTranspose1d: the output of a length 2 input would be empty (-3): the padding (3) crops "
+        .. "more than the dilated kernel (2) adds")
+    assert.has_error(function() nn.ConvTranspose1d(3, 2, 2, { groups = 2 }) end,
+      "ConvTranspose1d: in_channels (3) is not divisible by groups (2)")
+    assert.equal("ConvTranspose1d(1, 1, kernel_size=2, stride=2, output_padding=1)",
+      tostring(nn.ConvTranspose1d(1, 1, 2, { stride = 2, output_padding = 1 })):match("^[^\n]*"))
   end)
 end)
 

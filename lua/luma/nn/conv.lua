@@ -264,10 +264,14 @@ local function transpose_size(n, k, s, p, d, op) return (n - 1) * s - 2 * p + d 
 
 -- The output's H, W for an input of H x W, or an error when it is empty.
 local function transpose_output(self, fname, H, W, level)
-  local k, s, p, d, op = self._k, self._s, self._p, self._d, self.output_padding
+  local k, s, p, d, op = self._k, self._s, self._p, self._d, self._op
   local oh = transpose_size(H, k[1], s[1], p[1], d[1], op[1])
   local ow = transpose_size(W, k[2], s[2], p[2], d[2], op[2])
   if oh < 1 or ow < 1 then
+    if self._dims == 1 then
+      fail(level + 1, "%s: the output of a length %d input would be empty (%d): the padding (%d) "
+        .. "crops more than the dilated kernel (%d) adds", fname, W, ow, p[2], d[2] * (k[2] - 1) + 1)
+    end
     fail(level + 1, "%s: the output of a %d x %d input would be empty (%d x %d): the padding "
       .. "(%d x %d) crops more than the dilated kernel (%d x %d) adds", fname, H, W, oh, ow, p[1], p[2],
       d[1] * (k[1] - 1) + 1, d[2] * (k[2] - 1) + 1)
@@ -275,82 +279,109 @@ local function transpose_output(self, fname, H, W, level)
   return oh, ow
 end
 
+-- ConvTranspose1d and ConvTranspose2d: a 1-D layer is the 2-D one on a
+-- 1-high input with a 1-high kernel (no stride, padding or dilation
+-- across it), as for Conv1d.
+local function transpose_init(self, fname, dims, cin, cout, k, opts)
+  opts = args.options(fname, 4, opts, nil, TRANSPOSE_OPTIONS, 4)
+  check_int(cin, "in_channels", fname, 1, 4)
+  check_int(cout, "out_channels", fname, 1, 4)
+  local groups = opts.groups == nil and 1 or opts.groups
+  check_int(groups, "groups", fname, 1, 4)
+  for _, pair in ipairs({ { "in_channels", cin }, { "out_channels", cout } }) do
+    if pair[2] % groups ~= 0 then
+      fail(4, "%s: %s (%d) is not divisible by groups (%d)", fname, pair[1], pair[2], groups)
+    end
+  end
+  self._dims = dims
+  self.in_channels, self.out_channels, self.groups = cin, cout, groups
+  self.kernel_size = sizes(k, dims, "kernel_size", fname, 1, nil, 4)
+  self.stride = sizes(opts.stride, dims, "stride", fname, 1, 1, 4)
+  self.padding = sizes(opts.padding, dims, "padding", fname, 0, 0, 4)
+  self.output_padding = sizes(opts.output_padding, dims, "output_padding", fname, 0, 0, 4)
+  self.dilation = sizes(opts.dilation, dims, "dilation", fname, 1, 1, 4)
+  for i = 1, dims do
+    local op, st, di = self.output_padding[i], self.stride[i], self.dilation[i]
+    if op >= st and op >= di then
+      fail(4, "%s: output_padding (%d) must be smaller than the stride (%d) or the dilation (%d)",
+        fname, op, st, di)
+    end
+  end
+  self._k, self._s = lift(self.kernel_size, dims, 1), lift(self.stride, dims, 1)
+  self._p, self._d = lift(self.padding, dims, 0), lift(self.dilation, dims, 1)
+  self._op = lift(self.output_padding, dims, 0)
+  if opts.input_size ~= nil then
+    self.input_size = sizes(opts.input_size, dims, "input_size", fname, 1, nil, 4)
+  end
+  -- PyTorch's default: U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with its
+  -- fan_in of the in x out/groups x kernel weight, out/groups x kernel
+  local fan = cout // groups * self._k[1] * self._k[2]
+  local bound = 1 / math.sqrt(fan)
+  local g = generator_of(opts, fname, 4)
+  self:register_parameter("weight", g:uniform(cin, fan) * (2 * bound) - bound)
+  if opts.bias ~= false then
+    self:register_parameter("bias", g:uniform(1, cout) * (2 * bound) - bound)
+  end
+end
+
+local function transpose_forward(self, fname, x)
+  x = as_variable(x, fname)
+  local C, H, W = conv_input(self, fname, x)
+  transpose_output(self, fname, H, W, 3)
+  local k, s, p, d, op = self._k, self._s, self._p, self._d, self._op
+  local geo = { C, H, W, k[1], k[2], s[1], s[2], p[1], p[2], d[1], d[2], self.groups, op[1], op[2] }
+  local xv, wv = x.value, self.weight.value
+  local weight, bias = self.weight, self.bias
+  local y = native.conv_transpose2d(xv, wv, bias and bias.value, table.unpack(geo))
+  return record("conv_transpose", y, { x, weight, bias }, function(g)
+    local dx, dw, db = native.conv_transpose2d_backward(xv, wv, g, wants_grad(x), wants_grad(weight),
+      wants_grad(bias), table.unpack(geo))
+    return { dx, dw, db }
+  end)
+end
+
+local function transpose_output_size(self, fname, input_size)
+  input_size = input_size or self.input_size
+  if input_size == nil then
+    fail(2, "%s: output_size needs the input's size (no input_size option was given)", fname)
+  end
+  local size = lift(sizes(input_size, self._dims, "input_size", fname, 1, nil, 2), self._dims, 1)
+  local oh, ow = transpose_output(self, fname, size[1], size[2], 2)
+  if self._dims == 1 then return { self.out_channels, ow } end
+  return { self.out_channels, oh, ow }
+end
+
+local function transpose_repr(self)
+  local text = conv_repr(self)
+  local op = self._op
+  if op[1] ~= 0 or op[2] ~= 0 then text = text .. ", output_padding=" .. shown(self, op) end
+  return text
+end
+
+--- ConvTranspose1d(in_channels, out_channels, kernel_size [, {stride = 1,
+-- padding = 0, output_padding = 0, dilation = 1, groups = 1, bias = true,
+-- input_size = nil, generator = nil}]): the adjoint of Conv1d in its
+-- input (PyTorch's ConvTranspose1d), rows of C x L.
+conv.ConvTranspose1d = class("ConvTranspose1d", {
+  init = function(self, cin, cout, k, opts)
+    transpose_init(self, "ConvTranspose1d", 1, cin, cout, k, opts)
+  end,
+  forward = function(self, x) return transpose_forward(self, "ConvTranspose1d", x) end,
+  output_size = function(self, size) return transpose_output_size(self, "ConvTranspose1d", size) end,
+  extra_repr = transpose_repr,
+})
+
 --- ConvTranspose2d(in_channels, out_channels, kernel_size [, {stride = 1,
 -- padding = 0, output_padding = 0, dilation = 1, groups = 1, bias = true,
 -- input_size = nil, generator = nil}]): the adjoint of Conv2d in its
 -- input (PyTorch's ConvTranspose2d), rows of C x H x W.
 conv.ConvTranspose2d = class("ConvTranspose2d", {
   init = function(self, cin, cout, k, opts)
-    local fname = "ConvTranspose2d"
-    opts = args.options(fname, 4, opts, nil, TRANSPOSE_OPTIONS, 3)
-    check_int(cin, "in_channels", fname, 1, 3)
-    check_int(cout, "out_channels", fname, 1, 3)
-    local groups = opts.groups == nil and 1 or opts.groups
-    check_int(groups, "groups", fname, 1, 3)
-    for _, pair in ipairs({ { "in_channels", cin }, { "out_channels", cout } }) do
-      if pair[2] % groups ~= 0 then
-        fail(3, "%s: %s (%d) is not divisible by groups (%d)", fname, pair[1], pair[2], groups)
-      end
-    end
-    self._dims = 2
-    self.in_channels, self.out_channels, self.groups = cin, cout, groups
-    self.kernel_size = sizes(k, 2, "kernel_size", fname, 1, nil, 3)
-    self.stride = sizes(opts.stride, 2, "stride", fname, 1, 1, 3)
-    self.padding = sizes(opts.padding, 2, "padding", fname, 0, 0, 3)
-    self.output_padding = sizes(opts.output_padding, 2, "output_padding", fname, 0, 0, 3)
-    self.dilation = sizes(opts.dilation, 2, "dilation", fname, 1, 1, 3)
-    for i = 1, 2 do
-      local op, st, di = self.output_padding[i], self.stride[i], self.dilation[i]
-      if op >= st and op >= di then
-        fail(3, "%s: output_padding (%d) must be smaller than the stride (%d) or the dilation (%d)",
-          fname, op, st, di)
-      end
-    end
-    self._k, self._s, self._p, self._d = self.kernel_size, self.stride, self.padding, self.dilation
-    if opts.input_size ~= nil then
-      self.input_size = sizes(opts.input_size, 2, "input_size", fname, 1, nil, 3)
-    end
-    -- PyTorch's default: U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with its
-    -- fan_in of the in x out/groups x kH x kW weight, out/groups kH kW
-    local fan = cout // groups * self._k[1] * self._k[2]
-    local bound = 1 / math.sqrt(fan)
-    local g = generator_of(opts, fname, 3)
-    self:register_parameter("weight", g:uniform(cin, fan) * (2 * bound) - bound)
-    if opts.bias ~= false then
-      self:register_parameter("bias", g:uniform(1, cout) * (2 * bound) - bound)
-    end
+    transpose_init(self, "ConvTranspose2d", 2, cin, cout, k, opts)
   end,
-  forward = function(self, x)
-    local fname = "ConvTranspose2d"
-    x = as_variable(x, fname)
-    local C, H, W = conv_input(self, fname, x)
-    transpose_output(self, fname, H, W, 2)
-    local k, s, p, d, op = self._k, self._s, self._p, self._d, self.output_padding
-    local geo = { C, H, W, k[1], k[2], s[1], s[2], p[1], p[2], d[1], d[2], self.groups, op[1], op[2] }
-    local xv, wv = x.value, self.weight.value
-    local weight, bias = self.weight, self.bias
-    local y = native.conv_transpose2d(xv, wv, bias and bias.value, table.unpack(geo))
-    return record("conv_transpose", y, { x, weight, bias }, function(g)
-      local dx, dw, db = native.conv_transpose2d_backward(xv, wv, g, wants_grad(x), wants_grad(weight),
-        wants_grad(bias), table.unpack(geo))
-      return { dx, dw, db }
-    end)
-  end,
-  output_size = function(self, input_size)
-    input_size = input_size or self.input_size
-    if input_size == nil then
-      fail(2, "ConvTranspose2d: output_size needs the input's size (no input_size option was given)")
-    end
-    local size = sizes(input_size, 2, "input_size", "ConvTranspose2d", 1, nil, 2)
-    local oh, ow = transpose_output(self, "ConvTranspose2d", size[1], size[2], 2)
-    return { self.out_channels, oh, ow }
-  end,
-  extra_repr = function(self)
-    local text = conv_repr(self)
-    local op = self.output_padding
-    if op[1] ~= 0 or op[2] ~= 0 then text = text .. ", output_padding=" .. shown(self, op) end
-    return text
-  end,
+  forward = function(self, x) return transpose_forward(self, "ConvTranspose2d", x) end,
+  output_size = function(self, size) return transpose_output_size(self, "ConvTranspose2d", size) end,
+  extra_repr = transpose_repr,
 })
 
 -- Pooling --------------------------------------------------------------------

@@ -131,7 +131,7 @@ local DOCS = {
     .. "returns a Variable; loss:backward() fills each parameter's grad. Modules: Sequential, "
     .. "Linear, Identity, Flatten, ReLU, LeakyReLU, ELU, Softplus, Tanh, Sigmoid, Softmax, "
     .. "LogSoftmax, Maxout, Dropout, BatchNorm1d, LayerNorm, Embedding, RNNCell, GRUCell, "
-    .. "LSTMCell, RNN, GRU, LSTM, Conv1d, Conv2d, ConvTranspose2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, "
+    .. "LSTMCell, RNN, GRU, LSTM, Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, "
     .. "AdaptiveAvgPool1d, AdaptiveAvgPool2d, Dropout2d, BatchNorm2d, Upsample; losses: MSELoss, L1Loss, "
     .. "HuberLoss, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, NLLLoss, TripletMarginLoss, "
     .. "ContrastiveLoss; class(name, def) makes a new module. docs/NN.md." },
@@ -238,6 +238,15 @@ do
         .. "dilation are an integer or {h, w}; weight out x (in/groups kH kW) (PyTorch's out x "
         .. "in/groups x kH x kW flattened), bias 1 x out, PyTorch's default init; output rows of out x "
         .. "H_out x W_out sized as PyTorch." .. CONV .. G },
+    { nn.ConvTranspose1d, "luma.nn.ConvTranspose1d", "ConvTranspose1d(in_channels, out_channels, kernel_size [, "
+        .. "{stride = 1, padding = 0, output_padding = 0, dilation = 1, groups = 1, bias = true, input_size = nil, "
+        .. "generator = nil}]) -> module",
+      "Transposed 1-D convolution (PyTorch's ConvTranspose1d; the adjoint of Conv1d in its input) of rows "
+        .. "of C x L (L = columns / in_channels, or input_size = {L}) by dgemm and col2im; output L_out = "
+        .. "(L - 1) stride - 2 padding + dilation (kernel_size - 1) + output_padding + 1, output_padding "
+        .. "smaller than the stride or the dilation; weight in x (out/groups kernel_size) (PyTorch's in x "
+        .. "out/groups x kernel_size flattened), bias 1 x out, U(-1/sqrt(out/groups kernel_size), ...) as "
+        .. "PyTorch." .. CONV .. G },
     { nn.ConvTranspose2d, "luma.nn.ConvTranspose2d", "ConvTranspose2d(in_channels, out_channels, kernel_size [, "
         .. "{stride = 1, padding = 0, output_padding = 0, dilation = 1, groups = 1, bias = true, input_size = nil, "
         .. "generator = nil}]) -> module",

@@ -1,5 +1,5 @@
 # Reference values for tests/nn/conv_spec.lua: PyTorch 1.13's (Debian's
-# python3-torch) Conv1d, Conv2d, ConvTranspose2d and pooling layers in
+# python3-torch) Conv1d, Conv2d, ConvTranspose1d/2d and pooling layers in
 # float64, forward and backward, for each option (stride, padding, output
 # padding, dilation, groups, no bias).
 # Regenerate (the /usr/bin one has torch; a pyenv python3 may not):
@@ -8,7 +8,7 @@
 # which the spec builds), the input size, the output y (N x C_out*...,
 # luma's layout: a sample a row, channels first), and the gradients of
 # sum(y .* S) at the input, the weight (out x in/groups*k, flattened;
-# ConvTranspose2d's in x out/groups*k) and
+# ConvTranspose1d/2d's in x out/groups*k) and
 # the bias.  Input, weight, bias and seed S come from closed formulas the
 # spec repeats (0-based n, j here, 1-based there):
 #   X[n, j] = sin(1 + 2n + 0.61 j) + 0.1 j / cols
@@ -70,6 +70,14 @@ CASES = [
      (4, 3, 4), nn.ConvTranspose2d(4, 6, 3, groups=2, stride=2)),
     ("convtranspose2d no bias", "ConvTranspose2d", "2, 4, 3", "{bias = false, stride = 2, padding = 1}",
      (2, 4, 4), nn.ConvTranspose2d(2, 4, 3, bias=False, stride=2, padding=1)),
+    ("convtranspose1d", "ConvTranspose1d", "2, 3, 3", "{}", (2, 5), nn.ConvTranspose1d(2, 3, 3)),
+    ("convtranspose1d stride padding output_padding", "ConvTranspose1d", "2, 3, 4",
+     "{stride = 3, padding = 2, output_padding = 1}", (2, 5),
+     nn.ConvTranspose1d(2, 3, 4, stride=3, padding=2, output_padding=1)),
+    ("convtranspose1d dilation", "ConvTranspose1d", "2, 3, 2", "{dilation = 3, padding = 1, input_size = {6}}",
+     (2, 6), nn.ConvTranspose1d(2, 3, 2, dilation=3, padding=1)),
+    ("convtranspose1d groups no bias", "ConvTranspose1d", "4, 6, 3", "{groups = 2, stride = 2, bias = false}",
+     (4, 5), nn.ConvTranspose1d(4, 6, 3, groups=2, stride=2, bias=False)),
     ("maxpool2d", "MaxPool2d", "2", "{input_size = {3, 5, 6}}", (3, 5, 6), nn.MaxPool2d(2)),
     ("maxpool2d stride padding", "MaxPool2d", "3", "{stride = {2, 1}, padding = 1, input_size = {3, 5, 6}}",
      (3, 5, 6), nn.MaxPool2d(3, stride=(2, 1), padding=1)),
