@@ -64,6 +64,28 @@ describe("luma.text.LatentDirichletAllocation", function()
     assert.matrix_near(r.transform5, m:transform(X:sub(1, 5)), 1e-6)
   end)
 
+  it("and the same as its partial_fit over two calls", function()
+    local m = text.LatentDirichletAllocation{ n_components = K, batch_size = 40,
+      total_samples = 500, learning_offset = 4.0, learning_decay = 0.8,
+      doc_topic_prior = 0.3, topic_word_prior = 0.05,
+      init_components = init_components(K, X:cols()), doc_topic_init = "ones" }
+    assert.equal(m, m:partial_fit(X:sub(1, 100)))
+    m:partial_fit(X:sub(101, X:rows()))
+    local r = ref.partial
+    assert.equal(r.n_iter, m.n_iter)
+    assert.equal(r.n_batch_iter, m.n_batch_iter) -- 1 + 3 + ceil((rows - 100) / 40)
+    assert.matrix_near(r.components, m.components, 1e-6)
+    near_rel(r.perplexity, m:perplexity(X), 1e-9)
+    assert.matrix_near(r.transform5, m:transform(X:sub(1, 5)), 1e-6)
+    -- a later call must have the fitted number of terms
+    local ok, err = pcall(function() m:partial_fit(X:sub(1, 3, 1, 10)) end)
+    assert.is_false(ok)
+    assert.matches("lda_spec.lua:%d+: bad argument #1 to 'partial_fit' %(X has 10 columns but "
+      .. "LatentDirichletAllocation was fitted on %d+%)", err)
+    ok, err = pcall(function() text.LatentDirichletAllocation{ total_samples = 0 } end)
+    assert.is_false(ok)
+  end)
+
   it("takes dense counts, draws its start from the seed, and survives luma.save", function()
     local D = X:todense()
     local a = text.LatentDirichletAllocation{ n_components = 3, max_iter = 3, seed = 7 }:fit(X)

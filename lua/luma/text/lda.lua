@@ -109,10 +109,11 @@ local function check_n_features(self, X, method)
   end
 end
 
-local function fit(self, X)
-  X = counts(X, "fit")
+-- The starting state of a fit, or of the first partial_fit (scikit-learn's
+-- _init_latent_vars).
+local function init_latent(self, V, method)
   local p = self.params
-  local n, V, k = X:rows(), X:cols(), p.n_components
+  local k = p.n_components
   rawset(self, "__rng", estimator.rng(p.seed))
   self.doc_topic_prior, self.topic_word_prior = priors(self)
   self.n_batch_iter = 1
@@ -120,13 +121,20 @@ local function fit(self, X)
   local init = p.init_components
   if init then
     if init:rows() ~= k or init:cols() ~= V then
-      fail(2, "bad argument #1 to 'fit' (init_components is %d x %d but must be %d x %d "
-        .. "(n_components x features))", init:rows(), init:cols(), k, V)
+      fail(3, "bad argument #1 to '%s' (init_components is %d x %d but must be %d x %d "
+        .. "(n_components x features))", method, init:rows(), init:cols(), k, V)
     end
     set_components(self, init:copy())
   else
     set_components(self, self.__rng:gamma(100, k, V) * 0.01)
   end
+end
+
+local function fit(self, X)
+  X = counts(X, "fit")
+  local p = self.params
+  local n = X:rows()
+  init_latent(self, X:cols(), "fit")
   local last
   for i = 1, p.max_iter do
     if p.learning_method == "online" then
@@ -145,6 +153,27 @@ local function fit(self, X)
   end
   self.bound = perplexity_of(self, X, (e_step(self, X, false, false)))
   rawset(self, "__rng", nil)
+end
+
+-- One online pass over X's mini-batches, each step weighted as if the
+-- corpus held total_samples documents (scikit-learn's partial_fit).  The
+-- generator of the first call goes on across later ones; after a fit,
+-- which keeps none, a new one starts from seed.
+local function partial_fit(self, X)
+  X = counts(X, "partial_fit")
+  local p = self.params
+  if self.components == nil then
+    init_latent(self, X:cols(), "partial_fit")
+  else
+    check_n_features(self, X, "partial_fit")
+    if rawget(self, "__rng") == nil then rawset(self, "__rng", estimator.rng(p.seed)) end
+  end
+  local n = X:rows()
+  for a = 1, n, p.batch_size do
+    em_step(self, X:sub(a, math.min(a + p.batch_size - 1, n)), p.total_samples, false)
+  end
+  rawset(self, "__fitted", true)
+  return self
 end
 
 local function unnormalized(self, X, method)
@@ -176,6 +205,8 @@ lda.LatentDirichletAllocation = estimator.class{
     { name = "max_iter", type = "integer", default = 10, min = 0, doc = "passes over the data" },
     { name = "batch_size", type = "integer", default = 128, min = 1,
       doc = "documents per online update" },
+    { name = "total_samples", type = "number", default = 1e6, gt = 0,
+      doc = "the corpus size each partial_fit step scales its mini-batch to" },
     { name = "evaluate_every", type = "integer", default = -1,
       doc = "compute the perplexity every this many passes (<= 0: never) to stop early" },
     { name = "perp_tol", type = "number", default = 0.1, min = 0,
@@ -194,6 +225,10 @@ lda.LatentDirichletAllocation = estimator.class{
   },
   method_docs = {
     fit = { signature = "est:fit(X) -> est", doc = "Fits the topics to a counts matrix." },
+    partial_fit = { signature = "est:partial_fit(X) -> est",
+      doc = "One online pass over X's mini-batches of batch_size documents (Hoffman, Blei and "
+        .. "Bach, 2010), each scaled to a corpus of total_samples documents; the first call "
+        .. "starts the topics as fit does, later calls go on from them." },
     transform = { signature = "est:transform(X) -> matrix",
       doc = "Each document's topic distribution (rows sum to 1), an n x n_components matrix." },
     fit_transform = { signature = "est:fit_transform(X) -> matrix",
@@ -212,6 +247,7 @@ lda.LatentDirichletAllocation = estimator.class{
       doc_topic_prior = "number", topic_word_prior = "number" })
   end,
   fit = fit,
+  partial_fit = partial_fit,
   transform = function(self, X)
     local gamma = unnormalized(self, X, "transform")
     return gamma:div(gamma:sum(2))

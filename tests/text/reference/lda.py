@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # Writes tests/text/reference/lda_expected.lua: scikit-learn 1.2.1's
-# LatentDirichletAllocation (batch and online) on the counts of dpkg's spec
+# LatentDirichletAllocation (batch, online and partial_fit) on the counts of dpkg's spec
 # paragraphs (CountVectorizer(min_df=2, stop_words="english"), the corpus of
 # vectorizers.py), started where the Luma side starts: the topic-word
 # matrix from a formula (init_components on the Luma side) and every
@@ -76,6 +76,19 @@ def main():
         out.append("    components = %s," % lua_matrix(est.components_))
         out.append("    transform5 = %s," % lua_matrix(T))
         out.append("  },")
+    # partial_fit: two calls (documents 1-100, then the rest), mini-batches
+    # of 40 scaled to a corpus of 500
+    est = LatentDirichletAllocation(n_components=K, random_state=Fixed(init), batch_size=40,
+                                    total_samples=500, learning_offset=4.0, learning_decay=0.8,
+                                    doc_topic_prior=0.3, topic_word_prior=0.05)
+    est.partial_fit(X[:100])
+    est.partial_fit(X[100:])
+    out.append("  partial = {")
+    out.append("    n_iter = %d, n_batch_iter = %d, perplexity = %r," %
+               (est.n_iter_, est.n_batch_iter_, float(est.perplexity(X))))
+    out.append("    components = %s," % lua_matrix(est.components_))
+    out.append("    transform5 = %s," % lua_matrix(est.transform(X[:5])))
+    out.append("  },")
     out.append("}")
     with open(os.path.join(HERE, "lda_expected.lua"), "w") as f:
         f.write("\n".join(out) + "\n")
