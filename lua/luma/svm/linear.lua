@@ -60,7 +60,7 @@ linear.LinearSVC = estimator.class{
     .. "et al. 2008), penalty \"l1\" with \"squared_hinge\" (primal coordinate descent, Yuan et "
     .. "al. 2010, dual = false); one-vs-rest for more than two classes. The intercept is the "
     .. "weight of a constant feature intercept_scaling, regularized as in LIBLINEAR. "
-    .. "fit(X, y [, sample_weight]). X may be sparse (penalty l2). Fitted: classes, coef (1 or "
+    .. "fit(X, y [, sample_weight]). X may be sparse. Fitted: classes, coef (1 or "
     .. "k rows), intercept, n_iter.",
   params = {
     { name = "penalty", type = "string", default = "l2", values = { "l1", "l2" },
@@ -83,13 +83,9 @@ linear.LinearSVC = estimator.class{
   sparse = true,
   example = common.example_classification(function() return linear.LinearSVC{} end),
   fit = function(self, X, y, sample_weight)
-    if luma.sparse.issparse(X) then
-      if self.params.penalty == "l1" then
-        fail("%s: penalty \"l1\" (the primal solver) needs a dense X; penalty \"l2\" takes a "
-          .. "sparse one", self.__class.short_name)
-      end
-      X = X:tocsr() -- the dual solver reads rows
-    end
+    -- rows are taken in CSR form; the solvers then read CSR rows (dual)
+    -- or CSC columns (the l1 primal)
+    if luma.sparse.issparse(X) then X = X:tocsr() end
     sample_weight = estimator.check_sample_weight(X, sample_weight)
     local name, p = self.__class.short_name, self.params
     check_intercept_scaling(name, p)
@@ -112,6 +108,7 @@ linear.LinearSVC = estimator.class{
     local C = common.weights(sample_weight, factors, codes):mul(p.C)
     local rows = common.positive_rows(C)
     local Xr, codes_r = X:take(rows), codes:take(rows)
+    if solver == "svc_l1" and luma.sparse.issparse(Xr) then Xr = Xr:tocsc() end
     C = C:take(rows)
     local rng = estimator.rng(p.seed)
     local k = classes:rows()

@@ -84,10 +84,11 @@ static double squared_norm(const luma_LinearSvm *p, int64_t i) {
   return luma_dot(x, x, p->x->cols) + b;
 }
 
-int64_t luma_linear_svm_work(int64_t l, int64_t wd, int which, int64_t *iwork) {
+int64_t luma_linear_svm_work(int64_t l, int64_t wd, int which, int64_t sparse_nnz,
+                             int64_t *iwork) {
   if (which == LUMA_LINEAR_SVC_L1_PRIMAL) {
     *iwork = wd;
-    return l + wd + l * wd;
+    return l + wd + (sparse_nnz >= 0 ? sparse_nnz + l : l * wd);
   }
   *iwork = l;
   return l;
@@ -274,55 +275,104 @@ luma_LinearSvmResult luma_linear_svr_dual(const luma_LinearSvm *p, double *w, do
  * first tries a cheap upper bound of the loss change; with shrinking of
  * weights that stay at zero.  Stops when the summed violation falls below
  * tol times its first value. */
+/* A column of the primal solver: y_i x_ij for the samples i it holds,
+ * every sample when idx is NULL. */
+typedef struct Column {
+  int64_t n;
+  const int64_t *idx;
+  const double *val;
+} Column;
+
+/* Runs body for each entry (i, v) of column c: two loops, so the dense
+ * one stays a plain loop over i. */
+#define FOR_ENTRIES(c, i, v, body)                                   \
+  do {                                                               \
+    if ((c).idx != NULL) {                                           \
+      for (int64_t k_ = 0; k_ < (c).n; k_++) {                       \
+        const int64_t i = (c).idx[k_];                               \
+        const double v = (c).val[k_];                                \
+        body                                                         \
+      }                                                              \
+    } else {                                                         \
+      for (int64_t i = 0; i < (c).n; i++) {                          \
+        const double v = (c).val[i];                                 \
+        body                                                         \
+      }                                                              \
+    }                                                                \
+  } while (0)
+
+/* Column j of the data the solver built in `col` (dense: l values a
+ * column; sparse: scx's entries, then the bias column of l values). */
+static Column column_of(const luma_LinearSvm *p, const double *col, int64_t l, int64_t d, int64_t j) {
+  if (p->scx == NULL) return (Column){l, NULL, col + j * l};
+  if (j == d) return (Column){l, NULL, col + p->scx->nnz};
+  const int64_t at = p->scx->indptr[j];
+  return (Column){p->scx->indptr[j + 1] - at, p->scx->indices + at, col + at};
+}
+
+/* Yuan, Chang, Hsieh & Lin 2010, Section 4.1.2 (LIBLINEAR's
+ * solve_l1r_l2_svc): coordinate descent on w_j with a Newton direction
+ * over the samples whose margin b_i = 1 - y_i w.x_i is positive, and an
+ * Armijo line search that only touches the samples column j holds. */
 luma_LinearSvmResult luma_linear_svc_l1(const luma_LinearSvm *p, double *w, double *work,
                                         int64_t *index) {
-  const int64_t l = p->x->rows, d = p->x->cols, wd = d + (p->bias > 0);
+  const int64_t l = p->scx ? p->scx->cols : p->x->rows;
+  const int64_t d = p->scx ? p->scx->rows : p->x->cols, wd = d + (p->bias > 0);
+  const int64_t entries = p->scx ? p->scx->nnz + l : l * wd;
   double *b = work;            /* b_i = 1 - y_i w.x_i */
   double *xj_sq = work + l;    /* sum_i C_i x_ij^2 */
-  double *col = work + l + wd; /* column j: y_i x_ij, contiguous */
+  double *col = work + l + wd; /* the columns' y_i x_ij */
   const double sigma = 0.01;
   const int max_line_search = 20;
   uint64_t state = p->seed;
   luma_LinearSvmResult r = {0, 0, 0};
   /* the columns y_i x_ij and their weighted norms */
-  if (luma_work_charge(p->threads, 3 * (uint64_t)(l * wd)) != LUMA_LOOP_DONE) {
+  if (luma_work_charge(p->threads, 3 * (uint64_t)entries + (uint64_t)wd) != LUMA_LOOP_DONE) {
     r.stopped = 1;
     return r;
+  }
+  if (p->scx != NULL) {
+    for (int64_t e = 0; e < p->scx->nnz; e++)
+      col[e] = p->scx->data[e] * (p->y[p->scx->indices[e]] > 0 ? 1 : -1);
+    for (int64_t i = 0; i < l && wd > d; i++) col[p->scx->nnz + i] = p->bias * (p->y[i] > 0 ? 1 : -1);
+  } else {
+    for (int64_t j = 0; j < wd; j++)
+      for (int64_t i = 0; i < l; i++)
+        col[j * l + i] = (j < d ? LUMA_AT(p->x, i, j) : p->bias) * (p->y[i] > 0 ? 1 : -1);
   }
   for (int64_t j = 0; j < wd; j++) {
     w[j] = 0;
     index[j] = j;
-    xj_sq[j] = 0;
-    double *c = col + j * l;
-    for (int64_t i = 0; i < l; i++) {
-      const double v = (j < d ? LUMA_AT(p->x, i, j) : p->bias) * (p->y[i] > 0 ? 1 : -1);
-      c[i] = v;
-      xj_sq[j] += p->C[i] * v * v;
-    }
+    double sq = 0;
+    const Column c = column_of(p, col, l, d, j);
+    FOR_ENTRIES(c, i, v, { sq += p->C[i] * v * v; });
+    xj_sq[j] = sq;
   }
   for (int64_t i = 0; i < l; i++) b[i] = 1;
   double Gmax_old = INF, Gnorm1_init = -1;
   int64_t active = wd;
-  /* a coordinate: its gradient and curvature over the l samples; each try
-   * of the line search and a rebuild of b are charged where they happen */
+  /* a coordinate: its gradient and curvature over its column's samples;
+   * each try of the line search and a rebuild of b are charged where
+   * they happen */
   luma_WorkBatch meter = {p->threads, 0};
   while (r.iterations < p->max_iter) {
     double Gmax_new = 0, Gnorm1_new = 0;
     shuffle(index, active, &state);
     for (int64_t s = 0; s < active; s++) {
-      if (luma_work_add(&meter, 2 * (uint64_t)l + 8)) {
+      const int64_t j = index[s];
+      const Column c = column_of(p, col, l, d, j);
+      if (luma_work_add(&meter, 2 * (uint64_t)c.n + 8)) {
         r.stopped = 1;
         return r;
       }
-      const int64_t j = index[s];
-      const double *c = col + j * l;
       double G_loss = 0, H = 0;
-      for (int64_t i = 0; i < l; i++)
+      FOR_ENTRIES(c, i, v, {
         if (b[i] > 0) {
-          const double t = p->C[i] * c[i];
+          const double t = p->C[i] * v;
           G_loss -= t * b[i];
-          H += t * c[i];
+          H += t * v;
         }
+      });
       G_loss *= 2;
       const double G = G_loss;
       H = fmax(2 * H, 1e-12);
@@ -354,7 +404,7 @@ luma_LinearSvmResult luma_linear_svc_l1(const luma_LinearSvm *p, double *w, doub
       double d_old = 0, loss_old = 0, loss_new = 0;
       int tries;
       for (tries = 0; tries < max_line_search; tries++) {
-        if (luma_work_add(&meter, 3 * (uint64_t)l)) {
+        if (luma_work_add(&meter, 3 * (uint64_t)c.n)) {
           r.stopped = 1;
           return r;
         }
@@ -362,15 +412,16 @@ luma_LinearSvmResult luma_linear_svc_l1(const luma_LinearSvm *p, double *w, doub
         double cond = fabs(w[j] + dir) - fabs(w[j]) - sigma * delta;
         if (xj_sq[j] * dir * dir + G_loss * dir + cond <= 0) {
           /* the bound already guarantees the decrease: take the step */
-          for (int64_t i = 0; i < l; i++) b[i] += d_diff * c[i];
+          FOR_ENTRIES(c, i, v, { b[i] += d_diff * v; });
           break;
         }
+        /* only the samples column j holds change their loss */
         loss_new = 0;
-        for (int64_t i = 0; i < l; i++) {
+        FOR_ENTRIES(c, i, v, {
           if (tries == 0 && b[i] > 0) loss_old += p->C[i] * b[i] * b[i];
-          b[i] += d_diff * c[i];
+          b[i] += d_diff * v;
           if (b[i] > 0) loss_new += p->C[i] * b[i] * b[i];
-        }
+        });
         cond += loss_new - loss_old;
         if (cond <= 0) break;
         d_old = dir;
@@ -379,7 +430,7 @@ luma_LinearSvmResult luma_linear_svc_l1(const luma_LinearSvm *p, double *w, doub
       }
       w[j] += dir;
       if (tries >= max_line_search) {
-        if (luma_work_add(&meter, (uint64_t)(l * (wd + 1)))) {
+        if (luma_work_add(&meter, (uint64_t)(l + entries))) {
           r.stopped = 1;
           return r;
         }
@@ -387,8 +438,9 @@ luma_LinearSvmResult luma_linear_svc_l1(const luma_LinearSvm *p, double *w, doub
         for (int64_t i = 0; i < l; i++) b[i] = 1;
         for (int64_t k = 0; k < wd; k++) {
           if (w[k] == 0) continue;
-          const double *ck = col + k * l;
-          for (int64_t i = 0; i < l; i++) b[i] -= w[k] * ck[i];
+          const Column ck = column_of(p, col, l, d, k);
+          const double wk = w[k];
+          FOR_ENTRIES(ck, i, v, { b[i] -= wk * v; });
         }
       }
     }

@@ -31,7 +31,8 @@
 
 typedef struct luma_LinearSvm {
   const luma_Mat *x;   /* l x d, unit column stride (NULL with sx) */
-  const luma_Sparse *sx; /* or a CSR l x d (the dual solvers only) */
+  const luma_Sparse *sx; /* or a CSR l x d (the dual solvers) */
+  const luma_Sparse *scx; /* or the CSC arrays of X, d "rows" of l (the l1 primal solver) */
   const double *y;     /* classes +1/-1, or regression targets */
   const double *C;     /* per-sample penalty (C x weights) */
   double bias;         /* value of the appended constant feature; <= 0: none */
@@ -52,8 +53,10 @@ typedef struct luma_LinearSvmResult {
 enum { LUMA_LINEAR_SVC_DUAL, LUMA_LINEAR_SVR_DUAL, LUMA_LINEAR_SVC_L1_PRIMAL };
 
 /* Scratch doubles (returned) and int64s (*iwork) a solver needs for l
- * samples and wd weights (d, plus one with a bias). */
-int64_t luma_linear_svm_work(int64_t l, int64_t wd, int which, int64_t *iwork);
+ * samples and wd weights (d, plus one with a bias); sparse_nnz is the
+ * entries of a sparse X, or -1 for a dense one. */
+int64_t luma_linear_svm_work(int64_t l, int64_t wd, int which, int64_t sparse_nnz,
+                             int64_t *iwork);
 
 /* w (d + (bias > 0) doubles) = the classifier's weights by dual coordinate
  * descent; alpha (l doubles, out) the dual variables. */
@@ -64,7 +67,7 @@ luma_LinearSvmResult luma_linear_svc_dual(const luma_LinearSvm *p, double *w, do
 luma_LinearSvmResult luma_linear_svr_dual(const luma_LinearSvm *p, double *w, double *beta,
                                           double *work, int64_t *iwork);
 
-/* The L1-regularized L2-loss classifier in the primal. */
+/* The L1-regularized L2-loss classifier in the primal, on x or scx. */
 luma_LinearSvmResult luma_linear_svc_l1(const luma_LinearSvm *p, double *w, double *work,
                                         int64_t *iwork);
 

@@ -227,14 +227,19 @@ static const char *const linear_names[] = {"svc_dual", "svr_dual", "svc_l1", NUL
 
 /* linear(X, opts) -> w, dual, info */
 static int svm_linear(lua_State *L) {
-  luma_Sparse *sx = luma_sparse_test(L, 1);
-  luma_Mat *x = sx ? NULL : luma_matrix_check(L, 1);
+  luma_Sparse *sx = luma_sparse_test(L, 1), *scx = sx ? NULL : luma_sparse_csc_test(L, 1);
+  luma_Mat *x = sx || scx ? NULL : luma_matrix_check(L, 1);
   check_options_table(L, 2, "solver|y|C|bias|loss|epsilon|tol|max_iter|seed");
   lua_settop(L, 2);
   const int which = opt_name(L, 2, "solver", linear_names, 0, "svc_dual, svr_dual, svc_l1");
+  /* the dual solvers read rows (CSR), the primal one columns (CSC) */
   if (sx && which == LUMA_LINEAR_SVC_L1_PRIMAL)
-    luma_arg_error(L, 1, "the l1 primal solver needs a dense X (the dual solvers take a sparse one)");
-  const int64_t l = sx ? sx->rows : x->rows, d = sx ? sx->cols : x->cols;
+    luma_arg_error(L, 1, "the l1 primal solver reads columns: give X as a CSC matrix (X:tocsc())");
+  if (scx && which != LUMA_LINEAR_SVC_L1_PRIMAL)
+    luma_arg_error(L, 1, "the dual solvers read rows: give X as a CSR matrix (X:tocsr())");
+  const luma_Sparse *stored = sx ? sx : scx;
+  const int64_t l = sx ? sx->rows : scx ? scx->cols : x->rows;
+  const int64_t d = sx ? sx->cols : scx ? scx->rows : x->cols;
   if (l < 1) luma_arg_error(L, 1, "X has no rows");
   double *y = opt_column(L, 2, "y", l, 1);
   if (which != LUMA_LINEAR_SVR_DUAL)
@@ -258,10 +263,11 @@ static int svm_linear(lua_State *L) {
   p.seed = (uint64_t)opt_integer(L, 2, "seed", 0, LUA_MININTEGER, LUA_MAXINTEGER);
   /* rows with unit column stride, finite */
   luma_Mat dense;
-  if (sx) {
-    for (int64_t e = 0; e < sx->nnz; e++)
-      if (!isfinite(sx->data[e])) luma_arg_error(L, 1, "X has a non-finite stored value");
+  if (stored) {
+    for (int64_t e = 0; e < stored->nnz; e++)
+      if (!isfinite(stored->data[e])) luma_arg_error(L, 1, "X has a non-finite stored value");
     p.sx = sx;
+    p.scx = scx;
   } else {
     dense = *x;
     if (x->cs != 1 && d > 1) {
@@ -275,7 +281,7 @@ static int svm_linear(lua_State *L) {
   }
   const int64_t wd = d + (p.bias > 0);
   int64_t niwork = 0;
-  int64_t nwork = luma_linear_svm_work(l, wd, which, &niwork);
+  int64_t nwork = luma_linear_svm_work(l, wd, which, scx ? scx->nnz : -1, &niwork);
   double *work = lua_newuserdatauv(L, (size_t)(nwork > 0 ? nwork : 1) * sizeof(double), 0);
   int64_t *iwork = lua_newuserdatauv(L, (size_t)(niwork > 0 ? niwork : 1) * sizeof(int64_t), 0);
   luma_Mat *w = luma_matrix_new(L, wd, 1);
