@@ -724,6 +724,8 @@ static void heap_sort(int64_t *v, int64_t n) {
 }
 
 static void intro_sort(int64_t *v, int64_t n, int depth) {
+  /* audit-loops: at most 2 log2 n partitions before heapsort, O(n log n) in all; the pass
+   * that sorts a row charges it twice its multiply-adds, which the row's length n bounds */
   while (n > 24) {
     if (depth-- == 0) {
       heap_sort(v, n);
@@ -732,9 +734,9 @@ static void intro_sort(int64_t *v, int64_t n, int depth) {
     int64_t a = v[0], b = v[n / 2], c = v[n - 1];
     int64_t pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
     int64_t i = 0, j = n - 1;
-    for (;;) { /* Hoare's partition: v[0..j] <= pivot <= v[j+1..n-1] */
-      while (v[i] < pivot) i++;
-      while (v[j] > pivot) j--;
+    for (;;) { /* audit-loops: Hoare's partition, n steps: v[0..j] <= pivot <= v[j+1..n-1] */
+      while (v[i] < pivot) i++; /* audit-loops: within the partition's n steps */
+      while (v[j] > pivot) j--; /* audit-loops: within the partition's n steps */
       if (i >= j) break;
       int64_t tmp = v[i];
       v[i++] = v[j];
