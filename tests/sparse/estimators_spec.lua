@@ -378,6 +378,71 @@ describe("sparse input to LinearSVC and LinearSVR", function()
   end)
 end)
 
+describe("sparse input to the kernel SVMs", function()
+  -- SMO reads the kernel from merges of CSR rows instead of dense dot
+  -- products: the same solver steps, the same support vectors, the model
+  -- equal to rounding; predictions take either kind of X
+  local G = luma.random.Generator(14)
+  local X = sparse.random(200, 40, 0.15, G):scale(3)
+  local XD = X:todense()
+  local w = G:normal(40, 1)
+  local y = (XD * w):gt(0.3) + (XD * w):gt(1.5)
+
+  it("SVC and NuSVC, every native kernel, with probabilities", function()
+    for _, opts in ipairs({ {}, { kernel = "linear" }, { kernel = "poly", degree = 2, gamma = 0.3 },
+      { kernel = "sigmoid", gamma = 0.01, coef0 = 0.5 }, { probability = true, seed = 1 },
+      { gamma = "auto", class_weight = "balanced" } }) do
+      local a = luma.svm.SVC(opts):fit(X, y)
+      local b = luma.svm.SVC(opts):fit(XD, y)
+      assert.is_true(a.support == b.support)
+      assert.is_true(max_diff(a.dual_coef, b.dual_coef) < 1e-12)
+      assert.is_true(max_diff(a.intercept, b.intercept) < 1e-12)
+      assert.is_true(sparse.issparse(a.support_vectors))
+      assert.is_true(max_diff(a:decision_function(X), b:decision_function(XD)) < 1e-12)
+      assert.is_true(max_diff(a:decision_function(XD), b:decision_function(X)) < 1e-12)
+      if opts.probability then
+        assert.is_true(max_diff(a:predict_proba(X), b:predict_proba(XD)) < 1e-9)
+      end
+      if opts.kernel == "linear" then assert.is_true(max_diff(a.coef, b.coef) < 1e-12) end
+    end
+    local a = luma.svm.NuSVC{ nu = 0.2 }:fit(X:tocsc(), y)
+    local b = luma.svm.NuSVC{ nu = 0.2 }:fit(XD, y)
+    assert.is_true(max_diff(a:decision_function(X), b:decision_function(XD)) < 1e-12)
+  end)
+
+  it("SVR, NuSVR and OneClassSVM, and gamma = \"scale\" from the sparse variance", function()
+    local t = XD * w
+    for _, cls in ipairs({ luma.svm.SVR, luma.svm.NuSVR }) do
+      local a, b = cls{ C = 2 }:fit(X, t), cls{ C = 2 }:fit(XD, t)
+      assert.is_true(max_diff(a:predict(X), b:predict(XD)) < 1e-10)
+    end
+    local a = luma.svm.OneClassSVM{ nu = 0.2 }:fit(X)
+    local b = luma.svm.OneClassSVM{ nu = 0.2 }:fit(XD)
+    assert.is_true(max_diff(a:decision_function(X), b:decision_function(XD)) < 1e-10)
+    -- "scale": 1 / (d var(X)), with var over every element, zeros included
+    local m = luma.svm.SVC{}:fit(X, y)
+    local var = XD:var()
+    assert.is_true(math.abs(m.kernel_spec.gamma - 1 / (40 * var)) < 1e-12 / var)
+  end)
+
+  it("refuses the kernels that need a dense X, and a bad value, by name", function()
+    assert.error_matches(function() luma.svm.SVC{ kernel = "precomputed" }:fit(X, y) end,
+      "SVC: a precomputed Gram matrix needs a dense X")
+    assert.error_matches(function() luma.svm.SVC{ kernel = luma.kernels.laplacian{ gamma = 0.5 } }:fit(X, y) end,
+      "SVC: the laplacian kernel needs a dense X")
+    assert.error_matches(function()
+      luma.svm.SVC{ kernel = function(A) return A * A:t() end }:fit(X, y)
+    end, "SVC: a kernel function or object needs a dense X")
+    local bad = sparse.csr(3, 2, { 1, 2, 3 }, { 1, 2, 1 }, { 1, 0 / 0, 2 })
+    assert.error_matches(function() luma.svm.SVC{}:fit(bad, luma.matrix{ 0, 1, 0 }) end,
+      "bad argument #1 to 'fit'")
+    local native = require("luma.svm.native")
+    assert.error_matches(function()
+      native.smo(X:tocsc(), { rows = luma.arange(1, 200):reshape(200, 1), y = luma.ones(200, 1) })
+    end, "the kernel reads rows: give X as a CSR matrix")
+  end)
+end)
+
 describe("sparse input to NMF", function()
   it("cd, mu and als on a sparse X (Frobenius) fit the dense model", function()
     local G = luma.random.Generator(13)

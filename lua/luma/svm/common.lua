@@ -72,7 +72,14 @@ local function gamma_value(name, gamma, X)
   if type(gamma) == "number" then return gamma end
   if gamma == "auto" then return 1 / math.max(X:cols(), 1) end
   if gamma == "scale" then
-    local var = X:var()
+    -- scikit-learn's X.var(), for a sparse X mean(X^2) - mean(X)^2
+    local var
+    if luma.sparse.issparse(X) then
+      local count = math.max(X:rows() * X:cols(), 1)
+      var = X:pow(2):sum() / count - (X:sum() / count) ^ 2
+    else
+      var = X:var()
+    end
     if not (var < math.huge) then
       fail("%s: gamma = \"scale\" needs X with a finite variance (X:var() is %s); give gamma "
         .. "a number", name, tostring(var))
@@ -133,6 +140,17 @@ function common.training_data(name, p, X)
   G.check_finite(name, "fit", X)
   local spec = common.spec_of(name, p, X)
   local data = X
+  if luma.sparse.issparse(X) then
+    -- the native kernels read CSR rows; a precomputed Gram matrix, a
+    -- kernel function and the laplacian (which luma.pairwise computes on
+    -- dense rows only, as predictions would need) take a dense X
+    if spec.kind == "precomputed" or spec.kind == "object" or spec.kind == "laplacian" then
+      fail("bad argument #1 to 'fit' (%s: %s needs a dense X; convert it with X:todense())", name,
+        spec.kind == "precomputed" and "a precomputed Gram matrix"
+          or spec.kind == "object" and "a kernel function or object" or "the laplacian kernel")
+    end
+    data = X:tocsr()
+  end
   if spec.kind == "precomputed" then
     local n, m = X:shape()
     if n ~= m then

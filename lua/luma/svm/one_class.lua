@@ -21,6 +21,7 @@ local function decision_function(self, X)
 end
 
 one_class.OneClassSVM = estimator.class{
+  sparse = true,
   name = "luma.svm.OneClassSVM",
   kind = "outlier",
   doc = "One-class SVM (Schölkopf et al. 2001) for novelty and outlier detection, solved by "

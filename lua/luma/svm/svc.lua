@@ -316,6 +316,7 @@ local function classifier_params()
 end
 
 svc.SVC = estimator.class{
+  sparse = true,
   name = "luma.svm.SVC",
   kind = "classifier",
   doc = "C-support vector classifier (Cortes & Vapnik 1995; Deisenroth, Faisal and Ong, "
@@ -343,6 +344,7 @@ svc.SVC = estimator.class{
 }
 
 svc.NuSVC = estimator.class{
+  sparse = true,
   name = "luma.svm.NuSVC",
   kind = "classifier",
   doc = "Nu-support vector classifier (Schölkopf et al. 2000, as LIBSVM solves it): nu in "

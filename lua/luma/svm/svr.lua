@@ -41,6 +41,7 @@ local function predict(self, X)
 end
 
 svr.SVR = estimator.class{
+  sparse = true,
   name = "luma.svm.SVR",
   kind = "regressor",
   doc = "Epsilon-support vector regression (Vapnik 1995; Smola & Schölkopf 2004): errors "
@@ -62,6 +63,7 @@ svr.SVR = estimator.class{
 }
 
 svr.NuSVR = estimator.class{
+  sparse = true,
   name = "luma.svm.NuSVR",
   kind = "regressor",
   doc = "Nu-support vector regression (Schölkopf et al. 2000): the tube width is a variable "

@@ -55,7 +55,9 @@ typedef struct Kern {
   int kind;
   luma_KernelParams kp;
   int64_t d;
-  const double **x; /* row of each position (data kernels) */
+  const double **x; /* row of each position (dense data kernels) */
+  const luma_Sparse *sx; /* or a CSR matrix of the points ... */
+  int64_t *si;      /* ... and the row of each position in it */
   double *xsq;      /* |x|^2 of each position (RBF) */
   const luma_Mat *gram;
   int64_t *gi;      /* Gram row of each position (precomputed) */
@@ -78,21 +80,59 @@ static double powi(double base, int e) {
   return r;
 }
 
-static double kval(const Kern *k, int64_t i, int64_t j) {
+/* The merge of two sorted sparse rows (LIBSVM's Kernel::dot on its
+ * svm_node lists): their dot product, or (l1) the sum of |a - b| over
+ * the columns either holds. */
+static double sparse_merge(const luma_Sparse *s, int64_t a, int64_t b, int l1) {
+  int64_t p = s->indptr[a], pe = s->indptr[a + 1], q = s->indptr[b], qe = s->indptr[b + 1];
+  double sum = 0;
+  while (p < pe && q < qe) {
+    const int64_t cp = s->indices[p], cq = s->indices[q];
+    if (cp == cq) {
+      sum += l1 ? fabs(s->data[p] - s->data[q]) : s->data[p] * s->data[q];
+      p++;
+      q++;
+    } else if (cp < cq) {
+      if (l1) sum += fabs(s->data[p]);
+      p++;
+    } else {
+      if (l1) sum += fabs(s->data[q]);
+      q++;
+    }
+  }
+  for (; l1 && p < pe; p++) sum += fabs(s->data[p]);
+  for (; l1 && q < qe; q++) sum += fabs(s->data[q]);
+  return sum;
+}
+
+static double kdot(const Kern *k, int64_t i, int64_t j) {
+  return k->sx ? sparse_merge(k->sx, k->si[i], k->si[j], 0) : luma_dot(k->x[i], k->x[j], k->d);
+}
+
+static double kl1(const Kern *k, int64_t i, int64_t j) {
+  return k->sx ? sparse_merge(k->sx, k->si[i], k->si[j], 1) : l1_distance(k->x[i], k->x[j], k->d);
+}
+
+/* k(i, j) of a data kernel from the dot product of the two points (the
+ * laplacian's from their l1 distance). */
+static double kfinish(const Kern *k, int64_t i, int64_t j, double dot) {
   double v;
   switch (k->kind) {
-  case LUMA_KERNEL_LINEAR: v = luma_dot(k->x[i], k->x[j], k->d); break;
-  case LUMA_KERNEL_POLYNOMIAL:
-    v = powi(k->kp.gamma * luma_dot(k->x[i], k->x[j], k->d) + k->kp.coef0, k->kp.degree);
-    break;
-  case LUMA_KERNEL_RBF:
-    v = exp(-k->kp.gamma * (k->xsq[i] + k->xsq[j] - 2 * luma_dot(k->x[i], k->x[j], k->d)));
-    break;
-  case LUMA_KERNEL_SIGMOID: v = tanh(k->kp.gamma * luma_dot(k->x[i], k->x[j], k->d) + k->kp.coef0); break;
-  case LUMA_KERNEL_LAPLACIAN: v = exp(-k->kp.gamma * l1_distance(k->x[i], k->x[j], k->d)); break;
-  default: v = LUMA_AT(k->gram, k->gi[i], k->gi[j]); break;
+  case LUMA_KERNEL_LINEAR: v = dot; break;
+  case LUMA_KERNEL_POLYNOMIAL: v = powi(k->kp.gamma * dot + k->kp.coef0, k->kp.degree); break;
+  case LUMA_KERNEL_RBF: v = exp(-k->kp.gamma * (k->xsq[i] + k->xsq[j] - 2 * dot)); break;
+  case LUMA_KERNEL_SIGMOID: v = tanh(k->kp.gamma * dot + k->kp.coef0); break;
+  default: v = exp(-k->kp.gamma * dot); break; /* laplacian: dot is the l1 distance */
   }
   return i == j ? v + k->diag : v;
+}
+
+static double kval(const Kern *k, int64_t i, int64_t j) {
+  if (k->kind == LUMA_SVM_PRECOMPUTED) {
+    const double v = LUMA_AT(k->gram, k->gi[i], k->gi[j]);
+    return i == j ? v + k->diag : v;
+  }
+  return kfinish(k, i, j, k->kind == LUMA_KERNEL_LAPLACIAN ? kl1(k, i, j) : kdot(k, i, j));
 }
 
 static void kern_swap(Kern *k, int64_t i, int64_t j) {
@@ -100,6 +140,11 @@ static void kern_swap(Kern *k, int64_t i, int64_t j) {
     const double *t = k->x[i];
     k->x[i] = k->x[j];
     k->x[j] = t;
+  }
+  if (k->si) {
+    int64_t t = k->si[i];
+    k->si[i] = k->si[j];
+    k->si[j] = t;
   }
   if (k->xsq) {
     double t = k->xsq[i];
@@ -228,6 +273,14 @@ static void cache_free(Cache *c) {
 
 enum { Q_SVC, Q_ONE_CLASS, Q_SVR };
 
+/* Zeroed dense copies of one sparse point each, one for every thread
+ * that may compute kernel entries at once (claimed through busy). */
+typedef struct Scatter {
+  double *data; /* slots x the points' dimension, zero between uses */
+  int slots;
+  atomic_int busy[LUMA_MAX_THREADS];
+} Scatter;
+
 typedef struct QMat {
   int form;
   Kern k;
@@ -243,6 +296,8 @@ typedef struct QMat {
   /* kernel-row loops, and the meter the solver charges its own work to */
   luma_Threads *t;
   int64_t grain;
+  uint64_t entry_cost; /* units of one kernel entry */
+  Scatter scatter;     /* sparse points with a dot-product kernel; data NULL otherwise */
   luma_WorkBatch work;
   luma_SvmStatus status;
 } QMat;
@@ -262,13 +317,45 @@ typedef struct RowJob {
   int64_t i, begin;
   float *out;
   const schar *y; /* NULL: no signs */
+  Scatter *scatter; /* sparse points: dense copies of point i, one a running chunk */
 } RowJob;
+
+/* Entries [lo, hi) of row i for sparse points, from a dense copy of point
+ * i: each dot product is then a pass over point j's entries with no
+ * branch on which column comes next, and sums the same products in the
+ * same order as the merge, so the values are the same. */
+static void sparse_row(const RowJob *r, int64_t lo, int64_t hi) {
+  const Kern *k = r->k;
+  const luma_Sparse *s = k->sx;
+  Scatter *sc = r->scatter;
+  int slot = 0;
+  for (int c = 0; c < sc->slots; c++)
+    if (!atomic_exchange(&sc->busy[c], 1)) {
+      slot = c;
+      break;
+    }
+  double *buf = sc->data + (size_t)slot * (size_t)s->cols;
+  const int64_t ri = k->si[r->i];
+  for (int64_t e = s->indptr[ri]; e < s->indptr[ri + 1]; e++) buf[s->indices[e]] = s->data[e];
+  const double yi = r->y ? r->y[r->i] : 1;
+  for (int64_t j = lo; j < hi; j++) {
+    const int64_t rj = k->si[j];
+    double dot = 0;
+    for (int64_t e = s->indptr[rj]; e < s->indptr[rj + 1]; e++) dot += buf[s->indices[e]] * s->data[e];
+    const double v = kfinish(k, r->i, j, dot);
+    r->out[j] = (float)(r->y ? yi * r->y[j] * v : v);
+  }
+  for (int64_t e = s->indptr[ri]; e < s->indptr[ri + 1]; e++) buf[s->indices[e]] = 0;
+  atomic_store(&sc->busy[slot], 0);
+}
 
 static void row_chunk(void *ctx, int64_t chunk, int64_t b, int64_t e) {
   (void)chunk;
   const RowJob *r = ctx;
   const int64_t lo = r->begin + b, hi = r->begin + e;
-  if (r->y) {
+  if (r->scatter != NULL) {
+    sparse_row(r, lo, hi);
+  } else if (r->y) {
     const double yi = r->y[r->i];
     for (int64_t j = lo; j < hi; j++) r->out[j] = (float)(yi * r->y[j] * kval(r->k, r->i, j));
   } else {
@@ -280,12 +367,12 @@ static void row_chunk(void *ctx, int64_t chunk, int64_t b, int64_t e) {
  * returns 0 when the loop was stopped (q->status says why). */
 static int fill_row(QMat *q, int64_t i, float *out, int64_t begin, int64_t end, const schar *y) {
   if (begin >= end) return 1;
-  RowJob job = {&q->k, i, begin, out, y};
+  RowJob job = {&q->k, i, begin, out, y, q->scatter.data != NULL ? &q->scatter : NULL};
   luma_Loop loop;
   memset(&loop, 0, sizeof loop);
   loop.n = end - begin;
   loop.grain = q->grain;
-  loop.cost = (uint64_t)(q->k.kind == LUMA_SVM_PRECOMPUTED ? 1 : q->k.d + 1);
+  loop.cost = q->entry_cost;
   loop.fn = row_chunk;
   loop.ctx = &job;
   luma_LoopStatus st = luma_parallel_for(q->t, &loop);
@@ -815,8 +902,12 @@ static int solve(Solver *s, int64_t max_iter, int shrinking, luma_SvmSolution *o
 typedef struct Work {
   Mem mem;
   int64_t l, n;   /* variables, kernel points */
-  double *xrows;  /* the points' rows, contiguous (data kernels) */
+  double *xrows;  /* the points' rows, contiguous (dense data kernels) */
+  int64_t xrows_len;
   const double **x;
+  int64_t *si;    /* the points' rows of a sparse X */
+  double *scatter; /* the kernel rows' dense copies of a sparse point */
+  int64_t scatter_len;
   double *xsq;
   int64_t *gi;
   Entry *heads;
@@ -834,10 +925,12 @@ typedef struct Work {
   ((w)->field = mem_alloc(&(w)->mem, (size_t)(count) * sizeof(*(w)->field)), (w)->field != NULL)
 #define FREE(w, field, count) mem_free(&(w)->mem, (w)->field, (size_t)(count) * sizeof(*(w)->field))
 
-static void work_free(Work *w, int64_t d) {
+static void work_free(Work *w) {
   const int64_t l = w->l, n = w->n;
-  FREE(w, xrows, n * d);
+  FREE(w, xrows, w->xrows_len);
   FREE(w, x, n);
+  FREE(w, si, n);
+  FREE(w, scatter, w->scatter_len);
   FREE(w, xsq, n);
   FREE(w, gi, n);
   FREE(w, heads, n);
@@ -867,7 +960,8 @@ luma_SvmStatus luma_svm_solve(luma_Threads *t, luma_SvmAllocFn alloc, void *ud,
   const int regression = p->type == LUMA_SVM_EPSILON_SVR || p->type == LUMA_SVM_NU_SVR;
   const int64_t l = regression ? 2 * n : n;
   const int precomputed = p->kernel == LUMA_SVM_PRECOMPUTED;
-  const int64_t d = precomputed ? 0 : p->x->cols;
+  const int sparse = p->sx != NULL;
+  const int64_t d = precomputed ? 0 : sparse ? p->sx->cols : p->x->cols;
   Work w;
   memset(&w, 0, sizeof w);
   w.mem.fn = alloc;
@@ -884,7 +978,21 @@ luma_SvmStatus luma_svm_solve(luma_Threads *t, luma_SvmAllocFn alloc, void *ud,
            ALLOC(&w, G_bar, l) && ALLOC(&w, alpha, l) && ALLOC(&w, p, l) && ALLOC(&w, C, l) &&
            ALLOC(&w, status, l) && ALLOC(&w, active_set, l);
   if (ok && precomputed) ok = ALLOC(&w, gi, n);
-  if (ok && !precomputed) ok = ALLOC(&w, xrows, n * d) && ALLOC(&w, x, n);
+  if (ok && sparse) ok = ALLOC(&w, si, n);
+  /* a dense copy of a sparse point for each thread, for dot-product kernels */
+  const int slots = t != NULL && t->count > 1 ? (t->count < LUMA_MAX_THREADS ? t->count : LUMA_MAX_THREADS) : 1;
+  if (ok && sparse && p->kernel != LUMA_KERNEL_LAPLACIAN) {
+    /* without the memory for them, the rows come from merges instead */
+    w.scatter_len = (int64_t)slots * d;
+    if (ALLOC(&w, scatter, w.scatter_len))
+      memset(w.scatter, 0, (size_t)w.scatter_len * sizeof *w.scatter);
+    else
+      w.scatter_len = 0;
+  }
+  if (ok && !precomputed && !sparse) {
+    w.xrows_len = n * d;
+    ok = ALLOC(&w, xrows, n * d) && ALLOC(&w, x, n);
+  }
   if (ok && p->kernel == LUMA_KERNEL_RBF) ok = ALLOC(&w, xsq, n);
   if (ok && regression)
     ok = ALLOC(&w, sign, l) && ALLOC(&w, index, l) && ALLOC(&w, buffer[0], l) &&
@@ -900,9 +1008,22 @@ luma_SvmStatus luma_svm_solve(luma_Threads *t, luma_SvmAllocFn alloc, void *ud,
   q.k.gi = w.gi;
   q.k.xsq = w.xsq;
   q.k.x = w.x;
+  q.k.sx = p->sx;
+  q.k.si = w.si;
+  q.scatter.data = w.scatter;
+  q.scatter.slots = slots;
+  for (int c = 0; c < LUMA_MAX_THREADS; c++) atomic_init(&q.scatter.busy[c], 0);
+  int64_t stored = 0; /* the points' entries, of a sparse X */
   for (int64_t i = 0; i < n; i++) {
     if (precomputed) {
       w.gi[i] = p->rows[i];
+      continue;
+    }
+    if (sparse) {
+      const int64_t r = p->rows[i];
+      w.si[i] = r;
+      stored += p->sx->indptr[r + 1] - p->sx->indptr[r];
+      if (w.xsq) w.xsq[i] = sparse_merge(p->sx, r, r, 0);
       continue;
     }
     double *row = w.xrows + i * d;
@@ -922,15 +1043,17 @@ luma_SvmStatus luma_svm_solve(luma_Threads *t, luma_SvmAllocFn alloc, void *ud,
   q.n = n;
   q.t = t;
   q.work.t = t;
-  /* copying the points, their norms and the kernel's diagonal */
-  if (!charge(&q, (uint64_t)(n * (d + 4)))) {
+  /* copying the points, their norms and the kernel's diagonal; a kernel
+   * entry costs a pass over two points (a merge of two sparse rows) */
+  q.entry_cost = precomputed ? 1 : sparse ? 2 * (uint64_t)(stored / (n > 0 ? n : 1)) + 2 : (uint64_t)d + 1;
+  if (!charge(&q, sparse ? (uint64_t)(4 * n + 2 * stored + w.scatter_len) : (uint64_t)(n * (d + 4)))) {
     status = q.status;
     goto done;
   }
   {
     /* about 64k operations per chunk: long enough to amortize waking a
      * thread, short enough to spread one row over several */
-    int64_t g = precomputed ? 8192 : 65536 / (d + 8);
+    int64_t g = precomputed ? 8192 : 65536 / ((int64_t)q.entry_cost + 8);
     q.grain = g < 64 ? 64 : g;
   }
   q.form = regression ? Q_SVR : p->type == LUMA_SVM_ONE_CLASS ? Q_ONE_CLASS : Q_SVC;
@@ -1066,6 +1189,6 @@ luma_SvmStatus luma_svm_solve(luma_Threads *t, luma_SvmAllocFn alloc, void *ud,
 
 done:
   cache_free(&q.cache);
-  work_free(&w, d);
+  work_free(&w);
   return status;
 }

@@ -27,6 +27,7 @@
 #include "core/matrix.h"
 #include "core/parallel.h"
 #include "pairwise/pairwise.h"
+#include "sparse/sparse.h"
 
 /* lua_Alloc's contract: (ud, ptr, old size, new size); new size 0 frees. */
 typedef void *(*luma_SvmAllocFn)(void *ud, void *ptr, size_t osize, size_t nsize);
@@ -46,6 +47,7 @@ typedef struct luma_SvmProblem {
   luma_SvmFormulation type;
   int64_t l;            /* training points */
   const luma_Mat *x;    /* data (n x d), or a Gram matrix (n x n) */
+  const luma_Sparse *sx; /* or the data as a CSR matrix (x NULL; not precomputed) */
   const int64_t *rows;  /* the l points' rows of x, 0-based */
   const double *y;      /* classes +1/-1 (SVC), targets (SVR); unused by one-class */
   const double *weight; /* per point factors of the bound (NULL: all 1) */

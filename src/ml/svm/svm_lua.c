@@ -138,7 +138,12 @@ static const int kernel_values[] = {LUMA_KERNEL_LINEAR, LUMA_KERNEL_POLYNOMIAL, 
 
 /* smo(X, opts) -> coef, rho, info */
 static int svm_smo(lua_State *L) {
-  luma_Mat *x = luma_matrix_check(L, 1);
+  /* the points as a dense matrix or a CSR one (rows are what the kernel reads) */
+  luma_Sparse *sx = luma_sparse_test(L, 1);
+  if (sx == NULL && luma_sparse_csc_test(L, 1))
+    luma_arg_error(L, 1, "the kernel reads rows: give X as a CSR matrix (X:tocsr())");
+  luma_Mat *x = sx ? NULL : luma_matrix_check(L, 1);
+  const int64_t x_rows = sx ? sx->rows : x->rows, x_cols = sx ? sx->cols : x->cols;
   check_options_table(L, 2,
                       "type|rows|y|weight|kernel|gamma|coef0|degree|C|nu|epsilon|diag|tol|"
                       "shrinking|max_iter|cache_size");
@@ -151,10 +156,13 @@ static int svm_smo(lua_State *L) {
                         "linear, poly, rbf, sigmoid, laplacian, precomputed");
   p.kernel = kernel_values[kernel];
   p.x = x;
-  if (p.kernel == LUMA_SVM_PRECOMPUTED && x->rows != x->cols)
-    luma_arg_error(L, 1, "a precomputed kernel must be square, got %I x %I", (lua_Integer)x->rows,
-                   (lua_Integer)x->cols);
-  p.rows = opt_rows(L, 2, x->rows, &p.l);
+  p.sx = sx;
+  if (sx && p.kernel == LUMA_SVM_PRECOMPUTED)
+    luma_arg_error(L, 1, "a precomputed Gram matrix must be dense");
+  if (p.kernel == LUMA_SVM_PRECOMPUTED && x_rows != x_cols)
+    luma_arg_error(L, 1, "a precomputed kernel must be square, got %I x %I", (lua_Integer)x_rows,
+                   (lua_Integer)x_cols);
+  p.rows = opt_rows(L, 2, x_rows, &p.l);
   const int classes = p.type == LUMA_SVM_C_SVC || p.type == LUMA_SVM_NU_SVC;
   double *y = opt_column(L, 2, "y", p.l, p.type != LUMA_SVM_ONE_CLASS);
   if (classes)
@@ -167,7 +175,7 @@ static int svm_smo(lua_State *L) {
     if (w[i] <= 0)
       luma_arg_error(L, 2, "weight[%I] = %f must be > 0", (lua_Integer)(i + 1), w[i]);
   p.weight = w;
-  p.kp.gamma = opt_number(L, 2, "gamma", 1.0 / (double)(x->cols > 0 ? x->cols : 1), 0, HUGE_VAL);
+  p.kp.gamma = opt_number(L, 2, "gamma", 1.0 / (double)(x_cols > 0 ? x_cols : 1), 0, HUGE_VAL);
   p.kp.coef0 = opt_number(L, 2, "coef0", 0, -HUGE_VAL, HUGE_VAL);
   p.kp.degree = (int)opt_integer(L, 2, "degree", 3, 0, 1 << 20);
   if (!isfinite(p.kp.gamma) || !isfinite(p.kp.coef0))
@@ -195,6 +203,10 @@ static int svm_smo(lua_State *L) {
         if (!isfinite(LUMA_AT(x, p.rows[i], p.rows[j])))
           luma_arg_error(L, 1, "the Gram matrix has a non-finite element at (%I, %I)",
                          (lua_Integer)(p.rows[i] + 1), (lua_Integer)(p.rows[j] + 1));
+  } else if (sx) {
+    for (int64_t i = 0; i < p.l; i++)
+      for (int64_t e = sx->indptr[p.rows[i]]; e < sx->indptr[p.rows[i] + 1]; e++)
+        if (!isfinite(sx->data[e])) luma_arg_error(L, 1, "X has a non-finite stored value");
   } else {
     for (int64_t i = 0; i < p.l; i++)
       for (int64_t j = 0; j < x->cols; j++)
