@@ -228,6 +228,14 @@ describe("luma.decomposition.PCA", function()
     -- no columns: empty products (BLAS is not called with them)
     local Se, Pe, sse = native.range_pass(luma.zeros(5, 0), nil, luma.zeros(0, 3), true, true)
     assert.same({ 0, 3, 5, 3, 0, 0 }, { Se:rows(), Se:cols(), Pe:rows(), Pe:cols(), Pe:abs():sum(), sse })
+    -- the mean is a row or a column: a 2 x 3 one, with X's 6 elements, was
+    -- read past its two rows (the API fuzzer under ASan found it)
+    local Y = luma.ones(4, 6)
+    errors_with("mean must be a vector of 6 elements %(one per column of X%), got 2 x 3",
+      function() native.range_pass(Y, luma.ones(2, 3), luma.ones(6, 2)) end)
+    errors_with("mean must be a vector of 6 elements %(one per column of X%), got 3 x 2",
+      function() native.centred_transpose(Y, luma.ones(3, 2)) end)
+    assert.matrix_near(luma.zeros(6, 4), native.centred_transpose(Y, luma.ones(6, 1)), 0)
   end)
 
   describe("bad input", function()

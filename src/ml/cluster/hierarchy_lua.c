@@ -229,24 +229,26 @@ static int h_dbscan(lua_State *L) {
   const double min_samples = luaL_checknumber(L, 3);
   luma_Mat *w = lua_isnil(L, 4) ? NULL : luma_matrix_check(L, 4);
   const int64_t n = counts->rows * counts->cols, total = ind->rows * ind->cols;
-  if (w != NULL && w->rows * w->cols != n)
-    luma_arg_error(L, 4, "weights must have %I elements (one per point)", (lua_Integer)n);
+  if (!luma_mat_is_vector(ind)) luma_arg_error(L, 1, "ind must be a vector");
+  if (!luma_mat_is_vector(counts)) luma_arg_error(L, 2, "counts must be a vector");
+  if (w != NULL && (!luma_mat_is_vector(w) || w->rows * w->cols != n))
+    luma_arg_error(L, 4, "weights must be a vector of %I elements (one per point)", (lua_Integer)n);
   int64_t *off = scratch(L, (size_t)(n + 1), sizeof(int64_t));
   int64_t *list = scratch(L, (size_t)total, sizeof(int64_t));
   double *wv = w ? scratch(L, (size_t)n, sizeof(double)) : NULL;
   off[0] = 0;
   for (int64_t i = 0; i < n; i++) {
-    double c = counts->cols == 1 ? LUMA_AT(counts, i, 0) : LUMA_AT(counts, 0, i);
+    double c = luma_vec_at(counts, i);
     if (!(c >= 0 && c == floor(c)) || off[i] + (int64_t)c > total)
       luma_arg_error(L, 2, "counts must be integers >= 0 summing to the length of ind");
     off[i + 1] = off[i] + (int64_t)c;
-    if (wv) wv[i] = w->cols == 1 ? LUMA_AT(w, i, 0) : LUMA_AT(w, 0, i);
+    if (wv) wv[i] = luma_vec_at(w, i);
   }
   if (off[n] != total)
     luma_arg_error(L, 2, "counts sum to %I but ind has %I elements", (lua_Integer)off[n],
                    (lua_Integer)total);
   for (int64_t p = 0; p < total; p++) {
-    double v = ind->cols == 1 ? LUMA_AT(ind, p, 0) : LUMA_AT(ind, 0, p);
+    double v = luma_vec_at(ind, p);
     if (!(v >= 1 && v <= (double)n && v == floor(v)))
       luma_arg_error(L, 1, "ind[%I] = %f is not a point number 1..%I", (lua_Integer)(p + 1), v,
                      (lua_Integer)n);

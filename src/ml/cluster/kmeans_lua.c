@@ -162,10 +162,10 @@ static int k_medoids(lua_State *L) {
     lua_getfield(L, 3, "medoids");
     luma_Mat *g = luma_matrix_test(L, -1);
     if (g != NULL) {
-      if (g->rows * g->cols != k)
-        luma_arg_error(L, 3, "medoids must hold %I row numbers", (lua_Integer)k);
+      if (!luma_mat_is_vector(g) || g->rows * g->cols != k)
+        luma_arg_error(L, 3, "medoids must be a vector of %I row numbers", (lua_Integer)k);
       for (int64_t m = 0; m < k; m++) {
-        const double v = g->rows == 1 ? LUMA_AT(g, 0, m) : LUMA_AT(g, m, 0);
+        const double v = luma_vec_at(g, m);
         if (!(v >= 1 && v <= (double)n) || v != floor(v))
           luma_arg_error(L, 3, "medoids must be row numbers in 1..%I", (lua_Integer)n);
         for (int64_t q = 0; q < m; q++)

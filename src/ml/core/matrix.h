@@ -20,6 +20,18 @@ typedef struct luma_Mat {
 
 #define LUMA_AT(m, i, j) ((m)->data[(i) * (m)->rs + (j) * (m)->cs])
 
+/* Whether m is a row or a column (or has no elements): a vector, whose
+ * element k luma_vec_at reads.  A binding that takes a vector of n
+ * elements checks both: a 2 x 3 matrix has 6 elements, but reading its
+ * element 5 as (5, 0) would run past its rows. */
+static inline int luma_mat_is_vector(const luma_Mat *m) {
+  return m->rows == 1 || m->cols == 1 || m->rows * m->cols == 0;
+}
+
+static inline double luma_vec_at(const luma_Mat *v, int64_t k) {
+  return v->rows == 1 ? LUMA_AT(v, 0, k) : LUMA_AT(v, k, 0);
+}
+
 /* The largest element count a matrix may have: keeps byte sizes and
  * index arithmetic far from overflow. */
 #define LUMA_MAX_ELEMENTS (((int64_t)1) << 40)

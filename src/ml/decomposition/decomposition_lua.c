@@ -19,10 +19,10 @@ static int64_t *order_arg(lua_State *L, int arg, int64_t k) {
     for (int64_t t = 0; t < k; t++) order[t] = t;
   } else {
     luma_Mat *o = luma_matrix_check(L, arg);
-    if (o->rows * o->cols != k)
-      luma_arg_error(L, arg, "order must have %I elements", (lua_Integer)k);
+    if (!luma_mat_is_vector(o) || o->rows * o->cols != k)
+      luma_arg_error(L, arg, "order must be a vector of %I elements", (lua_Integer)k);
     for (int64_t t = 0; t < k; t++) {
-      const double v = o->rows == 1 ? LUMA_AT(o, 0, t) : LUMA_AT(o, t, 0);
+      const double v = luma_vec_at(o, t);
       if (!(v >= 1 && v <= (double)k) || v != floor(v)) seen_ok = 0;
       else order[t] = (int64_t)v - 1;
     }
@@ -102,19 +102,23 @@ static int d_max_abs_signs(lua_State *L) {
   return 1;
 }
 
+/* The mean at arg, a 1 x d row or a d x 1 column (any other shape with d
+ * elements would be read past its rows), copied contiguous (pushed). */
+static const double *check_mean(lua_State *L, int arg, int64_t d) {
+  luma_Mat *m = luma_matrix_check(L, arg);
+  if (!luma_mat_is_vector(m) || m->rows * m->cols != d)
+    luma_arg_error(L, arg, "mean must be a vector of %I elements (one per column of X), got %I x %I",
+                   (lua_Integer)d, (lua_Integer)m->rows, (lua_Integer)m->cols);
+  double *copy = lua_newuserdatauv(L, (size_t)(d > 0 ? d : 1) * sizeof(double), 0);
+  for (int64_t j = 0; j < d; j++) copy[j] = luma_vec_at(m, j);
+  return copy;
+}
+
 /* centred_transpose(X [, mean]) -> (X - mean)^T */
 static int d_centred_transpose(lua_State *L) {
   lua_settop(L, 2);
   luma_Mat *x = luma_matrix_check(L, 1);
-  const double *mean = NULL;
-  if (!lua_isnoneornil(L, 2)) {
-    luma_Mat *m = luma_matrix_check(L, 2);
-    if (m->rows * m->cols != x->cols)
-      luma_arg_error(L, 2, "mean must have %I elements (one per column of X)", (lua_Integer)x->cols);
-    double *copy = lua_newuserdatauv(L, (size_t)(x->cols > 0 ? x->cols : 1) * sizeof(double), 0);
-    for (int64_t j = 0; j < x->cols; j++) copy[j] = m->rows == 1 ? LUMA_AT(m, 0, j) : LUMA_AT(m, j, 0);
-    mean = copy;
-  }
+  const double *mean = lua_isnoneornil(L, 2) ? NULL : check_mean(L, 2, x->cols);
   luma_Mat *out = luma_matrix_new(L, x->cols, x->rows);
   luma_centred_transpose(x, mean, out->data);
   return 1;
@@ -125,15 +129,7 @@ static int d_range_pass(lua_State *L) {
   lua_settop(L, 5);
   luma_Mat *x = luma_matrix_check(L, 1);
   const int64_t n = x->rows, d = x->cols;
-  const double *mean = NULL;
-  if (!lua_isnil(L, 2)) {
-    luma_Mat *m = luma_matrix_check(L, 2);
-    if (m->rows * m->cols != d)
-      luma_arg_error(L, 2, "mean must have %I elements (one per column of X)", (lua_Integer)d);
-    double *copy = lua_newuserdatauv(L, (size_t)(d > 0 ? d : 1) * sizeof(double), 0);
-    for (int64_t j = 0; j < d; j++) copy[j] = m->rows == 1 ? LUMA_AT(m, 0, j) : LUMA_AT(m, j, 0);
-    mean = copy;
-  }
+  const double *mean = lua_isnil(L, 2) ? NULL : check_mean(L, 2, d);
   luma_Mat *qm = luma_matrix_check(L, 3);
   if (qm->rows != d)
     luma_arg_error(L, 3, "Q must have %I rows (one per column of X), got %I", (lua_Integer)d,

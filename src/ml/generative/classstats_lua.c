@@ -114,11 +114,11 @@ static int cs_center(lua_State *L) {
   const double *scale = NULL;
   if (!lua_isnoneornil(L, 4)) {
     luma_Mat *s = luma_matrix_check(L, 4);
-    if (s->rows * s->cols != x->cols)
-      luma_arg_error(L, 4, "scale must have %I elements", (lua_Integer)x->cols);
+    if (!luma_mat_is_vector(s) || s->rows * s->cols != x->cols)
+      luma_arg_error(L, 4, "scale must be a vector of %I elements", (lua_Integer)x->cols);
     double *copy = lua_newuserdatauv(L, (size_t)(x->cols > 0 ? x->cols : 1) * sizeof(double), 0);
     for (int64_t j = 0; j < x->cols; j++)
-      copy[j] = s->rows == 1 ? LUMA_AT(s, 0, j) : LUMA_AT(s, j, 0);
+      copy[j] = luma_vec_at(s, j);
     scale = copy;
   }
   luma_Mat *out = luma_matrix_result(L, 5, x->rows, x->cols);

@@ -162,11 +162,12 @@ static int m_grad_bh(lua_State *L) {
   if (ip->rows * ip->cols != n + 1)
     luma_arg_error(L, 2, "indptr must have %I entries", (lua_Integer)(n + 1));
   const int64_t nnz = cm->rows * cm->cols;
-  if (vm->rows * vm->cols != nnz) luma_arg_error(L, 4, "vals must have as many entries as cols");
+  if (!luma_mat_is_vector(vm) || vm->rows * vm->cols != nnz)
+    luma_arg_error(L, 4, "vals must be a vector with as many entries as cols");
   int64_t *cols = indices(L, 3, cm, n, 1);
   int64_t *indptr = indices(L, 2, ip, nnz, 0);
   double *vals = scratch(L, nnz, sizeof(double));
-  for (int64_t e = 0; e < nnz; e++) vals[e] = vm->rows == 1 ? LUMA_AT(vm, 0, e) : LUMA_AT(vm, e, 0);
+  for (int64_t e = 0; e < nnz; e++) vals[e] = luma_vec_at(vm, e);
   for (int64_t i = 0; i <= n; i++) indptr[i] += 1; /* back to the stored 0..nnz */
   for (int64_t i = 0; i < n; i++)
     if (indptr[i] > indptr[i + 1] || indptr[n] != nnz)

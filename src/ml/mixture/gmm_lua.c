@@ -34,8 +34,8 @@ static int g_estep(lua_State *L) {
     luma_arg_error(L, 2, "means has %I columns but X has %I", (lua_Integer)mu->cols,
                    (lua_Integer)d);
   if (k < 1) luma_arg_error(L, 2, "means has no rows");
-  if (w->rows * w->cols != k)
-    luma_arg_error(L, 4, "log_weights must have %I elements (one per mean)", (lua_Integer)k);
+  if (!luma_mat_is_vector(w) || w->rows * w->cols != k)
+    luma_arg_error(L, 4, "log_weights must be a vector of %I elements (one per mean)", (lua_Integer)k);
   luma_matrix_check_finite(L, 1, x, "X", 1);
   int tied = luma_matrix_test(L, 3) != NULL;
   if (!tied && !lua_istable(L, 3))
@@ -65,7 +65,7 @@ static int g_estep(lua_State *L) {
     const double *m = chol + (tied ? 0 : c * d * d);
     double logdet = 0;
     for (int64_t j = 0; j < d; j++) logdet += log(m[j * d + j]);
-    const double lw = w->rows == 1 ? LUMA_AT(w, 0, c) : LUMA_AT(w, c, 0);
+    const double lw = luma_vec_at(w, c);
     bias[c] = lw + logdet - 0.5 * (double)d * log(2 * M_PI);
   }
   double *work = scratch(L, luma_gmm_estep_work(n, d, k));

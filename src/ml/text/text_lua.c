@@ -482,8 +482,8 @@ static int t_weights(lua_State *L) {
     lua_getfield(L, 2, "idf");
     if (!lua_isnil(L, -1)) {
       idf = luma_matrix_check(L, -1);
-      if (idf->rows * idf->cols != a->cols)
-        luma_arg_error(L, 2, "idf has %I values but X has %I columns",
+      if (!luma_mat_is_vector(idf) || idf->rows * idf->cols != a->cols)
+        luma_arg_error(L, 2, "idf has %I values (a vector expected) but X has %I columns",
                        (lua_Integer)(idf->rows * idf->cols), (lua_Integer)a->cols);
     }
   }
@@ -496,7 +496,7 @@ static int t_weights(lua_State *L) {
     if (sublinear) v = log(v) + 1;
     if (idf) {
       const int64_t j = a->indices[k];
-      v *= idf->rows == 1 ? LUMA_AT(idf, 0, j) : LUMA_AT(idf, j, 0);
+      v *= luma_vec_at(idf, j);
     }
     out->data[k] = v;
   }
