@@ -120,38 +120,61 @@ end
 local CONV_OPTIONS = { stride = true, padding = true, dilation = true, groups = true, bias = true,
   input_size = true, generator = true }
 
-local function conv_init(self, fname, dims, in_channels, out_channels, kernel_size, opts)
-  opts = args.options(fname, 4, opts, nil, CONV_OPTIONS, 4)
-  check_int(in_channels, "in_channels", fname, 1, 4)
-  check_int(out_channels, "out_channels", fname, 1, 4)
+local TRANSPOSE_OPTIONS = { stride = true, padding = true, output_padding = true, dilation = true,
+  groups = true, bias = true, input_size = true, generator = true }
+
+-- The options and parameters of a convolution, or (transposed) of its
+-- adjoint: kernel_size, stride, padding, dilation (and output_padding)
+-- as given (1 or 2 numbers) and lifted to the 2-D geometry (_k, _s, _p,
+-- _d, _op), and PyTorch's default U(-1/sqrt(fan_in), 1/sqrt(fan_in))
+-- weight and bias: kaiming_uniform_(a = sqrt(5)) with fan_in the weight's
+-- second dimension, in/groups x kernel (out x that weight) or, for the
+-- transposed layer, out/groups x kernel (in x that weight).
+local function window_init(self, fname, dims, cin, cout, k, opts, transposed)
+  opts = args.options(fname, 4, opts, nil, transposed and TRANSPOSE_OPTIONS or CONV_OPTIONS, 5)
+  check_int(cin, "in_channels", fname, 1, 5)
+  check_int(cout, "out_channels", fname, 1, 5)
   local groups = opts.groups == nil and 1 or opts.groups
-  check_int(groups, "groups", fname, 1, 4)
-  if in_channels % groups ~= 0 then
-    fail(4, "%s: in_channels (%d) is not divisible by groups (%d)", fname, in_channels, groups)
-  end
-  if out_channels % groups ~= 0 then
-    fail(4, "%s: out_channels (%d) is not divisible by groups (%d)", fname, out_channels, groups)
+  check_int(groups, "groups", fname, 1, 5)
+  for _, pair in ipairs({ { "in_channels", cin }, { "out_channels", cout } }) do
+    if pair[2] % groups ~= 0 then
+      fail(5, "%s: %s (%d) is not divisible by groups (%d)", fname, pair[1], pair[2], groups)
+    end
   end
   self._dims = dims
-  self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
-  self.kernel_size = sizes(kernel_size, dims, "kernel_size", fname, 1, nil, 4)
-  self.stride = sizes(opts.stride, dims, "stride", fname, 1, 1, 4)
-  self.padding = sizes(opts.padding, dims, "padding", fname, 0, 0, 4)
-  self.dilation = sizes(opts.dilation, dims, "dilation", fname, 1, 1, 4)
+  self.in_channels, self.out_channels, self.groups = cin, cout, groups
+  self.kernel_size = sizes(k, dims, "kernel_size", fname, 1, nil, 5)
+  self.stride = sizes(opts.stride, dims, "stride", fname, 1, 1, 5)
+  self.padding = sizes(opts.padding, dims, "padding", fname, 0, 0, 5)
+  self.dilation = sizes(opts.dilation, dims, "dilation", fname, 1, 1, 5)
+  if transposed then
+    self.output_padding = sizes(opts.output_padding, dims, "output_padding", fname, 0, 0, 5)
+    for i = 1, dims do
+      local op, st, di = self.output_padding[i], self.stride[i], self.dilation[i]
+      if op >= st and op >= di then
+        fail(5, "%s: output_padding (%d) must be smaller than the stride (%d) or the dilation (%d)",
+          fname, op, st, di)
+      end
+    end
+    self._op = lift(self.output_padding, dims, 0)
+  end
   self._k, self._s = lift(self.kernel_size, dims, 1), lift(self.stride, dims, 1)
   self._p, self._d = lift(self.padding, dims, 0), lift(self.dilation, dims, 1)
   if opts.input_size ~= nil then
-    self.input_size = sizes(opts.input_size, dims, "input_size", fname, 1, nil, 4)
+    self.input_size = sizes(opts.input_size, dims, "input_size", fname, 1, nil, 5)
   end
-  -- PyTorch's default: kaiming_uniform_(a = sqrt(5)) is U(-1/sqrt(fan_in),
-  -- 1/sqrt(fan_in)), the bias too, fan_in = in/groups * kernel elements
-  local fan_in = in_channels // groups * self._k[1] * self._k[2]
-  local bound = 1 / math.sqrt(fan_in)
-  local g = generator_of(opts, fname, 4)
-  self:register_parameter("weight", g:uniform(out_channels, fan_in) * (2 * bound) - bound)
+  local rows, fan = cout, cin // groups * self._k[1] * self._k[2]
+  if transposed then rows, fan = cin, cout // groups * self._k[1] * self._k[2] end
+  local bound = 1 / math.sqrt(fan)
+  local g = generator_of(opts, fname, 5)
+  self:register_parameter("weight", g:uniform(rows, fan) * (2 * bound) - bound)
   if opts.bias ~= false then
-    self:register_parameter("bias", g:uniform(1, out_channels) * (2 * bound) - bound)
+    self:register_parameter("bias", g:uniform(1, cout) * (2 * bound) - bound)
   end
+end
+
+local function conv_init(self, fname, dims, cin, cout, k, opts)
+  window_init(self, fname, dims, cin, cout, k, opts, false)
 end
 
 -- The input's C x H x W by the layer's rule, or an error naming both.
@@ -256,9 +279,6 @@ conv.Conv2d = class("Conv2d", {
 
 -- Transposed convolution ---------------------------------------------------
 
-local TRANSPOSE_OPTIONS = { stride = true, padding = true, output_padding = true, dilation = true,
-  groups = true, bias = true, input_size = true, generator = true }
-
 -- (n - 1) s - 2 p + d (k - 1) + op + 1, PyTorch's output size.
 local function transpose_size(n, k, s, p, d, op) return (n - 1) * s - 2 * p + d * (k - 1) + op + 1 end
 
@@ -283,45 +303,7 @@ end
 -- 1-high input with a 1-high kernel (no stride, padding or dilation
 -- across it), as for Conv1d.
 local function transpose_init(self, fname, dims, cin, cout, k, opts)
-  opts = args.options(fname, 4, opts, nil, TRANSPOSE_OPTIONS, 4)
-  check_int(cin, "in_channels", fname, 1, 4)
-  check_int(cout, "out_channels", fname, 1, 4)
-  local groups = opts.groups == nil and 1 or opts.groups
-  check_int(groups, "groups", fname, 1, 4)
-  for _, pair in ipairs({ { "in_channels", cin }, { "out_channels", cout } }) do
-    if pair[2] % groups ~= 0 then
-      fail(4, "%s: %s (%d) is not divisible by groups (%d)", fname, pair[1], pair[2], groups)
-    end
-  end
-  self._dims = dims
-  self.in_channels, self.out_channels, self.groups = cin, cout, groups
-  self.kernel_size = sizes(k, dims, "kernel_size", fname, 1, nil, 4)
-  self.stride = sizes(opts.stride, dims, "stride", fname, 1, 1, 4)
-  self.padding = sizes(opts.padding, dims, "padding", fname, 0, 0, 4)
-  self.output_padding = sizes(opts.output_padding, dims, "output_padding", fname, 0, 0, 4)
-  self.dilation = sizes(opts.dilation, dims, "dilation", fname, 1, 1, 4)
-  for i = 1, dims do
-    local op, st, di = self.output_padding[i], self.stride[i], self.dilation[i]
-    if op >= st and op >= di then
-      fail(4, "%s: output_padding (%d) must be smaller than the stride (%d) or the dilation (%d)",
-        fname, op, st, di)
-    end
-  end
-  self._k, self._s = lift(self.kernel_size, dims, 1), lift(self.stride, dims, 1)
-  self._p, self._d = lift(self.padding, dims, 0), lift(self.dilation, dims, 1)
-  self._op = lift(self.output_padding, dims, 0)
-  if opts.input_size ~= nil then
-    self.input_size = sizes(opts.input_size, dims, "input_size", fname, 1, nil, 4)
-  end
-  -- PyTorch's default: U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with its
-  -- fan_in of the in x out/groups x kernel weight, out/groups x kernel
-  local fan = cout // groups * self._k[1] * self._k[2]
-  local bound = 1 / math.sqrt(fan)
-  local g = generator_of(opts, fname, 4)
-  self:register_parameter("weight", g:uniform(cin, fan) * (2 * bound) - bound)
-  if opts.bias ~= false then
-    self:register_parameter("bias", g:uniform(1, cout) * (2 * bound) - bound)
-  end
+  window_init(self, fname, dims, cin, cout, k, opts, true)
 end
 
 local function transpose_forward(self, fname, x)
