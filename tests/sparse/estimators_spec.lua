@@ -272,6 +272,41 @@ describe("sparse input to Lasso and ElasticNet", function()
     assert.error_matches(function() luma.linear.Lasso{ precompute = true }:fit(wide, y) end,
       "precompute = true builds the dense Gram matrix of a sparse X, at most 4096 columns; this one has 5000")
   end)
+
+  -- the dense LassoCV and ElasticNetCV match scikit-learn (tests/linear);
+  -- a sparse X takes the same folds, grid and paths, its test folds
+  -- predicted as X W - 1 (xm W), so the model is the dense one to rounding
+  it("LassoCV and ElasticNetCV choose the dense model's alpha, l1_ratio and coefficients", function()
+    local G = luma.random.Generator(5)
+    local X = sparse.random(300, 40, 0.2, G):scale(3)
+    local XD = X:todense()
+    local w = G:normal(40, 1):mul(luma.random.Generator(6):uniform(40, 1):gt(0.6))
+    local y = XD * w + G:normal(300, 1) * 0.1 + 2
+    for _, opts in ipairs({ { cv = 5, n_alphas = 20 }, { cv = 4, n_alphas = 15, fit_intercept = false },
+      { cv = 3, n_alphas = 10, precompute = false } }) do
+      local a = luma.linear.LassoCV(opts):fit(X, y)
+      local b = luma.linear.LassoCV(opts):fit(XD, y)
+      -- the grid's top, max |X^T y| / n, from a sparse product: equal to rounding
+      assert.is_true(math.abs(a.alpha - b.alpha) <= 1e-12 * b.alpha)
+      assert.is_true(max_diff(a.alphas, b.alphas) <= 1e-12 * b.alphas:max())
+      assert.is_true(max_diff(a.mse_path, b.mse_path) < 1e-10)
+      assert.is_true(max_diff(a.coef, b.coef) < 1e-10)
+      assert.is_true(math.abs(a.intercept - b.intercept) < 1e-10)
+      assert.is_true(max_diff(a:predict(X), b:predict(XD)) < 1e-9)
+    end
+    local opts = { l1_ratio = { 0.3, 0.7, 1 }, cv = 3, n_alphas = 10 }
+    local a = luma.linear.ElasticNetCV(opts):fit(X:tocsc(), y)
+    local b = luma.linear.ElasticNetCV(opts):fit(XD, y)
+    assert.is_true(math.abs(a.alpha - b.alpha) <= 1e-12 * b.alpha)
+    assert.equal(b.l1_ratio, a.l1_ratio)
+    for r = 1, 3 do assert.is_true(max_diff(a.mse_path[r], b.mse_path[r]) < 1e-10) end
+    assert.is_true(max_diff(a.coef, b.coef) < 1e-10)
+    -- the refit keeps the sparse path: precompute = true still needs few columns
+    local wide = sparse.random(50, 5000, 0.01, G)
+    assert.error_matches(function()
+      luma.linear.LassoCV{ precompute = true, cv = 2, n_alphas = 3 }:fit(wide, luma.ones(50, 1))
+    end, "at most 4096 columns; this one has 5000")
+  end)
 end)
 
 describe("sparse input to TruncatedSVD", function()

@@ -321,7 +321,13 @@ local function cv_fit(self, X, y, l1_ratios)
       local coefs
       alphas, coefs = run_path(data, o)
       local Xt, yt = X:take(test), y:take(test)
-      local pred = (Xt - data.xm) * coefs + data.ym:get(1, 1)
+      local pred
+      if luma.sparse.issparse(Xt) then
+        -- (X - 1 xm) W = X W - 1 (xm W): the fold's rows stay sparse
+        pred = Xt * coefs - data.xm * coefs + data.ym:get(1, 1)
+      else
+        pred = (Xt - data.xm) * coefs + data.ym:get(1, 1)
+      end
       local fold = (pred - yt):pow(2):mean(1):t()
       mse = mse or luma.zeros(alphas:rows(), #splits)
       mse:col(f):assign(fold)
@@ -364,6 +370,7 @@ M.ElasticNetCV = estimator.class{
   params = with_params({
     { name = "l1_ratio", type = "number|table", default = 0.5, doc = "a value in (0, 1] or a list of them" },
   }, CV_PARAMS),
+  sparse = true,
   example = regression_example(function() return M.ElasticNetCV{ n_alphas = 5, cv = 3 } end),
   fit = function(self, X, y)
     local r = self.params.l1_ratio
@@ -378,6 +385,7 @@ M.LassoCV = estimator.class{
   doc = "Lasso with alpha chosen by cross-validated mean squared error along a warm-started "
     .. "path, then refitted on all the data. Fitted: alpha, alphas, mse_path, coef, intercept.",
   params = CV_PARAMS,
+  sparse = true,
   example = regression_example(function() return M.LassoCV{ n_alphas = 5, cv = 3 } end),
   fit = function(self, X, y) cv_fit(self, X, y, { 1 }) end,
   predict = predict_linear,
